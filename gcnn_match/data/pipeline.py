@@ -1,0 +1,299 @@
+"""Examples -> token ids -> `tf.data` batches with per-batch padding and length bucketing.
+
+The encoder (`PairEncoder`) owns every piece of preprocessing state a trained model needs to
+read new pairs (text policy, vocabularies, cut-offs) and saves/loads it with the run, so a
+saved run can predict on raw text. Tokenization results are cached on disk per source file,
+so a rerun does not tokenize (or POS-tag) again.
+"""
+import dataclasses
+import hashlib
+import json
+import os
+import pathlib
+import pickle
+import tempfile
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from gcnn_match.data.tokenizers import TextPolicy, char_ids
+from gcnn_match.data.vocab import Vocabulary
+
+PAD_LABEL = -1  # label of an unlabelled example (e.g. MultiNLI test)
+
+
+def atomic_write_bytes(path, data):
+    """Writes `data` to `path` through a temporary file and an atomic rename."""
+    path = pathlib.Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+@dataclasses.dataclass
+class TokenizedPair:
+    a: List[str]
+    b: List[str]
+    a_pos: Optional[List[str]] = None
+    b_pos: Optional[List[str]] = None
+
+
+def tokenize_examples(examples, policy, cache_path=None):
+    """Tokenizes every example, reusing `cache_path` (keyed by uid) when it matches `policy`."""
+    cache = {}
+    if cache_path is not None and os.path.exists(cache_path):
+        with open(cache_path, "rb") as handle:
+            stored = pickle.load(handle)
+        if stored.get("policy") == policy.to_dict():
+            cache = stored["pairs"]
+    out, changed = [], False
+    for ex in examples:
+        pair = cache.get(ex.uid)
+        if pair is None:
+            a, b = policy.tokenize_pair(ex)
+            a_pos, b_pos = policy.pos_pair(ex)
+            pair = TokenizedPair(list(a), list(b), a_pos and list(a_pos), b_pos and list(b_pos))
+            cache[ex.uid] = pair
+            changed = True
+        out.append(pair)
+    if cache_path is not None and changed:
+        blob = pickle.dumps({"policy": policy.to_dict(), "pairs": cache})
+        atomic_write_bytes(cache_path, blob)
+    return out
+
+
+def file_cache_key(path, *parts):
+    """A key that changes when the file or any of `parts` changes."""
+    stat = os.stat(path)
+    text = json.dumps([str(path), stat.st_size, stat.st_mtime_ns, *parts], sort_keys=True,
+                      default=str)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclasses.dataclass
+class EncodedSplit:
+    """Variable-length id arrays per example, ready to batch.
+
+    `features` maps "a_ids"/"b_ids" (and "a_chars"/"b_chars", "a_pos"/"b_pos" when enabled)
+    to one array per example; labels are class indices, PAD_LABEL when unknown.
+    """
+
+    name: str
+    features: Dict[str, List[np.ndarray]]
+    labels: np.ndarray
+    uids: List[str]
+    groups: List[Optional[str]]
+
+    def __len__(self):
+        return len(self.labels)
+
+    def lengths(self):
+        """Bucketing key: the longer side of each pair."""
+        return np.array([max(len(a), len(b)) for a, b in
+                         zip(self.features["a_ids"], self.features["b_ids"])], dtype=np.int32)
+
+
+class PairEncoder:
+    """Turns examples into id arrays with a fixed policy, vocabularies and cut-offs.
+
+    Args:
+        policy: the `TextPolicy` (tokenizer, casing, use of shipped tokens).
+        vocab: word `Vocabulary` (id 0 padding, 1 unknown).
+        max_len_a, max_len_b: hard cut-offs; the first tokens are kept.
+        char_vocab, max_chars: enable per-token character ids.
+        pos_vocab: enable per-token POS tag ids.
+    """
+
+    def __init__(self, policy, vocab, max_len_a, max_len_b, char_vocab=None, max_chars=16,
+                 pos_vocab=None):
+        self.policy = policy
+        self.vocab = vocab
+        self.max_len_a = max_len_a
+        self.max_len_b = max_len_b
+        self.char_vocab = char_vocab
+        self.max_chars = max_chars
+        self.pos_vocab = pos_vocab
+
+    @classmethod
+    def fit(cls, pairs, policy, max_len_a, max_len_b, min_count=1, chars=False, max_chars=16,
+            pos=False):
+        """Builds the vocabularies from training `pairs` (a list of `TokenizedPair`)."""
+        vocab = Vocabulary.build(
+            [p.a for p in pairs] + [p.b for p in pairs], min_count=min_count)
+        char_vocab = None
+        if chars:
+            char_vocab = Vocabulary.build(
+                [list(tok) for p in pairs for tok in p.a + p.b])
+        pos_vocab = None
+        if pos:
+            pos_vocab = Vocabulary.build(
+                [p.a_pos or [] for p in pairs] + [p.b_pos or [] for p in pairs])
+        return cls(policy, vocab, max_len_a, max_len_b, char_vocab, max_chars, pos_vocab)
+
+    def encode_pair(self, pair):
+        tokens = {"a": pair.a[: self.max_len_a], "b": pair.b[: self.max_len_b]}
+        out = {}
+        for side in ("a", "b"):
+            out[f"{side}_ids"] = np.asarray(self.vocab.encode(tokens[side]), dtype=np.int32)
+            if self.char_vocab is not None:
+                ids = char_ids(tokens[side], self.char_vocab, self.max_chars)
+                grid = np.zeros((len(ids), self.max_chars), dtype=np.int32)
+                for i, word in enumerate(ids):
+                    grid[i, : len(word)] = word
+                out[f"{side}_chars"] = grid
+            if self.pos_vocab is not None:
+                tags = (pair.a_pos if side == "a" else pair.b_pos) or []
+                tags = tags[: len(tokens[side])]
+                if len(tags) != len(tokens[side]):
+                    raise ValueError(
+                        f"POS tags do not align with tokens ({len(tags)} vs {len(tokens[side])})")
+                out[f"{side}_pos"] = np.asarray(self.pos_vocab.encode(tags), dtype=np.int32)
+        return out
+
+    def encode(self, name, examples, pairs):
+        features = {}
+        for pair in pairs:
+            for key, value in self.encode_pair(pair).items():
+                features.setdefault(key, []).append(value)
+        labels = np.array([PAD_LABEL if ex.label is None else ex.label for ex in examples],
+                          dtype=np.int32)
+        return EncodedSplit(name, features, labels, [ex.uid for ex in examples],
+                            [ex.group for ex in examples])
+
+    def feature_names(self):
+        names = ["a_ids", "b_ids"]
+        if self.char_vocab is not None:
+            names += ["a_chars", "b_chars"]
+        if self.pos_vocab is not None:
+            names += ["a_pos", "b_pos"]
+        return names
+
+    def save(self, directory):
+        directory = pathlib.Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        self.vocab.save(directory / "vocab.txt")
+        if self.char_vocab is not None:
+            self.char_vocab.save(directory / "char_vocab.txt")
+        if self.pos_vocab is not None:
+            self.pos_vocab.save(directory / "pos_vocab.txt")
+        state = {"policy": self.policy.to_dict(), "max_len_a": self.max_len_a,
+                 "max_len_b": self.max_len_b, "max_chars": self.max_chars}
+        atomic_write_bytes(directory / "preprocessing.json",
+                           json.dumps(state, indent=2).encode("utf-8"))
+
+    @classmethod
+    def load(cls, directory):
+        directory = pathlib.Path(directory)
+        state = json.loads((directory / "preprocessing.json").read_text("utf-8"))
+
+        def optional(name):
+            path = directory / name
+            return Vocabulary.load(path) if path.exists() else None
+
+        return cls(TextPolicy.from_dict(state["policy"]), Vocabulary.load(directory / "vocab.txt"),
+                   state["max_len_a"], state["max_len_b"], optional("char_vocab.txt"),
+                   state["max_chars"], optional("pos_vocab.txt"))
+
+
+def training_schedule(lengths, batch_size, seed, epoch, sort_window=50):
+    """The batches (arrays of example indices) of one training epoch.
+
+    A seeded permutation is cut into windows of `sort_window` batches; each window is sorted by
+    length and cut into batches, and the batch order is shuffled. Similar lengths share a
+    batch (little padding), every epoch has exactly ceil(n / batch_size) batches, and the
+    schedule depends only on (seed, epoch), so a resumed run sees the same batches.
+    """
+    n = len(lengths)
+    rng = np.random.RandomState([seed, epoch])
+    permutation = rng.permutation(n)
+    window = batch_size * sort_window
+    batches = []
+    for start in range(0, n, window):
+        chunk = permutation[start:start + window]
+        chunk = chunk[np.argsort(lengths[chunk], kind="stable")]
+        batches.extend(chunk[i:i + batch_size] for i in range(0, len(chunk), batch_size))
+    return [batches[i] for i in rng.permutation(len(batches))]
+
+
+def evaluation_schedule(lengths, batch_size, sort=True):
+    """Contiguous batches, sorted by length when `sort` (predictions are unsorted after)."""
+    order = np.argsort(lengths, kind="stable") if sort else np.arange(len(lengths))
+    return [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
+
+
+def _ragged(arrays, tf):
+    lengths = np.array([len(x) for x in arrays], dtype=np.int64)
+    inner = arrays[0].shape[1:] if arrays else ()
+    values = (np.concatenate(arrays, axis=0) if arrays and lengths.sum()
+              else np.zeros((0, *inner), np.int32))
+    return tf.RaggedTensor.from_row_lengths(values, lengths)
+
+
+def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, padding="bucket"):
+    """A `tf.data.Dataset` yielding `(features, labels)` for the given index batches.
+
+    Gathering and padding run inside tf.data (no Python per step). Each batch is padded to
+    its longest pair rounded up to a multiple of `bucket_width` (few distinct shapes, so
+    traced and XLA-compiled steps are reused), never beyond the cut-off in `max_lens`
+    ({"a": .., "b": ..}); `padding="fixed"` pads every batch to the cut-offs instead.
+    """
+    import tensorflow as tf
+
+    features = {k: _ragged(split.features[k], tf) for k in feature_names}
+    labels = tf.constant(split.labels)
+    index = tf.RaggedTensor.from_row_lengths(
+        np.concatenate(batches).astype(np.int64) if batches else np.zeros(0, np.int64),
+        np.array([len(b) for b in batches], dtype=np.int64))
+
+    def gather(idx):
+        out = {}
+        for key, value in features.items():
+            dense = tf.gather(value, idx).to_tensor()
+            cap = max_lens[key[0]]
+            if padding == "fixed":
+                target = cap
+            else:
+                length = tf.shape(dense)[1]
+                target = tf.minimum(((length + bucket_width - 1) // bucket_width) * bucket_width,
+                                    cap)
+            target = tf.maximum(target, 1)  # a batch of empty sentences still has one slot
+            pad = [[0, 0], [0, target - tf.shape(dense)[1]]] + [[0, 0]] * (dense.shape.rank - 2)
+            out[key] = tf.pad(dense, pad)
+        return out, tf.gather(labels, idx)
+
+    ds = tf.data.Dataset.from_tensor_slices(index).map(
+        gather, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
+    return ds.prefetch(tf.data.AUTOTUNE)
+
+
+def training_dataset(split, batch_size, feature_names, max_lens, seed, first_epoch, epochs,
+                     bucket_width=8, padding="bucket"):
+    """Batches of epochs [first_epoch, epochs) in one dataset; returns (dataset, steps)."""
+    lengths = split.lengths()
+    batches = []
+    for epoch in range(first_epoch, epochs):
+        batches.extend(training_schedule(lengths, batch_size, seed, epoch))
+    steps = -(-len(split) // batch_size)
+    return batches_dataset(split, batches, feature_names, max_lens, bucket_width, padding), steps
+
+
+def evaluation_dataset(split, batch_size, feature_names, max_lens, bucket_width=8,
+                       padding="bucket"):
+    """(dataset, order): `order[k]` is the file position of the k-th prediction."""
+    batches = evaluation_schedule(split.lengths(), batch_size, sort=padding == "bucket")
+    order = np.concatenate(batches) if batches else np.zeros(0, np.int64)
+    return batches_dataset(split, batches, feature_names, max_lens, bucket_width, padding), order
+
+
+def unsort(values, order):
+    """Puts predictions back in file order: values[k] belongs to example order[k]."""
+    out = np.empty_like(values)
+    out[order] = values
+    return out

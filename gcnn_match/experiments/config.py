@@ -1,0 +1,122 @@
+"""The complete, resolved description of one experiment (one table row, one seed, one scale).
+
+A registered experiment returns an `ExperimentConfig`; command-line flags override fields; the
+resolved config is written into the run directory so every number traces back to its settings.
+"""
+import dataclasses
+import json
+from typing import Any, Dict, Optional, Tuple
+
+SCALES = ("full", "low-resource", "smoke")
+
+
+@dataclasses.dataclass(frozen=True)
+class OptimizerConfig:
+    """Optimizer as the paper used it.
+
+    Args:
+        name: "adam", "adagrad" or "sgd".
+        learning_rate: initial learning rate.
+        global_clipnorm: clip gradients by their global norm (None: no clipping).
+        epsilon: numerical epsilon (AdaGrad's faithful value differs from Keras' default).
+        initial_accumulator_value: AdaGrad's starting accumulator.
+        decay: learning-rate schedule: None, or "exponential:<rate>:<examples_per_step>",
+            e.g. COIN/RE2's "exponential:0.95:128000" (rate applied every that many examples).
+        plateau_halving: ESIM's schedule: halve the rate and restore the best weights whenever
+            dev accuracy does not improve; stop after this many halvings (0 disables it).
+    """
+
+    name: str = "adam"
+    learning_rate: float = 4e-4
+    global_clipnorm: Optional[float] = None
+    epsilon: Optional[float] = None
+    initial_accumulator_value: Optional[float] = None
+    decay: Optional[str] = None
+    plateau_halving: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class ExperimentConfig:
+    """Everything that determines a run.
+
+    Args:
+        name: registry key, e.g. "gcnn/quora/gcnn".
+        paper, table, row: where the target number is printed ("GCNN", "Table 2", "GCNN").
+        dataset: dataset registry name.
+        model: model registry name; `model_kwargs` are passed to its builder.
+        text: tokenizer name, lowercase, and whether to use tokens shipped with the data.
+        max_len_a, max_len_b: hard cut-offs (truncate the end, keep the first tokens).
+        embeddings: embeddings source (see gcnn_match.data.embeddings), `embeddings_trainable`
+            and the OOV initialisation; `embedding_dim` is used only when the source is "random".
+        targets: paper numbers for this row, keyed by our metric names ("test_accuracy"...).
+        scale: "full", "low-resource" or "smoke" (see DESIGN.md, "Scales").
+        train_split, dev_split, test_split: explicit splits; None resolves from the scale.
+        holdout_fraction: share of the training source held out for model selection when
+            the scale trains on the official dev split.
+        split_seed: seed of that held-out split; fixed (not the run seed) so that every model
+            and every seed sees the same split.
+        select_metric: dev metric used for checkpoint selection.
+    """
+
+    name: str
+    paper: str
+    table: str
+    row: str
+    dataset: str
+    model: str
+    model_kwargs: Dict[str, Any] = dataclasses.field(default_factory=dict)
+    tokenizer: str = "whitespace"
+    lowercase: bool = False
+    use_given_tokens: bool = True
+    max_len_a: int = 40
+    max_len_b: int = 40
+    embeddings: str = "glove-6b-50d-packaged"
+    embedding_dim: int = 300
+    embeddings_trainable: bool = True
+    oov_init: str = "normal"
+    oov_scale: float = 0.01
+    embedding_match: str = "exact_then_lower"
+    optimizer: OptimizerConfig = OptimizerConfig()
+    batch_size: int = 64
+    eval_batch_size: int = 256
+    epochs: int = 20
+    early_stopping_patience: int = 5
+    targets: Dict[str, float] = dataclasses.field(default_factory=dict)
+    target_notes: str = ""
+    scale: str = "full"
+    train_split: Optional[str] = None
+    dev_split: Optional[str] = None
+    test_split: Optional[str] = None
+    extra_eval_splits: Tuple[str, ...] = ()
+    holdout_fraction: float = 0.1
+    split_seed: int = 0
+    max_train_examples: Optional[int] = None
+    max_eval_examples: Optional[int] = None
+    select_metric: str = "accuracy"
+    seed: int = 1
+    bucket_width: int = 8
+    jit_compile: Optional[bool] = None
+
+    def __post_init__(self):
+        if self.scale not in SCALES:
+            raise ValueError(f"scale must be one of {SCALES}, got {self.scale!r}")
+
+    def replace(self, **changes):
+        """A copy with `changes`; `optimizer` may be given as a dict of its fields."""
+        opt = changes.get("optimizer")
+        if isinstance(opt, dict):
+            changes["optimizer"] = dataclasses.replace(self.optimizer, **opt)
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self):
+        return dataclasses.asdict(self)
+
+    def to_json(self):
+        return json.dumps(self.to_dict(), indent=2, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, values):
+        values = dict(values)
+        values["optimizer"] = OptimizerConfig(**values.get("optimizer", {}))
+        values["extra_eval_splits"] = tuple(values.get("extra_eval_splits", ()))
+        return cls(**values)

@@ -1,0 +1,68 @@
+"""The registry of experiments: one named config per paper table row.
+
+Row modules (`gcnn_match/experiments/<paper>_rows.py`) call `register` at import time. Names
+are "<paper>/<dataset>/<row-slug>", and `table_id` groups rows as "<paper>-<dataset>".
+"""
+import importlib
+import pkgutil
+import re
+
+_EXPERIMENTS = {}
+
+
+def slug(text):
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def register(config):
+    if config.name in _EXPERIMENTS:
+        raise ValueError(f"experiment {config.name!r} registered twice")
+    _EXPERIMENTS[config.name] = config
+    return config
+
+
+def table_id(config):
+    return f"{config.paper.lower()}-{config.dataset}"
+
+
+def _load():
+    import gcnn_match.experiments as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        if module.name.endswith("_rows"):
+            importlib.import_module(f"gcnn_match.experiments.{module.name}")
+
+
+def get(name):
+    _load()
+    if name not in _EXPERIMENTS:
+        raise ValueError(f"unknown experiment {name!r}; `experiments/reproduce.py --list` "
+                         "prints every registered row")
+    return _EXPERIMENTS[name]
+
+
+def select(table=None, dataset=None, paper=None, rows=None):
+    """Registered configs in registration order, filtered.
+
+    `rows` is a list of row names or slugs (as printed in the paper, or the last part of the
+    experiment name), e.g. ["GCNN", "gcnn_forget_gate"].
+    """
+    _load()
+    out = []
+    wanted = {slug(r) for r in rows} if rows else None
+    for config in _EXPERIMENTS.values():
+        if table and table_id(config) != table:
+            continue
+        if dataset and config.dataset != dataset:
+            continue
+        if paper and config.paper.lower() != paper.lower():
+            continue
+        if wanted and slug(config.row) not in wanted and config.name.split("/")[-1] not in wanted:
+            continue
+        out.append(config)
+    return out
+
+
+def tables():
+    _load()
+    return sorted({table_id(c) for c in _EXPERIMENTS.values()})

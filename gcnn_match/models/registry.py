@@ -1,0 +1,72 @@
+"""Model registry: name -> builder(inputs: ModelInputs, **kwargs) -> keras.Model."""
+import dataclasses
+from typing import Callable, Dict, Optional
+
+import numpy as np
+
+_BUILDERS: Dict[str, Callable] = {}
+
+
+@dataclasses.dataclass
+class ModelInputs:
+    """What a builder needs to know about the data, independent of the paper.
+
+    Args:
+        vocab_size: word vocabulary size (id 0 = padding).
+        num_classes: output classes.
+        embedding_matrix: pretrained rows (vocab_size, dim) or None for random.
+        embedding_dim: used when `embedding_matrix` is None.
+        embeddings_trainable: fine-tune the word vectors.
+        char_vocab_size, max_chars: set when character ids are fed ("a_chars"/"b_chars").
+        pos_vocab_size: set when POS tag ids are fed ("a_pos"/"b_pos").
+    """
+
+    vocab_size: int
+    num_classes: int
+    embedding_matrix: Optional[np.ndarray] = None
+    embedding_dim: int = 300
+    embeddings_trainable: bool = True
+    char_vocab_size: Optional[int] = None
+    max_chars: int = 16
+    pos_vocab_size: Optional[int] = None
+
+    @property
+    def word_dim(self):
+        if self.embedding_matrix is not None:
+            return int(self.embedding_matrix.shape[1])
+        return self.embedding_dim
+
+
+def register(name):
+    def wrap(builder):
+        if name in _BUILDERS:
+            raise ValueError(f"model {name!r} registered twice")
+        _BUILDERS[name] = builder
+        return builder
+
+    return wrap
+
+
+def build_model(name, inputs, **kwargs):
+    _import_builders()
+    if name not in _BUILDERS:
+        raise ValueError(f"unknown model {name!r}; known: {sorted(_BUILDERS)}")
+    return _BUILDERS[name](inputs, **kwargs)
+
+
+def model_names():
+    _import_builders()
+    return sorted(_BUILDERS)
+
+
+def _import_builders():
+    # Builders register themselves on import; importing here keeps the registry complete
+    # without a central list that every new model would have to edit.
+    import importlib
+    import pkgutil
+
+    import gcnn_match.models as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        if module.name not in ("registry", "common"):
+            importlib.import_module(f"gcnn_match.models.{module.name}")

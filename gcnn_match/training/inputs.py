@@ -1,0 +1,124 @@
+"""From a config and a data folder to encoded train/dev/test splits (the task's input side).
+
+Scales (DESIGN.md): "full" trains on the official train split and selects on dev; "low-resource"
+trains on the official dev split minus a held-out part (split by sentence groups) that is used
+for selection, and tests on the official test split; "smoke" is low-resource on a few hundred
+examples for one epoch.
+"""
+import dataclasses
+import pathlib
+from typing import Dict, List
+
+from gcnn_match.data import registry
+from gcnn_match.data.pipeline import EncodedSplit, PairEncoder, file_cache_key, tokenize_examples
+from gcnn_match.data.readers import ReadStats
+from gcnn_match.data.splits import group_holdout_split
+from gcnn_match.data.tokenizers import TextPolicy
+
+# Official (train, dev, test) split names where they are not simply train/dev/test.
+_OFFICIAL_SPLITS = {
+    "multinli": ("train", "dev_matched", "test_matched"),
+    "fever": ("train", "paper_dev", "paper_test"),
+}
+SMOKE_EXAMPLES = 400
+
+
+def official_splits(dataset):
+    return _OFFICIAL_SPLITS.get(dataset, ("train", "dev", "test"))
+
+
+def apply_scale(config):
+    """Fills the split names and the scale's limits into `config`."""
+    train, dev, test = official_splits(config.dataset)
+    changes = {}
+    if config.scale == "full":
+        changes = dict(train_split=config.train_split or train,
+                       dev_split=config.dev_split or dev,
+                       test_split=config.test_split or test)
+    else:
+        # The model trains on the official dev split; its selection set is a held-out part.
+        changes = dict(train_split=config.train_split or dev,
+                       dev_split=config.dev_split or "holdout",
+                       test_split=config.test_split or test)
+    if config.scale == "smoke":
+        changes.update(epochs=1,
+                       max_train_examples=config.max_train_examples or SMOKE_EXAMPLES,
+                       max_eval_examples=config.max_eval_examples or SMOKE_EXAMPLES)
+    return config.replace(**changes)
+
+
+@dataclasses.dataclass
+class PreparedData:
+    encoder: PairEncoder
+    splits: Dict[str, EncodedSplit]
+    sources: Dict[str, str]
+    notes: List[str]
+
+
+def text_policy(config):
+    return TextPolicy(tokenizer=config.tokenizer, lowercase=config.lowercase,
+                      use_given_tokens=config.use_given_tokens)
+
+
+def _read(config, split, data_dir, cache_dir, policy, notes, sources):
+    path, _ = registry.resolve_split(config.dataset, split, data_dir)
+    stats = ReadStats()
+    examples = list(registry.read_split(config.dataset, split, data_dir, stats=stats))
+    notes.append(stats.summary())
+    sources[split] = str(path)
+    cache = None
+    if cache_dir is not None:
+        key = file_cache_key(path, policy.to_dict())
+        cache = pathlib.Path(cache_dir) / "tokens" / f"{config.dataset}-{split}-{key}.pkl"
+    return examples, tokenize_examples(examples, policy, cache)
+
+
+def prepare_data(config, data_dir, cache_dir=None, chars=False, pos=False, encoder=None):
+    """Reads, splits, tokenizes and encodes the splits named in the (scaled) `config`.
+
+    Returns a PreparedData whose splits are keyed "train", "dev", "test" and any
+    `extra_eval_splits`. The vocabulary comes from the training part only, unless an already
+    fitted `encoder` (from a saved run) is given.
+    """
+    policy = text_policy(config)
+    notes, sources = [], {}
+    train_examples, train_pairs = _read(config, config.train_split, data_dir, cache_dir,
+                                        policy, notes, sources)
+    by_role = {}
+    if config.dev_split == "holdout":
+        index = {ex.uid: pair for ex, pair in zip(train_examples, train_pairs)}
+        train_part, held = group_holdout_split(train_examples, config.holdout_fraction,
+                                               config.split_seed)
+        by_role["train"] = (train_part, [index[e.uid] for e in train_part])
+        by_role["dev"] = (held, [index[e.uid] for e in held])
+        notes.append(f"{config.train_split}: {len(train_part)} for training, {len(held)} held out "
+                     f"for selection (groups of shared sentences kept together)")
+    else:
+        by_role["train"] = (train_examples, train_pairs)
+        by_role["dev"] = _read(config, config.dev_split, data_dir, cache_dir, policy, notes,
+                               sources)
+    by_role["test"] = _read(config, config.test_split, data_dir, cache_dir, policy, notes,
+                            sources)
+    for split in config.extra_eval_splits:
+        by_role[split] = _read(config, split, data_dir, cache_dir, policy, notes, sources)
+
+    def limit(role, limit_n):
+        examples, pairs = by_role[role]
+        if limit_n and len(examples) > limit_n:
+            by_role[role] = (examples[:limit_n], pairs[:limit_n])
+            notes.append(f"{role}: limited to the first {limit_n} examples")
+
+    limit("train", config.max_train_examples)
+    for role in by_role:
+        if role != "train":
+            limit(role, config.max_eval_examples)
+    for role, (examples, _) in by_role.items():
+        if not examples:
+            raise ValueError(f"the {role} split of {config.dataset} is empty")
+
+    if encoder is None:
+        encoder = PairEncoder.fit(by_role["train"][1], policy, config.max_len_a,
+                                  config.max_len_b, chars=chars, pos=pos)
+    splits = {role: encoder.encode(role, examples, pairs)
+              for role, (examples, pairs) in by_role.items()}
+    return PreparedData(encoder, splits, sources, notes)

@@ -1,0 +1,172 @@
+"""Runs one experiment end to end: data -> model -> fit with selection on dev -> test -> records."""
+import os
+import time
+
+import keras
+import numpy as np
+
+from gcnn_match.data import registry as data_registry
+from gcnn_match.data.embeddings import build_embedding_matrix
+from gcnn_match.data.pipeline import evaluation_dataset, training_dataset, unsort
+from gcnn_match.models.registry import ModelInputs, build_model
+from gcnn_match.training.inputs import apply_scale, prepare_data
+from gcnn_match.training.metrics import classification_metrics
+from gcnn_match.training.monitor import RunMonitor
+from gcnn_match.training.optimizers import build_optimizer
+from gcnn_match.training.run_dir import (RunDirectory, environment_record, read_json,
+                                         write_json)
+
+
+def count_params(model, exclude_embeddings=False):
+    """Trainable parameters, optionally without the (word/char/POS) embedding tables."""
+    total = 0
+    for weight in model.trainable_weights:
+        if exclude_embeddings and "embedding" in weight.path:
+            continue
+        total += int(np.prod(weight.shape))
+    return total
+
+
+def feature_flags(config):
+    """Which optional per-token features the model consumes."""
+    kwargs = config.model_kwargs
+    return {"chars": bool(kwargs.get("char_features")), "pos": bool(kwargs.get("pos_features"))}
+
+
+def model_inputs(config, encoder, data_dir, cache_dir, log=print):
+    """ModelInputs for `encoder`'s vocabularies, with the configured pretrained vectors."""
+    dataset = data_registry.get_dataset(config.dataset)
+    matrix, summary = None, f"random {config.embedding_dim}d (no pretrained vectors)"
+    if config.embeddings != "random":
+        result = build_embedding_matrix(
+            encoder.vocab, config.embeddings, data_dir=data_dir, cache_dir=cache_dir,
+            oov=config.oov_init, oov_scale=config.oov_scale, match=config.embedding_match,
+            seed=config.seed)
+        matrix, summary = result.matrix, result.summary()
+    log(f"embeddings: {summary}")
+    inputs = ModelInputs(
+        vocab_size=len(encoder.vocab), num_classes=len(dataset.labels), embedding_matrix=matrix,
+        embedding_dim=config.embedding_dim, embeddings_trainable=config.embeddings_trainable,
+        char_vocab_size=len(encoder.char_vocab) if encoder.char_vocab else None,
+        max_chars=encoder.max_chars,
+        pos_vocab_size=len(encoder.pos_vocab) if encoder.pos_vocab else None)
+    return inputs, summary
+
+
+def predict_split(model, encoded, encoder, batch_size, bucket_width):
+    """Class probabilities in file order."""
+    ds, order = evaluation_dataset(encoded, batch_size, encoder.feature_names(),
+                                   {"a": encoder.max_len_a, "b": encoder.max_len_b}, bucket_width)
+    logits = model.predict(ds, verbose=0)
+    return unsort(keras.ops.convert_to_numpy(keras.ops.softmax(logits, axis=-1)), order)
+
+
+def write_predictions(path, encoded, probabilities, labels):
+    rows = ["uid\tgold\tpredicted\t" + "\t".join(f"p_{name}" for name in labels)]
+    for uid, gold, probs in zip(encoded.uids, encoded.labels, probabilities):
+        gold_name = labels[gold] if gold >= 0 else ""
+        rows.append("\t".join([uid, gold_name, labels[int(np.argmax(probs))]]
+                              + [f"{p:.6f}" for p in probs]))
+    from gcnn_match.data.pipeline import atomic_write_bytes
+
+    atomic_write_bytes(path, ("\n".join(rows) + "\n").encode("utf-8"))
+
+
+def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=print):
+    """Trains `config` in `run_dir` (resuming if possible) and returns its final metrics."""
+    run = RunDirectory(run_dir)
+    if resume and run.is_complete():
+        log(f"{run.path}: already complete")
+        return read_json(run.metrics_file)
+    config = apply_scale(config)
+    run.create()
+    saved = read_json(run / "config.json")
+    if saved is not None and resume and saved != config.to_dict():
+        raise ValueError(f"{run.path} holds a run of a different config; choose another "
+                         "--model_dir or pass --noresume to start over")
+    write_json(run / "config.json", config.to_dict())
+    write_json(run / "environment.json", environment_record(data_dir))
+    keras.utils.set_random_seed(config.seed)
+
+    start = time.perf_counter()
+    data = prepare_data(config, data_dir, cache_dir, **feature_flags(config))
+    for note in data.notes:
+        log(note)
+    data.encoder.save(run / "preprocessing")
+    dataset = data_registry.get_dataset(config.dataset)
+    inputs, embedding_summary = model_inputs(config, data.encoder, data_dir, cache_dir, log)
+    preprocessing_seconds = time.perf_counter() - start
+
+    model = build_model(config.model, inputs, **config.model_kwargs)
+    train = data.splits["train"]
+    model.compile(
+        optimizer=build_optimizer(config.optimizer, batch_size=config.batch_size),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=["accuracy"],
+        jit_compile=config.jit_compile if config.jit_compile is not None else "auto")
+    params = {"trainable_params": count_params(model),
+              "trainable_params_without_embeddings": count_params(model, exclude_embeddings=True)}
+    log(f"{config.name}: {params['trainable_params']:,} trainable parameters "
+        f"({params['trainable_params_without_embeddings']:,} without embeddings)")
+    summary_lines = []
+    model.summary(print_fn=lambda line, **_: summary_lines.append(line))
+    (run / "model_summary.txt").write_text("\n".join(summary_lines) + "\n", "utf-8")
+
+    positive = dataset.positive_label if len(dataset.labels) == 2 else None
+    max_lens = {"a": config.max_len_a, "b": config.max_len_b}
+
+    def evaluate(model_, role):
+        probs = predict_split(model_, data.splits[role], data.encoder, config.eval_batch_size,
+                              config.bucket_width)
+        return probs, classification_metrics(data.splits[role].labels, probs, positive)
+
+    first_epoch, last = 0, read_json(run / "checkpoints" / "last.json")
+    if resume and last is not None:
+        model.optimizer.build(model.trainable_variables)
+        model.load_weights(run / "checkpoints" / last["weights"])
+        first_epoch = last["epoch"]
+        log(f"resuming after epoch {first_epoch}")
+        if last.get("stopped"):
+            first_epoch = config.epochs
+    else:
+        for stale in ("epochs.jsonl", "checkpoints/best.json", "checkpoints/last.json"):
+            if (run / stale).exists():
+                os.unlink(run / stale)
+
+    monitor = RunMonitor(run, lambda m: evaluate(m, "dev")[1], config.select_metric,
+                         config.early_stopping_patience, config.optimizer.plateau_halving,
+                         len(train), log)
+    if first_epoch < config.epochs:
+        train_ds, steps = training_dataset(
+            train, config.batch_size, data.encoder.feature_names(), max_lens, config.seed,
+            first_epoch, config.epochs, config.bucket_width)
+        model.fit(train_ds, epochs=config.epochs, initial_epoch=first_epoch,
+                  steps_per_epoch=steps, verbose=2 if os.environ.get("CI") else 1,
+                  callbacks=[monitor, keras.callbacks.TensorBoard(
+                      str(run / "logs"), write_graph=False, update_freq="epoch")])
+
+    model.load_weights(run.best_weights)
+    best = read_json(run / "checkpoints" / "best.json")
+    metrics = {"name": config.name, "scale": config.scale, "seed": config.seed,
+               "best_epoch": best["epoch"] + 1, "epochs_run": len(monitor.records), **params,
+               "embeddings": embedding_summary, "data_notes": data.notes,
+               "data_sources": data.sources,
+               "examples": {role: len(split) for role, split in data.splits.items()},
+               "preprocessing_seconds": preprocessing_seconds}
+    train_seconds = [r["train_seconds"] for r in monitor.records]
+    metrics["seconds_per_epoch"] = float(np.median(train_seconds)) if train_seconds else None
+    metrics["train_examples_per_second"] = (len(train) / metrics["seconds_per_epoch"]
+                                            if train_seconds else None)
+    for role in data.splits:
+        if role == "train":
+            continue
+        probs, values = evaluate(model, role)
+        write_predictions(run / "predictions" / f"{role}.tsv", data.splits[role], probs,
+                          dataset.labels)
+        if (data.splits[role].labels >= 0).any():
+            metrics.update({f"{role}_{k}": v for k, v in values.items()})
+    metrics["wall_seconds"] = time.perf_counter() - start
+    write_json(run.metrics_file, metrics)
+    log(f"{config.name}: " + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items()
+                                        if k.endswith(("_accuracy", "_f1"))))
+    return metrics

@@ -1,0 +1,119 @@
+"""The run directory: everything one experiment run leaves behind.
+
+    config.json          resolved ExperimentConfig
+    environment.json     hardware, library versions, data location, command line
+    preprocessing/       text policy + vocabularies (what predict needs to read raw pairs)
+    model_summary.txt    layer table and parameter counts
+    checkpoints/last.keras  model + optimizer state after the last finished epoch (resume)
+    checkpoints/best.weights.h5  weights of the best epoch on the dev split (selection)
+    epochs.jsonl         one record per finished epoch: train loss, dev metrics, seconds
+    logs/                TensorBoard summaries
+    predictions/         per-split predictions in file order
+    metrics.json         final dev/test metrics of the selected checkpoint (written last)
+
+Every file is written atomically, so a killed run never leaves a half-written record.
+"""
+import json
+import os
+import pathlib
+import platform
+import sys
+
+from gcnn_match.data.pipeline import atomic_write_bytes
+
+
+def write_json(path, value):
+    atomic_write_bytes(path, (json.dumps(value, indent=2, sort_keys=True, default=str) + "\n")
+                       .encode("utf-8"))
+
+
+def read_json(path, default=None):
+    path = pathlib.Path(path)
+    if not path.exists():
+        return default
+    return json.loads(path.read_text("utf-8"))
+
+
+class RunDirectory:
+    """Paths and records of one run."""
+
+    def __init__(self, path):
+        self.path = pathlib.Path(path)
+
+    def __truediv__(self, name):
+        return self.path / name
+
+    def create(self):
+        for sub in ("checkpoints", "logs", "predictions", "preprocessing"):
+            (self.path / sub).mkdir(parents=True, exist_ok=True)
+        return self
+
+    @property
+    def last_checkpoint(self):
+        return self.path / "checkpoints" / "last.keras"
+
+    @property
+    def best_weights(self):
+        return self.path / "checkpoints" / "best.weights.h5"
+
+    @property
+    def metrics_file(self):
+        return self.path / "metrics.json"
+
+    def is_complete(self):
+        return self.metrics_file.exists()
+
+    def epochs(self):
+        path = self.path / "epochs.jsonl"
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+
+    def write_epochs(self, records):
+        text = "".join(json.dumps(r, sort_keys=True) + "\n" for r in records)
+        atomic_write_bytes(self.path / "epochs.jsonl", text.encode("utf-8"))
+
+    @staticmethod
+    def save_atomically(model, path, weights_only=False):
+        """Saves to a temporary file with the same suffix (Keras checks it), then renames."""
+        path = pathlib.Path(path)
+        tmp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
+        try:
+            if weights_only:
+                model.save_weights(tmp)
+            else:
+                model.save(tmp)
+            os.replace(tmp, path)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+
+
+def environment_record(data_dir=None):
+    """Hardware and software the numbers were measured on."""
+    import keras
+    import numpy
+    import tensorflow as tf
+
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "cpu": cpu,
+        "cpu_count": os.cpu_count(),
+        "gpus": [d.name for d in tf.config.list_physical_devices("GPU")],
+        "tensorflow": tf.__version__,
+        "keras": keras.__version__,
+        "keras_backend": keras.backend.backend(),
+        "numpy": numpy.__version__,
+        "data_dir": str(data_dir) if data_dir else None,
+        "argv": sys.argv,
+    }

@@ -1,0 +1,38 @@
+"""Shared fixtures: the real-data location and a quiet, seeded Keras."""
+import os
+import pathlib
+
+import pytest
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+os.environ.setdefault("KERAS_BACKEND", "tensorflow")
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+_DEFAULT_SHARED = REPO.parent / "shared" / "data"
+
+
+def _shared_data_dir():
+    value = os.environ.get("GCNN_MATCH_TEST_DATA")
+    if value:
+        return pathlib.Path(value).resolve()
+    return _DEFAULT_SHARED if _DEFAULT_SHARED.is_dir() else None
+
+
+@pytest.fixture(scope="session")
+def shared_data():
+    """The directory of real benchmark files (GCNN_MATCH_TEST_DATA), or skip."""
+    path = _shared_data_dir()
+    if path is None or not path.is_dir():
+        pytest.skip(
+            "real data not found: set GCNN_MATCH_TEST_DATA to the folder holding "
+            "quora/, snli/, scitail/... (e.g. ../shared/data)"
+        )
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _seeded():
+    import keras
+
+    keras.utils.set_random_seed(1234)
+    yield
