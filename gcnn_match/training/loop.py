@@ -53,6 +53,41 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
     return inputs, summary
 
 
+def compiled_model(config, inputs):
+    """The configured model, compiled with the paper's optimizer and a logits loss."""
+    model = build_model(config.model, inputs, **config.model_kwargs)
+    model.compile(
+        optimizer=build_optimizer(config.optimizer, batch_size=config.batch_size),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=["accuracy"],
+        jit_compile=config.jit_compile if config.jit_compile is not None else "auto")
+    return model
+
+
+def probe_seconds_per_step(config, data_dir, cache_dir=None, steps=6, warmup=3, log=print):
+    """Times a few training steps on real batches: (seconds per step, steps per epoch).
+
+    Used to estimate a reproduce run's duration before it starts. The warm-up steps absorb
+    tracing and compilation of the first batch shapes.
+    """
+    config = apply_scale(config)
+    keras.utils.set_random_seed(config.seed)
+    data = prepare_data(config, data_dir, cache_dir, **feature_flags(config))
+    inputs, _ = model_inputs(config, data.encoder, data_dir, cache_dir, log=lambda *_: None)
+    model = compiled_model(config, inputs)
+    ds, steps_per_epoch = training_dataset(
+        data.splits["train"], config.batch_size, data.encoder.feature_names(),
+        {"a": config.max_len_a, "b": config.max_len_b}, config.seed, 0, 1, config.bucket_width)
+    batches = list(ds.take(warmup + steps))
+    for features, labels in batches[:warmup]:
+        model.train_on_batch(features, labels)
+    start = time.perf_counter()
+    for features, labels in batches[warmup:]:
+        model.train_on_batch(features, labels)
+    seconds = (time.perf_counter() - start) / max(1, len(batches) - warmup)
+    return seconds, steps_per_epoch
+
+
 def predict_split(model, encoded, encoder, batch_size, bucket_width):
     """Class probabilities in file order."""
     ds, order = evaluation_dataset(encoded, batch_size, encoder.feature_names(),
@@ -97,13 +132,8 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     inputs, embedding_summary = model_inputs(config, data.encoder, data_dir, cache_dir, log)
     preprocessing_seconds = time.perf_counter() - start
 
-    model = build_model(config.model, inputs, **config.model_kwargs)
+    model = compiled_model(config, inputs)
     train = data.splits["train"]
-    model.compile(
-        optimizer=build_optimizer(config.optimizer, batch_size=config.batch_size),
-        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-        metrics=["accuracy"],
-        jit_compile=config.jit_compile if config.jit_compile is not None else "auto")
     params = {"trainable_params": count_params(model),
               "trainable_params_without_embeddings": count_params(model, exclude_embeddings=True)}
     log(f"{config.name}: {params['trainable_params']:,} trainable parameters "

@@ -1,0 +1,51 @@
+# gcnn_match: every target sets up its own virtual environment first.
+#   make test                                  # the test suite (CI runs exactly this)
+#   make reproduce-quora SCALE=low-resource DATA_DIR=../shared/data [ROWS=GCNN,CNN] [SEEDS=1,2,3]
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# ACCEL=cpu installs tensorflow-cpu, ACCEL=gpu tensorflow[and-cuda] (never both: they clash).
+ACCEL ?= cpu
+DATA_DIR ?= data
+RUNS_DIR ?= runs
+SCALE ?= low-resource
+SEEDS ?= 1
+ROWS ?=
+# Real benchmark files for the reader and end-to-end tests; tests skip without them.
+GCNN_MATCH_TEST_DATA ?= $(wildcard ../shared/data)
+export GCNN_MATCH_TEST_DATA
+export TF_CPP_MIN_LOG_LEVEL ?= 2
+
+.PHONY: install test lint bench clean reproduce-mnli data-mnli
+
+$(VENV)/.installed: setup.py
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[$(ACCEL),glove,plots,dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+test: install
+	$(PY) -m pytest -q tests
+
+lint: install
+	$(PY) -m ruff check gcnn_match experiments tests
+
+data-%: install
+	$(PY) experiments/download.py --dataset=$* --data_dir=$(DATA_DIR)
+
+reproduce-%: install
+	$(PY) experiments/reproduce.py --dataset=$* --scale=$(SCALE) --data_dir=$(DATA_DIR) \
+	  --runs_dir=$(RUNS_DIR) --seeds=$(SEEDS) $(if $(ROWS),--rows="$(ROWS)")
+
+# MultiNLI is registered as "multinli"; the short name is what users type.
+reproduce-mnli: reproduce-multinli
+data-mnli: data-multinli
+
+bench: install
+	$(PY) experiments/bench.py --data_dir=$(DATA_DIR)
+
+clean:
+	rm -rf $(VENV) $(RUNS_DIR) data/cache .pytest_cache .ruff_cache *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,106 @@
+"""Runs the registered rows of a paper table and writes the paper-vs-ours table.
+
+    python experiments/reproduce.py --dataset=quora --scale=low-resource --data_dir=../shared/data
+    python experiments/reproduce.py --list
+
+Finished runs are skipped (a run directory with metrics.json), interrupted ones resume. The
+table goes into REPRODUCTION.md (a marked section per table and scale) and results/*.json.
+"""
+import pathlib
+import sys
+import time
+
+from absl import app, flags
+
+from gcnn_match.experiments import registry
+from gcnn_match.experiments.overrides import default_run_dir
+from gcnn_match.reporting import tables
+from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("table", None, "Table id, e.g. gcnn-quora (see --list).")
+flags.DEFINE_string("dataset", None, "Run every registered row on this dataset.")
+flags.DEFINE_string("paper", None, "Restrict to one paper (GCNN, ATTCONV, CLSTM, COIN).")
+flags.DEFINE_list("rows", [], "Restrict to these rows (names as printed, or slugs).")
+flags.DEFINE_enum("scale", "low-resource", ["full", "low-resource", "smoke"], "Protocol.")
+flags.DEFINE_list("seeds", ["1"], "Seeds to run for every row.")
+flags.DEFINE_string("data_dir", "data", "Dataset and embeddings folder (a local mirror).")
+flags.DEFINE_string("runs_dir", "runs", "Where run directories are created.")
+flags.DEFINE_string("cache_dir", "data/cache", "Tokenization and embedding cache.")
+flags.DEFINE_integer("epochs", None, "Override the maximum epochs of every row.")
+flags.DEFINE_string("report", "REPRODUCTION.md", "Markdown file that receives the table.")
+flags.DEFINE_string("results_dir", "results", "Folder for the JSON records of the tables.")
+flags.DEFINE_bool("list", False, "Print every registered row with its paper target and exit.")
+flags.DEFINE_bool("report_only", False, "Only render the table from finished runs.")
+flags.DEFINE_bool("estimate", True, "Probe throughput and print the expected duration first.")
+
+
+def _list():
+    for config in registry.select():
+        targets = ", ".join(f"{k}={v:g}" for k, v in config.targets.items())
+        print(f"{registry.table_id(config):16s} {config.name:40s} {config.table:8s} "
+              f"{config.row!r:28s} {targets}")
+
+
+def _estimate(configs, seeds):
+    seconds, steps = probe_seconds_per_step(configs[0], FLAGS.data_dir, FLAGS.cache_dir)
+    epochs = max(c.epochs for c in configs) if FLAGS.scale != "smoke" else 1
+    total = seconds * steps * epochs * len(configs) * len(seeds)
+    print(f"throughput probe ({configs[0].name}): {seconds:.2f} s/step, {steps} steps/epoch; "
+          f"at most ~{total / 60:.0f} min for {len(configs)} rows x {len(seeds)} seeds x "
+          f"{epochs} epochs (early stopping usually ends sooner; other rows differ in cost)")
+
+
+def _planned(registered, seeds):
+    """(config, run directory) for each seed of a registered row at the chosen scale."""
+    for seed in seeds:
+        changes = {"scale": FLAGS.scale, "seed": seed}
+        if FLAGS.epochs:
+            changes["epochs"] = FLAGS.epochs
+        config = registered.replace(**changes)
+        yield config, pathlib.Path(default_run_dir(FLAGS.runs_dir, registered, config))
+
+
+def _run_dirs(registered, seeds):
+    return [d for _, d in _planned(registered, seeds)]
+
+
+def main(argv):
+    del argv
+    if FLAGS.list:
+        _list()
+        return
+    configs = registry.select(table=FLAGS.table, dataset=FLAGS.dataset, paper=FLAGS.paper,
+                              rows=FLAGS.rows)
+    if not configs:
+        raise app.UsageError("no registered rows match; see --list")
+    seeds = [int(s) for s in FLAGS.seeds]
+    planned = [(c, d) for registered in configs for c, d in _planned(registered, seeds)]
+    pending = [c for c, d in planned if not (d / "metrics.json").exists()]
+    if not FLAGS.report_only:
+        if FLAGS.estimate and pending:
+            names = {c.name for c in pending}
+            _estimate([c for c in configs if c.name in names], seeds)
+        start = time.time()
+        for config, run_dir in planned:
+            print(f"== {config.name} (seed {config.seed}, {config.scale}) -> {run_dir}",
+                  flush=True)
+            run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir)
+        print(f"reproduce: {(time.time() - start) / 60:.1f} min")
+    command = "python experiments/reproduce.py " + " ".join(sys.argv[1:])
+    for table in dict.fromkeys(registry.table_id(c) for c in configs):
+        # The whole table is rendered, so rows restricted away by --rows show as "not run"
+        # instead of disappearing from the report.
+        table_configs = registry.select(table=table)
+        run_dirs = {c.name: _run_dirs(c, seeds) for c in table_configs}
+        rows = tables.collect(table_configs, run_dirs)
+        first = table_configs[0]
+        title = f"{first.paper} {first.table}: {first.dataset} ({FLAGS.scale})"
+        markdown = tables.render_markdown(rows, title=title, command=command)
+        print(markdown)
+        tables.update_section(pathlib.Path(FLAGS.report), f"{table}:{FLAGS.scale}", markdown)
+        tables.write_json(pathlib.Path(FLAGS.results_dir) / f"{table}-{FLAGS.scale}.json", rows)
+
+
+if __name__ == "__main__":
+    app.run(main)

@@ -1,0 +1,129 @@
+"""Paper-vs-ours tables from run directories, as markdown and JSON.
+
+Each row shows the paper's number, ours (mean ± std over the finished seeds), the delta, the
+scale and data actually used, the vectors, seconds per epoch and the hardware; a row that was
+not run says so.
+"""
+import datetime
+import json
+import re
+
+import numpy as np
+
+from gcnn_match.experiments.registry import table_id
+from gcnn_match.training.run_dir import read_json
+
+SCALE_NOTES = {
+    "full": "full: official train split, selection on dev",
+    "low-resource": "low-resource: trained on official dev minus a 10% held-out part "
+                    "(grouped by shared sentences, used for selection), tested on official test",
+    "smoke": "smoke: a few hundred examples, one epoch (pipeline check, not a result)",
+}
+
+
+def _mean_std(values):
+    if not values:
+        return None, None
+    arr = np.asarray(values, dtype=float)
+    return float(arr.mean()), float(arr.std(ddof=1)) if len(arr) > 1 else 0.0
+
+
+def collect(configs, run_dirs):
+    """Rows for `configs`; `run_dirs[name]` lists the run directories of that row's seeds."""
+    rows = []
+    for config in configs:
+        runs = [read_json(d / "metrics.json") for d in run_dirs.get(config.name, [])]
+        runs = [m for m in runs if m is not None]
+        row = {"name": config.name, "row": config.row, "table": config.table,
+               "table_id": table_id(config), "targets": config.targets,
+               "target_notes": config.target_notes, "seeds": [m["seed"] for m in runs],
+               "runs": len(runs)}
+        metric_keys = sorted({k for m in runs for k in m
+                              if k.endswith(("_accuracy", "_f1")) or k in (
+                                  "seconds_per_epoch", "train_examples_per_second")})
+        for key in metric_keys:
+            values = [m[key] for m in runs if m.get(key) is not None]
+            row[key] = _mean_std(values)
+        if runs:
+            first = runs[0]
+            row.update(scale=first["scale"], embeddings=first["embeddings"],
+                       examples=first["examples"],
+                       trainable_params=first["trainable_params"],
+                       trainable_params_without_embeddings=first[
+                           "trainable_params_without_embeddings"],
+                       epochs_run=[m["epochs_run"] for m in runs],
+                       best_epoch=[m["best_epoch"] for m in runs])
+            env = read_json(run_dirs[config.name][0] / "environment.json", {})
+            row["hardware"] = f"{env.get('cpu', '?')} ({env.get('cpu_count', '?')} cores)"
+        rows.append(row)
+    return rows
+
+
+def _pct(value):
+    return "–" if value is None else f"{100 * value:.2f}"
+
+
+def _fmt(mean_std, scale=100.0, digits=2):
+    mean, std = mean_std if mean_std else (None, None)
+    if mean is None:
+        return "not run"
+    text = f"{scale * mean:.{digits}f}"
+    return text + (f" ± {scale * std:.{digits}f}" if std else "")
+
+
+def render_markdown(rows, metric="test_accuracy", title=None, command=None):
+    """A markdown table: paper vs ours for `metric` plus time per epoch."""
+    lines = []
+    if title:
+        lines += [f"### {title}", ""]
+    if command:
+        lines += [f"Produced by `{command}` on {datetime.date.today().isoformat()}.", ""]
+    head = ("| row | paper | ours | Δ | seeds | time/epoch paper (s) | time/epoch ours (s) "
+            "| params (non-emb.) | data (train/dev/test) | vectors |")
+    lines += [head, "|" + "---|" * 10]
+    scales, hardware = set(), set()
+    for row in rows:
+        paper = row["targets"].get(metric)
+        ours = row.get(metric)
+        delta = "–"
+        if paper is not None and ours and ours[0] is not None:
+            delta = f"{100 * (ours[0] - paper):+.2f}"
+        examples = row.get("examples")
+        data = ("/".join(str(examples.get(k, "–")) for k in ("train", "dev", "test"))
+                if examples else "–")
+        seconds = row.get("seconds_per_epoch")
+        params = row.get("trainable_params_without_embeddings")
+        lines.append(
+            f"| {row['row']} | {_pct(paper)} | {_fmt(ours)} | {delta} | {row['runs'] or 0} "
+            f"| {row['targets'].get('seconds_per_epoch', '–')} "
+            f"| {_fmt(seconds, 1.0, 1) if seconds else 'not run'} "
+            f"| {f'{params:,}' if params else '–'} | {data} | {row.get('embeddings', '–')} |")
+        if row.get("scale"):
+            scales.add(row["scale"])
+        if row.get("hardware"):
+            hardware.add(row["hardware"])
+    lines.append("")
+    for scale in sorted(scales):
+        lines.append(f"- Scale: {SCALE_NOTES[scale]}.")
+    for hw in sorted(hardware):
+        lines.append(f"- Our hardware: {hw}; paper timings are from its own GPU.")
+    return "\n".join(lines) + "\n"
+
+
+def update_section(path, key, markdown):
+    """Replaces the block between `<!-- begin KEY -->` and `<!-- end KEY -->` (or appends)."""
+    begin, end = f"<!-- begin {key} -->", f"<!-- end {key} -->"
+    text = path.read_text("utf-8") if path.exists() else "# Reproduction results\n"
+    block = f"{begin}\n{markdown}{end}"
+    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
+    text = pattern.sub(lambda _: block, text) if pattern.search(text) else \
+        text.rstrip("\n") + "\n\n" + block + "\n"
+    from gcnn_match.data.pipeline import atomic_write_bytes
+
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def write_json(path, rows):
+    from gcnn_match.data.pipeline import atomic_write_bytes
+
+    atomic_write_bytes(path, (json.dumps(rows, indent=2, sort_keys=True) + "\n").encode("utf-8"))
