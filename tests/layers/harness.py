@@ -1,0 +1,344 @@
+"""One shared test harness for every custom layer, plus NumPy reference helpers.
+
+Usage::
+
+    from harness import Mask, Seq, run_layer_test
+
+    run_layer_test(
+        lambda: GLU(units=4),
+        args=[Seq(x)],                     # positional call arguments
+        kwargs={"mask": Mask(mask)},       # keyword call arguments
+        output_axes=[("x",)],              # per flattened output: group of each axis >= 1
+    )
+
+Leaves of `args` / `kwargs` are `Seq` (a (B, L, ...) tensor whose axis 1 belongs to a
+padding group), `Mask` (the float (B, L) mask of a group) or plain NumPy arrays (no
+sequence axis; left untouched by the padding check). Groups are free names ("x", "a",
+"b"...): inputs of one group share their length and mask.
+
+`output_axes` lists, for each output in `keras.tree.flatten` order, the group of each of its
+sequence axes starting at axis 1: `("a",)` for (B, L_a, d), `("a", "b")` for attention
+weights (B, L_a, L_b), `()` for a pooled (B, d).
+
+Checks, in order:
+1. eager call builds the layer and creates all its weights;
+2. symbolic call (keras.Input with None sequence lengths) gives the eager shapes, and a
+   functional model sharing the eager weights gives the eager outputs;
+3. `compute_output_shape` (if the layer defines it) gives the eager shapes;
+4. one GradientTape step: every trainable weight gets a non-None, not all-zero gradient;
+5. `get_config` -> JSON -> `from_config` gives the same config and, with the same weights,
+   the same outputs;
+6. a `.keras` save / load round trip of the functional model gives identical outputs;
+7. padding invariance: `pad` positions of random garbage are appended to every group (with
+   mask 0) and the garbage under the existing padding is redrawn; outputs at real positions
+   must not change, and outputs at padded positions must be 0 when `zero_at_padding`.
+
+The NumPy references at the end (a hand-written 'same' convolution and the GCNN, GLU and
+CNN layer equations computed from a layer's own weights) are shared by the layer tests.
+"""
+import dataclasses
+import inspect
+import json
+import os
+import tempfile
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+ATOL = 1e-5
+RTOL = 1e-5
+
+
+@dataclasses.dataclass(frozen=True)
+class Seq:
+    """A (B, L, ...) input whose axis 1 is a sequence axis of padding group `group`."""
+
+    value: np.ndarray
+    group: str = "x"
+
+
+@dataclasses.dataclass(frozen=True)
+class Mask:
+    """The float (B, L) mask (1 real, 0 padding) of padding group `group`."""
+
+    value: np.ndarray
+    group: str = "x"
+
+
+# ---------------------------------------------------------------------------------------
+# Small structure helpers (lists, tuples and dicts of leaves).
+
+
+def _map(fn, structure):
+    if isinstance(structure, dict):
+        return {k: _map(fn, v) for k, v in structure.items()}
+    if isinstance(structure, (list, tuple)):
+        return type(structure)(_map(fn, v) for v in structure)
+    return fn(structure)
+
+
+def _leaves(structure):
+    if isinstance(structure, dict):
+        return [leaf for k in sorted(structure) for leaf in _leaves(structure[k])]
+    if isinstance(structure, (list, tuple)):
+        return [leaf for v in structure for leaf in _leaves(v)]
+    return [structure]
+
+
+def _value(leaf):
+    return leaf.value if isinstance(leaf, (Seq, Mask)) else leaf
+
+
+def _flat_outputs(outputs):
+    return [np.asarray(keras.ops.convert_to_numpy(o)) for o in keras.tree.flatten(outputs)]
+
+
+def _shape_list(shape_structure):
+    """A (possibly nested) compute_output_shape result as a flat list of shape tuples."""
+    if isinstance(shape_structure, (list, tuple)) and all(
+        s is None or isinstance(s, (int, np.integer)) for s in shape_structure
+    ):
+        return [tuple(shape_structure)]
+    if isinstance(shape_structure, dict):
+        return [s for k in sorted(shape_structure) for s in _shape_list(shape_structure[k])]
+    return [s for item in shape_structure for s in _shape_list(item)]
+
+
+def _accepts(layer, name):
+    return name in inspect.signature(layer.call).parameters
+
+
+def _call(layer, args, kwargs, **extra):
+    return layer(*args, **kwargs, **extra)
+
+
+def random_inputs(rng, batch, length, dim, min_length=1):
+    """Random features (B, L, dim) and a right-padded float mask with lengths in [min, L]."""
+    x = rng.normal(size=(batch, length, dim)).astype("float32")
+    lengths = rng.integers(min_length, length + 1, size=batch)
+    lengths[0] = length  # one full row, no padding
+    mask = (np.arange(length)[None, :] < lengths[:, None]).astype("float32")
+    return x, mask
+
+
+# ---------------------------------------------------------------------------------------
+# The harness.
+
+
+def run_layer_test(
+    layer_factory,
+    args,
+    kwargs=None,
+    output_axes=None,
+    zero_at_padding=True,
+    pad=3,
+    check_padding=True,
+    seed=0,
+):
+    """Runs every generic check on the layer built by `layer_factory()`.
+
+    Returns a dict with the eager `layer` and its flat list of `outputs` (NumPy), for
+    further layer-specific assertions.
+    """
+    kwargs = dict(kwargs or {})
+    rng = np.random.default_rng(seed)
+    np_args = _map(_value, list(args))
+    np_kwargs = _map(_value, kwargs)
+
+    # 1. Eager call.
+    layer = layer_factory()
+    eager = _flat_outputs(_call(layer, np_args, np_kwargs))
+    assert layer.built, "layer is not built after its first call"
+    if output_axes is None:
+        output_axes = [("x",)] * len(eager)
+    assert len(output_axes) == len(eager), (
+        f"output_axes lists {len(output_axes)} outputs, the layer returns {len(eager)}"
+    )
+    for out in eager:
+        assert np.all(np.isfinite(out)), "non-finite values in the eager outputs"
+
+    # 2. Symbolic call and a functional model that shares the eager weights.
+    def symbolic(leaf):
+        value = np.asarray(_value(leaf))
+        shape = list(value.shape[1:])
+        if isinstance(leaf, (Seq, Mask)):
+            shape[0] = None
+        return keras.Input(shape=tuple(shape), dtype=str(value.dtype))
+
+    sym_args = _map(symbolic, list(args))
+    sym_kwargs = _map(symbolic, kwargs)
+    model_layer = layer_factory()
+    sym_out = keras.tree.flatten(_call(model_layer, sym_args, sym_kwargs))
+    for sym, out, axes in zip(sym_out, eager, output_axes):
+        expected = (None,) + tuple(
+            None if i < len(axes) else d for i, d in enumerate(out.shape[1:])
+        )
+        assert tuple(sym.shape) == expected, f"symbolic shape {sym.shape} != {expected}"
+    model_layer.set_weights(layer.get_weights())
+    model = keras.Model(_leaves(sym_args) + _leaves(sym_kwargs), sym_out)
+    flat_inputs = _leaves(np_args) + _leaves(np_kwargs)
+    model_out = _flat_outputs(model(flat_inputs))
+    for got, want in zip(model_out, eager):
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+
+    # 3. compute_output_shape, if the layer defines it.
+    if type(layer).compute_output_shape is not keras.layers.Layer.compute_output_shape:
+        first_shape = _map(lambda v: tuple(np.shape(v)), np_args[0])
+        shapes = _shape_list(layer.compute_output_shape(first_shape))
+        assert shapes == [o.shape for o in eager], f"compute_output_shape {shapes}"
+
+    # 4. One training step: every trainable weight receives a gradient.
+    extra = {"training": True} if _accepts(layer, "training") else {}
+    projections = [rng.normal(size=o.shape).astype("float32") for o in eager]
+    with tf.GradientTape() as tape:
+        outs = keras.tree.flatten(_call(layer, np_args, np_kwargs, **extra))
+        loss = sum(tf.reduce_sum(tf.cast(o, "float32") * r) for o, r in zip(outs, projections))
+    weights = layer.trainable_weights
+    grads = tape.gradient(loss, [w.value for w in weights])
+    for w, g in zip(weights, grads):
+        assert g is not None, f"no gradient reaches {w.path}"
+        assert np.any(np.asarray(g) != 0), f"all-zero gradient for {w.path}"
+
+    # 5. get_config -> JSON -> from_config.
+    config = layer.get_config()
+    config = json.loads(json.dumps(config))
+    clone = type(layer).from_config(config)
+    assert clone.get_config() == layer.get_config(), "config changed in the round trip"
+    _call(clone, np_args, np_kwargs)
+    clone.set_weights(layer.get_weights())
+    for got, want in zip(_flat_outputs(_call(clone, np_args, np_kwargs)), eager):
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+
+    # 6. .keras save / load of the functional model.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "model.keras")
+        model.save(path)
+        loaded = keras.saving.load_model(path)
+    for got, want in zip(_flat_outputs(loaded(flat_inputs)), model_out):
+        np.testing.assert_array_equal(got, want)
+
+    # 7. Padding invariance.
+    if check_padding:
+        _check_padding(layer, args, kwargs, eager, output_axes, zero_at_padding, pad, rng)
+    return {"layer": layer, "outputs": eager}
+
+
+def _check_padding(layer, args, kwargs, eager, output_axes, zero_at_padding, pad, rng):
+    masks = {leaf.group: np.asarray(leaf.value) for leaf in _leaves([args, kwargs])
+             if isinstance(leaf, Mask)}
+    groups = {leaf.group for leaf in _leaves([args, kwargs]) if isinstance(leaf, Seq)}
+    missing = groups - set(masks)
+    assert not missing, f"padding check needs a Mask for groups {sorted(missing)}"
+    padded_masks = {g: np.pad(m, ((0, 0), (0, pad))) for g, m in masks.items()}
+
+    def extend(leaf):
+        if isinstance(leaf, Mask):
+            return padded_masks[leaf.group]
+        if not isinstance(leaf, Seq):
+            return leaf
+        value = np.asarray(leaf.value)
+        garbage = rng.normal(scale=10.0, size=(value.shape[0], value.shape[1] + pad)
+                             + value.shape[2:]).astype(value.dtype)
+        real = padded_masks[leaf.group].reshape(
+            padded_masks[leaf.group].shape + (1,) * (value.ndim - 2))
+        kept = np.pad(value, [(0, 0), (0, pad)] + [(0, 0)] * (value.ndim - 2))
+        return np.where(real > 0, kept, garbage)
+
+    new = _flat_outputs(_call(layer, _map(extend, list(args)), _map(extend, kwargs)))
+
+    def real_positions(out_ndim, axes, mask_of):
+        real = None
+        for i, group in enumerate(axes):
+            m = mask_of[group]
+            shape = [m.shape[0]] + [1] * (out_ndim - 1)
+            shape[i + 1] = m.shape[1]
+            m = m.reshape(shape)
+            real = m if real is None else real * m
+        return np.ones([1] * out_ndim, "float32") if real is None else real
+
+    for k, (old, now, axes) in enumerate(zip(eager, new, output_axes)):
+        region = (slice(None),) + tuple(slice(0, old.shape[i + 1]) for i in range(len(axes)))
+        real_old = real_positions(old.ndim, axes, masks)
+        real_new = real_positions(now.ndim, axes, padded_masks)
+        np.testing.assert_allclose(
+            now[region] * real_old, old * real_old, rtol=RTOL, atol=ATOL,
+            err_msg=f"output {k}: padding changed the outputs at real positions")
+        if zero_at_padding and axes:
+            assert np.all(old * (1.0 - real_old) == 0), f"output {k} is not 0 at padding"
+            assert np.all(now * (1.0 - real_new) == 0), f"output {k} is not 0 at padding"
+
+
+# ---------------------------------------------------------------------------------------
+# NumPy references.
+
+
+def _np(variable):
+    return np.asarray(keras.ops.convert_to_numpy(variable), dtype="float64")
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def np_conv1d_same(x, kernel, bias=None):
+    """'same' 1-D convolution by hand: out_i = sum_t x_{i + t - (k - 1) // 2} kernel_t + b.
+
+    x (B, L, m), kernel (k, m, n). For odd k the window is centred on i; positions outside
+    [0, L) count as zeros (Keras pads (k - 1) // 2 on the left, the rest on the right).
+    """
+    batch, length, _ = x.shape
+    width, _, units = kernel.shape
+    left = (width - 1) // 2
+    out = np.zeros((batch, length, units), dtype="float64")
+    for i in range(length):
+        for t in range(width):
+            j = i + t - left
+            if 0 <= j < length:
+                out[:, i, :] += x[:, j, :].astype("float64") @ kernel[t].astype("float64")
+    if bias is not None:
+        out += bias
+    return out
+
+
+def np_gcnn(layer, x, mask, memory=None):
+    """Eq. 2-3 in NumPy from the layer's weights; returns (H', C')."""
+    m = mask[..., None]
+    x = x * m
+    kernel = _np(layer.gate_conv.kernel)
+    bias = _np(layer.gate_conv.bias)
+    pre = np_conv1d_same(x, kernel, bias)
+    gates = dict(zip(layer.gate_names, np.split(pre, len(layer.gate_names), axis=-1)))
+    if layer.projection is None:
+        residual = x
+    else:
+        residual = x @ _np(layer.projection.kernel)
+    if layer.output_gate:
+        new = sigmoid(gates["output"]) * np.tanh(gates["candidate"])
+    else:
+        new = np.maximum(gates["candidate"], 0.0)
+    if layer.forget_gate:
+        if memory is None:
+            memory = residual if layer.initial_memory == "projection" else np.zeros_like(residual)
+        f = sigmoid(gates["forget"])
+        cell = f * memory + (1.0 - f) * residual
+    else:
+        cell = residual
+    return (new + cell) * m, cell * m
+
+
+def np_glu(layer, x, mask):
+    """GLU, Eq. 1, in NumPy from the layer's weights."""
+    m = mask[..., None]
+    pre = np_conv1d_same(x * m, _np(layer.conv.kernel), _np(layer.conv.bias))
+    linear, gate = np.split(pre, 2, axis=-1)
+    return linear * sigmoid(gate) * m
+
+
+def np_residual_conv(layer, x, mask):
+    """The CNN baseline layer, ReLU(conv(H) + b) + P(H), in NumPy from the layer's weights."""
+    m = mask[..., None]
+    x = x * m
+    conv = np_conv1d_same(x, _np(layer.conv.kernel), _np(layer.conv.bias))
+    residual = x if layer.projection is None else x @ _np(layer.projection.kernel)
+    return (np.maximum(conv, 0.0) + residual) * m
