@@ -1,0 +1,512 @@
+"""Streaming readers: one function per file format, each yielding `Example`s.
+
+Every reader goes through the same machinery (`_iter_lines` + `_drive`):
+- `.gz` files are decompressed transparently; text is decoded as strict UTF-8, line by line, so
+  an error names the exact line;
+- a malformed line stops the read with a `ReaderError` whose message starts `path:line:`;
+- documented skips (SNLI/MultiNLI gold_label '-', blank lines) are counted in a `ReadStats`,
+  never silently dropped;
+- a file that yields no example at all is an error too (`path:N: no examples ...`): an empty
+  split almost always means a truncated download or a wrong path, and training on nothing
+  should not look like success.
+
+Readers are registered by format name in `READERS`, so the dataset registry can name them with a
+string. Each takes `(path, labels=None, stats=None, **options)`, where `labels` maps the raw label
+string found in the file to the class index.
+
+Format-specific choices:
+- `fever_jsonl`: a FEVER claim file has no evidence *text* (it lives in wiki-pages), so the
+  Example is `a = claim`, `b = ""`, `group = uid = str(id)`. Build claim/evidence pairs from
+  `read_fever_claims` (gold evidence ids) plus the wiki-pages sentences.
+- `yelp_jsonl` / `yelp_tsv`: single-text rating prediction (Lin et al. 2017's Yelp split), so
+  `a = b = review text` for intra-context models; the label is the star rating `"1"`..`"5"`.
+"""
+import csv
+import dataclasses
+import gzip
+import json
+import pathlib
+import re
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Mapping
+
+from gcnn_match.data.example import Example
+
+PathLike = str | pathlib.Path
+Column = str | int
+
+
+class ReaderError(ValueError):
+    """A malformed input line. `str(err)` is `path:line: reason`."""
+
+    def __init__(self, path: PathLike, line: int, reason: str):
+        self.path = pathlib.Path(path)
+        self.line = line
+        self.reason = reason
+        super().__init__(f"{path}:{line}: {reason}")
+
+
+@dataclasses.dataclass
+class ReadStats:
+    """What one read saw: physical lines, examples yielded, and skips counted by reason."""
+
+    source: str = ""
+    lines: int = 0
+    examples: int = 0
+    skipped: dict[str, int] = dataclasses.field(default_factory=dict)
+
+    def skip(self, reason: str) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+    @property
+    def num_skipped(self) -> int:
+        return sum(self.skipped.values())
+
+    def summary(self) -> str:
+        """One line, e.g. `snli_1.0_dev.jsonl.gz: 9842 examples, skipped 158 (gold_label '-')`."""
+        text = f"{self.source}: {self.examples} examples"
+        if self.skipped:
+            if len(self.skipped) == 1:
+                reasons = next(iter(self.skipped))
+            else:
+                reasons = ", ".join(f"{r}: {n}" for r, n in sorted(self.skipped.items()))
+            text += f", skipped {self.num_skipped} ({reasons})"
+        return text
+
+
+class _Malformed(Exception):
+    """Raised by a line parser; `_drive` turns it into a ReaderError with path and line."""
+
+
+class _Skip(Exception):
+    """Raised by a line parser for a documented, counted skip."""
+
+
+def _iter_lines(path: pathlib.Path, stats: ReadStats) -> Iterator[tuple[int, str]]:
+    """Yield (1-based line number, decoded line without its end-of-line)."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    lineno = 0
+    try:
+        with opener(path, "rb") as handle:
+            for lineno, raw in enumerate(handle, start=1):
+                stats.lines += 1
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as err:
+                    reason = f"not UTF-8 ({err.reason} at byte {err.start})"
+                    raise ReaderError(path, lineno, reason) from None
+                if lineno == 1:
+                    text = text.lstrip("\ufeff")
+                yield lineno, text.rstrip("\r\n")
+    except (gzip.BadGzipFile, EOFError, zlib.error) as err:
+        raise ReaderError(path, lineno + 1, f"corrupt gzip data ({err})") from err
+
+
+# (path, stats) -> (line number, record) pairs: decoded lines, or csv rows.
+Records = Callable[[pathlib.Path, ReadStats], Iterable[tuple[int, object]]]
+
+
+def _drive(path: PathLike, records: Records, parse: Callable[[object, int], object],
+           stats: ReadStats | None) -> Iterator:
+    """Run `parse` over every record of `path`, counting skips and locating errors."""
+    path = pathlib.Path(path)
+    stats = stats if stats is not None else ReadStats()
+    stats.source = stats.source or path.name
+    yielded = 0
+    for lineno, record in records(path, stats):
+        if not (record.strip() if isinstance(record, str) else record):
+            stats.skip("blank line")
+            continue
+        try:
+            item = parse(record, lineno)
+        except _Skip as skip:
+            stats.skip(str(skip))
+            continue
+        except _Malformed as bad:
+            raise ReaderError(path, lineno, str(bad)) from None
+        if item is None:  # a header line
+            continue
+        stats.examples += 1
+        yielded += 1
+        yield item
+    if not yielded:
+        raise ReaderError(path, stats.lines, f"no examples ({stats.lines} lines read, "
+                                             f"{stats.num_skipped} skipped)")
+
+
+def _fields(line: str, expected: int, delimiter: str = "\t") -> list:
+    parts = line.split(delimiter)
+    if len(parts) != expected:
+        raise _Malformed(f"expected {expected} {_delimiter_name(delimiter)}-separated columns, "
+                         f"found {len(parts)}")
+    return parts
+
+
+def _delimiter_name(delimiter: str) -> str:
+    return {"\t": "tab", ",": "comma"}.get(delimiter, repr(delimiter))
+
+
+def _label(raw, labels: Mapping[str, int] | None) -> int:
+    """Map a raw label to its index; without a mapping the raw value must be the index."""
+    raw = str(raw).strip()
+    if labels is None:
+        if raw.isdigit():
+            return int(raw)
+        raise _Malformed(f"label {raw!r} is not a class index (pass labels= to map it)")
+    if raw not in labels:
+        known = ", ".join(repr(k) for k in labels)
+        raise _Malformed(f"unknown label {raw!r} (known: {known})")
+    return labels[raw]
+
+
+def _json(line: str) -> dict:
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise _Malformed(f"invalid JSON ({err.msg} at column {err.colno})") from None
+    if not isinstance(obj, dict):
+        raise _Malformed(f"expected a JSON object, found {type(obj).__name__}")
+    return obj
+
+
+def _key(obj: dict, key: str):
+    if key not in obj:
+        raise _Malformed(f"missing key {key!r}")
+    return obj[key]
+
+
+def _uid(path: pathlib.Path, lineno: int) -> str:
+    return f"{path.name}:{lineno}"
+
+
+# --- Penn trees (SNLI / MultiNLI / SciTail snli_format) ------------------------------------------
+
+_LEAF = re.compile(r"\(([^\s()]+) ([^\s()]+)\)")
+
+
+def parse_tree_leaves(tree: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Tokens and POS tags from the `(TAG word)` leaves of a Penn tree, in order."""
+    leaves = _LEAF.findall(tree)
+    return tuple(w for _, w in leaves), tuple(t for t, _ in leaves)
+
+
+def binary_parse_tokens(tree: str) -> tuple[str, ...]:
+    """Tokens of an unlabelled binary parse `( ( Two women ) ... )`."""
+    return tuple(t for t in tree.split() if t not in ("(", ")"))
+
+
+def _nli_side(obj: dict, which: str):
+    """(tokens, pos) for sentence1/sentence2 from the parses the line ships, else (None, None)."""
+    parse = obj.get(f"{which}_parse")
+    if parse:
+        return parse_tree_leaves(parse)
+    binary = obj.get(f"{which}_binary_parse")
+    return (binary_parse_tokens(binary) if binary else None), None
+
+
+NLI_LABELS = {"entailment": 0, "neutral": 1, "contradiction": 2}
+
+
+def read_nli_jsonl(path: PathLike, labels: Mapping[str, int] | None = None,
+                   stats: ReadStats | None = None, unlabelled: bool = False,
+                   skip_labels: tuple[str, ...] = ("-",)) -> Iterator[Example]:
+    """SNLI / MultiNLI / SciTail-snli_format jsonl.
+
+    Text from sentence1/sentence2; tokens and PTB tags from the `*_parse` leaves (binary parse:
+    tokens only); uid = pairID (else promptID, else file:line). Lines whose gold_label is in
+    `skip_labels` (no annotator majority) are counted as skipped. `unlabelled=True` (MultiNLI test,
+    scored on Kaggle) gives label None whatever gold_label holds. `labels` defaults to
+    `NLI_LABELS`.
+    """
+    path = pathlib.Path(path)
+    labels = labels or NLI_LABELS
+
+    def parse(line, lineno):
+        obj = _json(line)
+        label = None
+        if not unlabelled:
+            gold = _key(obj, "gold_label")
+            if gold in skip_labels:
+                raise _Skip(f"gold_label {gold!r}")
+            label = _label(gold, labels)
+        a_tokens, a_pos = _nli_side(obj, "sentence1")
+        b_tokens, b_pos = _nli_side(obj, "sentence2")
+        uid = obj.get("pairID") or obj.get("promptID") or _uid(path, lineno)
+        return Example(a=_key(obj, "sentence1"), b=_key(obj, "sentence2"), label=label,
+                       uid=str(uid), a_tokens=a_tokens, b_tokens=b_tokens, a_pos=a_pos,
+                       b_pos=b_pos)
+
+    return _drive(path, _iter_lines, parse, stats)
+
+
+def read_bimpm_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
+                   stats: ReadStats | None = None) -> Iterator[Example]:
+    """BiMPM Quora partition: `label<TAB>q1<TAB>q2<TAB>id`."""
+    def parse(line, lineno):
+        label, a, b, uid = _fields(line, 4)
+        return Example(a=a, b=b, label=_label(label, labels), uid=uid)
+
+    return _drive(path, _iter_lines, parse, stats)
+
+
+def read_pair_label_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
+                        stats: ReadStats | None = None) -> Iterator[Example]:
+    """`a<TAB>b<TAB>label` (RE2 layouts of Quora/SciTail/SICK, LCQMC txt); uid = file:line.
+
+    Without `labels` the label column must hold the class index itself.
+    """
+    path = pathlib.Path(path)
+
+    def parse(line, lineno):
+        a, b, label = _fields(line, 3)
+        return Example(a=a, b=b, label=_label(label, labels), uid=_uid(path, lineno))
+
+    return _drive(path, _iter_lines, parse, stats)
+
+
+SCITAIL_TSV_LABELS = {"entails": 0, "neutral": 1}
+
+
+def read_scitail_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
+                     stats: ReadStats | None = None) -> Iterator[Example]:
+    """Official SciTail tsv_format: `premise<TAB>hypothesis<TAB>entails|neutral`."""
+    return read_pair_label_tsv(path, labels or SCITAIL_TSV_LABELS, stats)
+
+
+_WIKIQA_HEADER = ("QuestionID", "Question", "DocumentID", "DocumentTitle", "SentenceID",
+                  "Sentence", "Label")
+
+
+def read_wikiqa_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
+                    stats: ReadStats | None = None) -> Iterator[Example]:
+    """WikiQA, either layout (detected from the first line).
+
+    - `WikiQA-*.txt`: `question<TAB>sentence<TAB>label`; group = question text, uid = file:line.
+    - `WikiQA-*.tsv` (header QuestionID, Question, DocumentID, DocumentTitle, SentenceID,
+      Sentence, Label): group = QuestionID, uid = SentenceID.
+    """
+    path = pathlib.Path(path)
+    with_header = False
+
+    def parse(line, lineno):
+        nonlocal with_header
+        if lineno == 1 and line.split("\t") == list(_WIKIQA_HEADER):
+            with_header = True
+            return None
+        if with_header:
+            qid, question, _, _, sid, sentence, label = _fields(line, len(_WIKIQA_HEADER))
+            return Example(a=question, b=sentence, label=_label(label, labels), uid=sid,
+                           group=qid)
+        question, sentence, label = _fields(line, 3)
+        return Example(a=question, b=sentence, label=_label(label, labels),
+                       uid=_uid(path, lineno), group=question)
+
+    return _drive(path, _iter_lines, parse, stats)
+
+
+# --- FEVER -------------------------------------------------------------------------------------
+
+FEVER_LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+_FEVER_INDEX = {name: i for i, name in enumerate(FEVER_LABELS)}
+
+
+@dataclasses.dataclass(frozen=True)
+class FeverClaim:
+    """One FEVER claim with its gold evidence.
+
+    Attributes:
+        id: the claim id.
+        claim: the claim text.
+        label: "SUPPORTS" / "REFUTES" / "NOT ENOUGH INFO", or None (unlabelled shared-task test).
+        evidence: the gold evidence sets; each set is a tuple of (wiki page, sentence id), all of
+            which together are needed. NOT ENOUGH INFO claims have none.
+    """
+
+    id: int
+    claim: str
+    label: str | None
+    evidence: tuple[tuple[tuple[str, int], ...], ...] = ()
+
+
+def _parse_fever(line: str) -> FeverClaim:
+    obj = _json(line)
+    label = obj.get("label")
+    if label is not None and label not in FEVER_LABELS:
+        raise _Malformed(f"unknown label {label!r} (known: {', '.join(map(repr, FEVER_LABELS))})")
+    sets = []
+    for evidence_set in obj.get("evidence", ()):
+        try:
+            items = tuple((page, int(sent)) for _, _, page, sent in evidence_set
+                          if page is not None)
+        except (TypeError, ValueError):
+            raise _Malformed("evidence entries must be [annotation_id, evidence_id, page, "
+                             "sentence_id]") from None
+        if items:
+            sets.append(items)
+    return FeverClaim(id=_key(obj, "id"), claim=_key(obj, "claim"), label=label,
+                      evidence=tuple(sets))
+
+
+def read_fever_claims(path: PathLike, stats: ReadStats | None = None) -> Iterator[FeverClaim]:
+    """FEVER 1.0 jsonl (id, verifiable, label, claim, evidence) as `FeverClaim`s."""
+    return _drive(path, _iter_lines, lambda line, lineno: _parse_fever(line), stats)
+
+
+def read_fever_jsonl(path: PathLike, labels: Mapping[str, int] | None = None,
+                     stats: ReadStats | None = None) -> Iterator[Example]:
+    """FEVER claims as Examples: a = claim, b = "" (no evidence text), uid = group = str(id)."""
+    for claim in read_fever_claims(path, stats):
+        label = None
+        if claim.label is not None:
+            label = (labels or _FEVER_INDEX)[claim.label]
+        yield Example(a=claim.claim, b="", label=label, uid=str(claim.id), group=str(claim.id))
+
+
+# --- Yelp (Lin et al. 2017 split) ----------------------------------------------------------------
+
+
+YELP_LABELS = {str(stars): stars - 1 for stars in range(1, 6)}
+
+
+def _stars(raw) -> str:
+    """Stars as the label string "1".."5" (the Yelp dump stores numbers, sometimes 5.0)."""
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)
+    return str(raw)
+
+
+def read_yelp_jsonl(path: PathLike, labels: Mapping[str, int] | None = None,
+                    stats: ReadStats | None = None) -> Iterator[Example]:
+    """Yelp review jsonl (the Yelp Open Dataset's review.json keys `text`, `stars`, `review_id`);
+    `labels` defaults to `YELP_LABELS` (stars 1..5 -> 0..4)."""
+    path = pathlib.Path(path)
+    labels = labels or YELP_LABELS
+
+    def parse(line, lineno):
+        obj = _json(line)
+        text = _key(obj, "text")
+        uid = obj.get("review_id") or _uid(path, lineno)
+        return Example(a=text, b=text, label=_label(_stars(_key(obj, "stars")), labels), uid=uid)
+
+    return _drive(path, _iter_lines, parse, stats)
+
+
+def read_yelp_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
+                  stats: ReadStats | None = None) -> Iterator[Example]:
+    """Yelp lines `stars<TAB or SPACE>review text`.
+
+    Covers both `5<TAB>text` and the ATTCONV loader's `yelp_*_{500k,2000}` files, whose lines are
+    "star token token ...". The text is kept as stored (lowercasing is the tokenizer's job).
+    `labels` defaults to `YELP_LABELS` (stars 1..5 -> 0..4).
+    """
+    path = pathlib.Path(path)
+    labels = labels or YELP_LABELS
+
+    def parse(line, lineno):
+        parts = line.split(None, 1)
+        if len(parts) != 2:
+            raise _Malformed("expected 'stars<whitespace>text', found a single field")
+        return Example(a=parts[1], b=parts[1], label=_label(parts[0], labels),
+                       uid=_uid(path, lineno))
+
+    return _drive(path, _iter_lines, parse, stats)
+
+
+# --- Generic reader ----------------------------------------------------------------------------
+
+
+def read_pairs(path: PathLike, fmt: str = "tsv", *, a: Column, b: Column,
+               label: Column | None = None, uid: Column | None = None,
+               labels: Mapping[str, int] | None = None, header: bool = False,
+               delimiter: str | None = None,
+               stats: ReadStats | None = None) -> Iterator[Example]:
+    """Read sentence pairs from any tsv / csv / jsonl file: a new dataset needs no code.
+
+    Args:
+        path: the file (`.gz` is fine).
+        fmt: "tsv", "csv" (RFC-4180 quoting) or "jsonl".
+        a, b, label, uid: column names (header row, or jsonl keys) or 0-based indices. `label` is
+            optional (label None); without `uid` it is `file:line`.
+        labels: raw label string -> class index. Unknown labels are errors. Without it the raw
+            label must already be the index.
+        header: tsv/csv only: the first line names the columns.
+        delimiter: overrides the tab (tsv) or comma (csv).
+    """
+    if fmt not in ("tsv", "csv", "jsonl"):
+        raise ValueError(f"fmt must be 'tsv', 'csv' or 'jsonl', not {fmt!r}")
+    columns = {"a": a, "b": b, "label": label, "uid": uid}
+    if fmt == "jsonl":
+        if any(isinstance(c, int) for c in columns.values()):
+            raise ValueError("jsonl columns are keys, not indices")
+    elif not header and any(isinstance(c, str) for c in columns.values()):
+        raise ValueError("column names need header=True (or use 0-based indices)")
+    path = pathlib.Path(path)
+    delimiter = delimiter or ("," if fmt == "csv" else "\t")
+    index: dict[str, int] = {}
+
+    def cell(row, column):
+        if isinstance(row, dict):
+            return _key(row, column)
+        return row[column if isinstance(column, int) else index[column]]
+
+    def parse(record, lineno):
+        if fmt == "jsonl":
+            row = _json(record)
+        else:
+            row = record if fmt == "csv" else record.split(delimiter)
+            if header and not index:
+                index.update((name, i) for i, name in enumerate(row))
+                missing = [c for c in columns.values() if isinstance(c, str) and c not in index]
+                if missing:
+                    raise _Malformed(f"header has no column {missing[0]!r} "
+                                     f"(columns: {', '.join(row)})")
+                return None
+            width = 1 + max(c if isinstance(c, int) else index[c]
+                            for c in columns.values() if c is not None)
+            if len(row) < width:
+                raise _Malformed(f"expected at least {width} {_delimiter_name(delimiter)}-"
+                                 f"separated columns, found {len(row)}")
+        return Example(a=cell(row, a), b=cell(row, b),
+                       label=None if label is None else _label(cell(row, label), labels),
+                       uid=str(cell(row, uid)) if uid is not None else _uid(path, lineno))
+
+    records = _csv_rows(delimiter) if fmt == "csv" else _iter_lines
+    return _drive(path, records, parse, stats)
+
+
+def _csv_rows(delimiter: str) -> Records:
+    """Records as csv rows; one quoted record may span several physical lines."""
+    def records(path: pathlib.Path, stats: ReadStats):
+        lines = (text + "\n" for _, text in _iter_lines(path, stats))
+        reader = csv.reader(lines, delimiter=delimiter)
+        for row in reader:
+            yield reader.line_num, row
+
+    return records
+
+
+def _column_reader(path: PathLike, labels: Mapping[str, int] | None = None,
+                   stats: ReadStats | None = None, **columns) -> Iterator[Example]:
+    """`read_pairs` under the reader calling convention, for registry entries that only need
+    column names (e.g. the SemEval SICK files)."""
+    return read_pairs(path, labels=labels, stats=stats, **columns)
+
+
+READERS: dict[str, Callable[..., Iterator[Example]]] = {
+    "nli_jsonl": read_nli_jsonl,
+    "bimpm_tsv": read_bimpm_tsv,
+    "pair_label_tsv": read_pair_label_tsv,
+    "scitail_tsv": read_scitail_tsv,
+    "wikiqa_tsv": read_wikiqa_tsv,
+    "fever_jsonl": read_fever_jsonl,
+    "yelp_jsonl": read_yelp_jsonl,
+    "yelp_tsv": read_yelp_tsv,
+    "columns": _column_reader,
+}
+
+
+def get_reader(fmt: str) -> Callable[..., Iterator[Example]]:
+    """The reader registered under `fmt`."""
+    if fmt not in READERS:
+        raise ValueError(f"unknown format {fmt!r}; known: {', '.join(sorted(READERS))}")
+    return READERS[fmt]

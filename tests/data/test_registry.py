@@ -1,0 +1,120 @@
+"""Dataset registry: the entries the papers need, split resolution and its error message."""
+import gzip
+
+import pytest
+
+from gcnn_match.data import readers, registry
+from gcnn_match.data.registry import (
+    MissingDataError,
+    get_dataset,
+    read_split,
+    resolve_split,
+)
+
+SPLITS = {
+    "snli": ["train", "dev", "test"],
+    "multinli": ["train", "dev_matched", "dev_mismatched", "test_matched", "test_mismatched"],
+    "quora": ["train", "dev", "test"],
+    "scitail": ["train", "dev", "test"],
+    "fever": ["train", "paper_dev", "paper_test", "shared_task_dev"],
+    "yelp": ["train", "dev", "test"],
+    "lcqmc": ["train", "dev", "test"],
+    "sick": ["train", "dev", "test"],
+    "wikiqa": ["train", "dev", "test"],
+}
+
+
+def test_every_dataset_and_split_is_registered():
+    assert {name: list(spec.splits) for name, spec in registry.DATASETS.items()} == SPLITS
+    assert "wiki-pages" in get_dataset("fever").resources
+
+
+def test_labels_positive_class_and_lengths():
+    assert get_dataset("snli").labels == ("entailment", "neutral", "contradiction")
+    assert get_dataset("quora").labels[get_dataset("quora").positive_label] == "duplicate"
+    assert get_dataset("lcqmc").positive_label == 1 == get_dataset("wikiqa").positive_label
+    assert get_dataset("scitail").labels == ("entails", "neutral")
+    assert get_dataset("fever").labels == ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+    assert get_dataset("yelp").labels == ("1", "2", "3", "4", "5")
+    assert get_dataset("wikiqa").task == "ranking"
+    assert get_dataset("multinli").max_lengths == {"gcnn": (60, 30)}
+    assert get_dataset("quora").max_lengths == {"gcnn": (40, 40), "coin": (32, 32)}
+    assert get_dataset("lcqmc").max_lengths == {"coin": (50, 50)}
+
+
+def test_file_specs_are_consistent():
+    for spec in registry.DATASETS.values():
+        for split, candidates in spec.splits.items():
+            assert candidates, (spec.name, split)
+            for file_spec in candidates:
+                assert file_spec.path.startswith(spec.name + "/")
+                assert file_spec.format in readers.READERS
+                assert file_spec.url or file_spec.how_to_get, file_spec.path
+                assert file_spec.member is None or file_spec.url
+                # Every raw label maps into the dataset's label list.
+                assert set(spec.label_map(file_spec).values()) <= set(range(len(spec.labels)))
+                for digest in (file_spec.sha256, file_spec.content_sha256):
+                    assert digest is None or len(digest) == 64
+
+
+def test_unknown_names():
+    with pytest.raises(ValueError, match="unknown dataset 'mnli'; known: snli, multinli"):
+        get_dataset("mnli")
+    with pytest.raises(ValueError, match="no split 'valid'"):
+        resolve_split("snli", "valid", "/nonexistent")
+
+
+def test_missing_split_message(tmp_path):
+    with pytest.raises(MissingDataError) as info:
+        resolve_split("snli", "train", tmp_path)
+    message = str(info.value)
+    assert isinstance(info.value, FileNotFoundError)
+    for path in ("snli/snli_1.0/snli_1.0_train.jsonl", "snli/snli_1.0_train.jsonl.gz"):
+        assert str(tmp_path / path) in message
+    assert "https://nlp.stanford.edu/projects/snli/snli_1.0.zip" in message
+    assert "make data-snli" in message
+    assert f"python experiments/download.py --dataset=snli --data_dir={tmp_path}" in message
+
+    with pytest.raises(MissingDataError, match="drive.google.com"):
+        resolve_split("quora", "train", tmp_path)
+    with pytest.raises(MissingDataError, match="Kaggle"):
+        resolve_split("multinli", "test_matched", tmp_path)
+
+
+def test_available_splits(shared_data):
+    assert registry.available_splits("snli", shared_data) == ["dev", "test"]
+    assert registry.available_splits("sick", shared_data) == ["train", "dev", "test"]
+    assert registry.available_splits("fever", shared_data) == ["paper_dev"]
+    assert registry.available_splits("multinli", shared_data) == []
+
+
+def test_official_layout_wins_over_derived(tmp_path):
+    official = tmp_path / "scitail/SciTailV1.1/tsv_format/scitail_1.0_dev.tsv"
+    derived = tmp_path / "scitail/re2_format/dev.txt.gz"
+    official.parent.mkdir(parents=True)
+    derived.parent.mkdir(parents=True)
+    official.write_text("Premise .\tHypothesis .\tentails\nP2\tH2\tneutral\n")
+    derived.write_bytes(gzip.compress(b"p\th\t1\n"))
+    path, file_spec = resolve_split("scitail", "dev", tmp_path)
+    assert path == official and file_spec.format == "scitail_tsv"
+    assert [(ex.a, ex.label) for ex in read_split("scitail", "dev", tmp_path)] == [
+        ("Premise .", 0), ("P2", 1)]
+
+
+def test_semeval_sick_through_generic_columns(tmp_path):
+    path = tmp_path / "sick/SICK_trial.txt"
+    path.parent.mkdir()
+    path.write_text("pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
+                    "219\tA man sings\tA man is singing\t4.9\tENTAILMENT\n"
+                    "220\tA cat\tNo cat\t2.1\tCONTRADICTION\n")
+    examples = list(read_split("sick", "dev", tmp_path))
+    assert [(ex.uid, ex.label) for ex in examples] == [("219", 0), ("220", 2)]
+
+
+def test_multinli_test_is_unlabelled(tmp_path):
+    path = tmp_path / "multinli/multinli_0.9_test_matched_unlabeled.jsonl"
+    path.parent.mkdir()
+    path.write_text('{"gold_label": "hidden", "pairID": "9", "sentence1": "a", '
+                    '"sentence2": "b"}\n')
+    [example] = read_split("multinli", "test_matched", tmp_path)
+    assert example.label is None and example.uid == "9"
