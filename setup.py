@@ -13,6 +13,7 @@ setup(
         "numpy>=1.24",
         "absl-py>=1.4",
         "nltk>=3.8",
+        "tensorboard>=2.16",
     ],
     extras_require={
         # Exactly one of `cpu` / `gpu`: the two TensorFlow wheels clash when both are installed.

@@ -11,7 +11,6 @@ import keras
 from gcnn_match.layers.conv_encoder import ConvEncoder
 from gcnn_match.layers.pooling import MaxMeanPooling
 from gcnn_match.layers.soft_alignment import MatchingFeatures, SoftAlignment
-from gcnn_match.layers.masking import apply_mask
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 
@@ -41,8 +40,8 @@ def build_compare_aggregate(inputs, variant="gcnn", hidden=300, context_layers=4
 
     alpha, beta = SoftAlignment(name="soft_alignment")([a, b], mask=[mask_a, mask_b])
     compare = MatchingFeatures(difference="absolute", name="comparison")
-    m_a = apply_mask(compare([a, alpha]), mask_a)
-    m_b = apply_mask(compare([b, beta]), mask_b)
+    m_a = compare([a, alpha], mask=mask_a)
+    m_b = compare([b, beta], mask=mask_b)
 
     aggregate = ConvEncoder(variant, aggregation_layers, hidden, kernel_size=kernel_size,
                             initial_memory=initial_memory, name="aggregation_encoder")

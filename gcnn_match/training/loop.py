@@ -1,4 +1,5 @@
 """Runs one experiment end to end: data -> model -> fit with selection on dev -> test -> records."""
+import json
 import os
 import time
 
@@ -116,7 +117,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     config = apply_scale(config)
     run.create()
     saved = read_json(run / "config.json")
-    if saved is not None and resume and saved != config.to_dict():
+    if saved is not None and resume and saved != json.loads(config.to_json()):
         raise ValueError(f"{run.path} holds a run of a different config; choose another "
                          "--model_dir or pass --noresume to start over")
     write_json(run / "config.json", config.to_dict())
@@ -171,7 +172,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
             train, config.batch_size, data.encoder.feature_names(), max_lens, config.seed,
             first_epoch, config.epochs, config.bucket_width)
         model.fit(train_ds, epochs=config.epochs, initial_epoch=first_epoch,
-                  steps_per_epoch=steps, verbose=2 if os.environ.get("CI") else 1,
+                  steps_per_epoch=steps, shuffle=False, verbose=2 if os.environ.get("CI") else 1,
                   callbacks=[monitor, keras.callbacks.TensorBoard(
                       str(run / "logs"), write_graph=False, update_freq="epoch")])
 

