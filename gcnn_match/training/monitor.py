@@ -43,7 +43,17 @@ class RunMonitor(keras.callbacks.Callback):
         self._start = None
 
     def on_epoch_begin(self, epoch, logs=None):
+        self._reseed_dropout(epoch)
         self._start = time.perf_counter()
+
+    def _reseed_dropout(self, epoch):
+        # Dropout's random stream is a per-layer counter that weight files do not restore; tying
+        # it to the epoch makes a resumed epoch draw the same masks as an uninterrupted one.
+        for layer in self.model._flatten_layers():
+            for generator in getattr(layer, "_seed_generators", ()):
+                seed = keras.ops.convert_to_numpy(generator.state)[0]
+                generator.state.assign(
+                    keras.ops.convert_to_tensor([seed, epoch << 20], generator.state.dtype))
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs if logs is not None else {}
