@@ -42,13 +42,14 @@ def _list():
               f"{config.row!r:28s} {targets}")
 
 
-def _estimate(configs, seeds):
-    seconds, steps = probe_seconds_per_step(configs[0], FLAGS.data_dir, FLAGS.cache_dir)
-    epochs = max(c.epochs for c in configs) if FLAGS.scale != "smoke" else 1
-    total = seconds * steps * epochs * len(configs) * len(seeds)
-    print(f"throughput probe ({configs[0].name}): {seconds:.2f} s/step, {steps} steps/epoch; "
-          f"at most ~{total / 60:.0f} min for {len(configs)} rows x {len(seeds)} seeds x "
-          f"{epochs} epochs (early stopping usually ends sooner; other rows differ in cost)")
+def _estimate(pending):
+    """Probes the first pending run and extrapolates to all pending runs (an upper bound)."""
+    seconds, steps = probe_seconds_per_step(pending[0], FLAGS.data_dir, FLAGS.cache_dir)
+    epochs = 1 if FLAGS.scale == "smoke" else max(c.epochs for c in pending)
+    total = seconds * steps * epochs * len(pending)
+    print(f"throughput probe ({pending[0].name}): {seconds:.2f} s/step, {steps} steps/epoch; "
+          f"at most ~{total / 60:.0f} min for {len(pending)} runs x {epochs} epochs (early "
+          "stopping usually ends sooner; other rows differ in cost)", flush=True)
 
 
 def _planned(registered, seeds):
@@ -79,8 +80,7 @@ def main(argv):
     pending = [c for c, d in planned if not (d / "metrics.json").exists()]
     if not FLAGS.report_only:
         if FLAGS.estimate and pending:
-            names = {c.name for c in pending}
-            _estimate([c for c in configs if c.name in names], seeds)
+            _estimate(pending)
         start = time.time()
         for config, run_dir in planned:
             print(f"== {config.name} (seed {config.seed}, {config.scale}) -> {run_dir}",

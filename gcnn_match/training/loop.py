@@ -1,6 +1,7 @@
 """Runs one experiment end to end: data -> model -> fit with selection on dev -> test -> records."""
 import json
 import os
+import sys
 import time
 
 import keras
@@ -172,7 +173,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
             train, config.batch_size, data.encoder.feature_names(), max_lens, config.seed,
             first_epoch, config.epochs, config.bucket_width)
         model.fit(train_ds, epochs=config.epochs, initial_epoch=first_epoch,
-                  steps_per_epoch=steps, shuffle=False, verbose=2 if os.environ.get("CI") else 1,
+                  steps_per_epoch=steps, shuffle=False, verbose=1 if sys.stdout.isatty() else 2,
                   callbacks=[monitor, keras.callbacks.TensorBoard(
                       str(run / "logs"), write_graph=False, update_freq="epoch")])
 
