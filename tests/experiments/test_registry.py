@@ -1,0 +1,84 @@
+"""Registered experiments, overrides, scales and the rendered report."""
+import json
+
+import pytest
+
+from gcnn_match.experiments import registry
+from gcnn_match.experiments.config import ExperimentConfig
+from gcnn_match.experiments.overrides import (apply_overrides, default_run_dir,
+                                              parse_model_kwargs)
+from gcnn_match.reporting import tables
+from gcnn_match.training.inputs import apply_scale
+
+GCNN_QUORA_ROWS = ["CNN", "GLU", "GCNN", "GCNN - forget gate", "GCNN - output gate"]
+
+
+def test_gcnn_quora_rows_are_registered_with_paper_targets():
+    configs = registry.select(table="gcnn-quora")
+    assert [c.row for c in configs][:5] == GCNN_QUORA_ROWS
+    gcnn = registry.get("gcnn/quora/gcnn")
+    assert gcnn.targets["test_accuracy"] == pytest.approx(0.8866)
+    assert (gcnn.max_len_a, gcnn.max_len_b, gcnn.batch_size) == (40, 40, 64)
+    assert gcnn.optimizer.learning_rate == pytest.approx(4e-4)
+
+
+def test_rows_can_be_selected_by_printed_name_or_slug():
+    names = [c.name for c in registry.select(dataset="quora", rows=["GCNN - forget gate",
+                                                                    "glu"])]
+    assert names == ["gcnn/quora/glu", "gcnn/quora/gcnn_forget_gate"]
+    with pytest.raises(ValueError, match="unknown experiment"):
+        registry.get("gcnn/quora/nothing")
+
+
+def test_overrides_and_run_directory():
+    registered = registry.get("gcnn/quora/gcnn")
+    config = apply_overrides(registered, {"scale": "smoke", "seed": 3, "epochs": None},
+                             learning_rate=1e-3, model_kwargs=parse_model_kwargs(["hidden=64"]))
+    assert config.optimizer.learning_rate == 1e-3 and config.epochs == registered.epochs
+    assert config.model_kwargs == {"variant": "gcnn", "hidden": 64}
+    plain = registered.replace(scale="smoke", seed=3)
+    assert default_run_dir("runs", registered, plain).as_posix() == \
+        "runs/gcnn/quora/gcnn/smoke-seed3"
+    assert default_run_dir("runs", registered, config).name.startswith("smoke-seed3-")
+    with pytest.raises(ValueError, match="key=value"):
+        parse_model_kwargs(["hidden"])
+
+
+def test_config_round_trips_through_json():
+    config = registry.get("gcnn/quora/gcnn")
+    again = ExperimentConfig.from_dict(json.loads(config.to_json()))
+    assert again == config
+
+
+def test_scales_resolve_splits():
+    config = registry.get("gcnn/quora/gcnn")
+    full = apply_scale(config)
+    assert (full.train_split, full.dev_split, full.test_split) == ("train", "dev", "test")
+    low = apply_scale(config.replace(scale="low-resource"))
+    assert (low.train_split, low.dev_split, low.test_split) == ("dev", "holdout", "test")
+    smoke = apply_scale(config.replace(scale="smoke"))
+    assert smoke.epochs == 1 and smoke.max_train_examples == 400
+    with pytest.raises(ValueError, match="scale"):
+        config.replace(scale="huge")
+
+
+def test_report_shows_paper_ours_delta_and_missing_rows(tmp_path):
+    configs = registry.select(table="gcnn-quora")[:2]
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "metrics.json").write_text(json.dumps({
+        "seed": 1, "scale": "low-resource", "test_accuracy": 0.75, "seconds_per_epoch": 40.0,
+        "embeddings": "glove-6b-50d-packaged", "examples": {"train": 9000, "dev": 1000,
+                                                            "test": 10000},
+        "trainable_params": 10, "trainable_params_without_embeddings": 5, "epochs_run": 6,
+        "best_epoch": 4}))
+    rows = tables.collect(configs, {configs[0].name: [run], configs[1].name: []})
+    text = tables.render_markdown(rows, title="t", command="cmd")
+    assert "| CNN | 87.92 | 75.00 | -12.92 | 1 | 660 | 40.0 |" in text
+    assert "| GLU | 88.32 | not run |" in text
+    assert "low-resource" in text
+    report = tmp_path / "REPRODUCTION.md"
+    tables.update_section(report, "gcnn-quora:low-resource", text)
+    tables.update_section(report, "gcnn-quora:low-resource", text.replace("75.00", "76.00"))
+    content = report.read_text()
+    assert content.count("<!-- begin gcnn-quora:low-resource -->") == 1 and "76.00" in content
