@@ -203,7 +203,8 @@ class GCNN(keras.layers.Layer):
             new = ops.relu(gates["candidate"])
         if self.forget_gate:
             if memory is None:
-                memory = residual if self.initial_memory == "projection" else ops.zeros_like(residual)
+                projected_start = self.initial_memory == "projection"
+                memory = residual if projected_start else ops.zeros_like(residual)
             forget = ops.sigmoid(gates["forget"])
             cell = forget * memory + (1.0 - forget) * residual
         else:
