@@ -110,10 +110,10 @@ def render_markdown(rows, metric="test_accuracy", title=None, command=None):
     return "\n".join(lines) + "\n"
 
 
-def update_section(path, key, markdown):
+def update_section(path, key, markdown, heading="# Reproduction results"):
     """Replaces the block between `<!-- begin KEY -->` and `<!-- end KEY -->` (or appends)."""
     begin, end = f"<!-- begin {key} -->", f"<!-- end {key} -->"
-    text = path.read_text("utf-8") if path.exists() else "# Reproduction results\n"
+    text = path.read_text("utf-8") if path.exists() else heading + "\n"
     block = f"{begin}\n{markdown}{end}"
     pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
     text = pattern.sub(lambda _: block, text) if pattern.search(text) else \
