@@ -8,7 +8,7 @@ import sys
 
 from absl import app, flags
 
-from gcnn_match.data.pipeline import atomic_write_bytes
+from gcnn_match.files import write_atomic
 from gcnn_match.experiments import registry
 from gcnn_match.reporting.tables import update_section
 from gcnn_match.training.bench import bench_experiment, render_markdown
@@ -37,7 +37,7 @@ def main(argv):
     print(markdown)
     update_section(pathlib.Path(FLAGS.output), f"bench:{FLAGS.dataset}", markdown,
                    heading="# Benchmarks")
-    atomic_write_bytes(FLAGS.json, json.dumps({"environment": env, "results": results},
+    write_atomic(FLAGS.json, json.dumps({"environment": env, "results": results},
                                               indent=2).encode("utf-8"))
 
 

@@ -27,7 +27,8 @@ import zipfile
 
 import numpy as np
 
-from gcnn_match.data.vocab import PAD_ID, Vocabulary, write_atomic
+from gcnn_match.data.vocab import PAD_ID, Vocabulary
+from gcnn_match.files import write_atomic
 
 PACKAGED = "glove-6b-50d-packaged"
 RANDOM = "random"

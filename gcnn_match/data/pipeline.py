@@ -11,30 +11,15 @@ import json
 import os
 import pathlib
 import pickle
-import tempfile
 from typing import Dict, List, Optional
 
 import numpy as np
 
+from gcnn_match.files import write_atomic
 from gcnn_match.data.tokenizers import TextPolicy, char_ids
 from gcnn_match.data.vocab import Vocabulary
 
 PAD_LABEL = -1  # label of an unlabelled example (e.g. MultiNLI test)
-
-
-def atomic_write_bytes(path, data):
-    """Writes `data` to `path` through a temporary file and an atomic rename."""
-    path = pathlib.Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 @dataclasses.dataclass
@@ -65,7 +50,7 @@ def tokenize_examples(examples, policy, cache_path=None):
         out.append(pair)
     if cache_path is not None and changed:
         blob = pickle.dumps({"policy": policy.to_dict(), "pairs": cache})
-        atomic_write_bytes(cache_path, blob)
+        write_atomic(cache_path, blob)
     return out
 
 
@@ -185,7 +170,7 @@ class PairEncoder:
             self.pos_vocab.save(directory / "pos_vocab.txt")
         state = {"policy": self.policy.to_dict(), "max_len_a": self.max_len_a,
                  "max_len_b": self.max_len_b, "max_chars": self.max_chars}
-        atomic_write_bytes(directory / "preprocessing.json",
+        write_atomic(directory / "preprocessing.json",
                            json.dumps(state, indent=2).encode("utf-8"))
 
     @classmethod

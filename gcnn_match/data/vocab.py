@@ -8,14 +8,10 @@ looking at evaluation text.
 
 import collections
 import hashlib
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NamedTuple
 
-from gcnn_match.data.example import Example
-from gcnn_match.data.tokenizers import TextPolicy
+from gcnn_match.files import write_atomic
 
 PAD = "<pad>"
 UNK = "<unk>"
@@ -158,55 +154,3 @@ class Vocabulary:
         if counts and len(counts) != len(tokens):
             raise ValueError(f"{path}: counts given for some tokens only")
         return cls(tokens, counts if counts else None)
-
-
-def write_atomic(path: str, data: bytes) -> None:
-    """Write `data` to a temporary file beside `path`, then move it into place."""
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
-class Vocabularies(NamedTuple):
-    """The vocabularies of one experiment; `pos` is None when the data has no POS tags."""
-
-    words: Vocabulary
-    chars: Vocabulary
-    pos: Vocabulary | None
-
-
-def build_from_examples(
-    examples: Iterable[Example],
-    policy: TextPolicy,
-    min_count: int = 1,
-    max_size: int | None = None,
-    char_min_count: int = 1,
-) -> Vocabularies:
-    """Word, character and POS vocabularies of the (training) examples in one pass.
-
-    Characters are counted over word tokens (after the policy's lower-casing), so the char
-    vocabulary sees exactly what `char_ids` will encode; `min_count` / `max_size` apply to
-    words only.
-    """
-    words, chars, tags = collections.Counter(), collections.Counter(), collections.Counter()
-    for example in examples:
-        for tokens in policy.tokenize_pair(example):
-            words.update(tokens)
-        for pos in policy.pos_pair(example):
-            if pos is not None:
-                tags.update(pos)
-    for token, count in words.items():
-        for char in token:
-            chars[char] += count
-    return Vocabularies(
-        Vocabulary._from_counter(words, min_count, max_size),
-        Vocabulary._from_counter(chars, char_min_count, None),
-        Vocabulary._from_counter(tags, 1, None) if tags else None,
-    )

@@ -10,6 +10,7 @@ import re
 
 import numpy as np
 
+from gcnn_match.files import write_atomic
 from gcnn_match.experiments.registry import table_id
 from gcnn_match.training.run_dir import read_json
 
@@ -118,12 +119,8 @@ def update_section(path, key, markdown, heading="# Reproduction results"):
     pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
     text = pattern.sub(lambda _: block, text) if pattern.search(text) else \
         text.rstrip("\n") + "\n\n" + block + "\n"
-    from gcnn_match.data.pipeline import atomic_write_bytes
-
-    atomic_write_bytes(path, text.encode("utf-8"))
+    write_atomic(path, text.encode("utf-8"))
 
 
 def write_json(path, rows):
-    from gcnn_match.data.pipeline import atomic_write_bytes
-
-    atomic_write_bytes(path, (json.dumps(rows, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+    write_atomic(path, (json.dumps(rows, indent=2, sort_keys=True) + "\n").encode("utf-8"))

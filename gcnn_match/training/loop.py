@@ -7,6 +7,7 @@ import time
 import keras
 import numpy as np
 
+from gcnn_match.files import write_atomic
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.embeddings import build_embedding_matrix
 from gcnn_match.data.pipeline import evaluation_dataset, training_dataset, unsort
@@ -104,9 +105,7 @@ def write_predictions(path, encoded, probabilities, labels):
         gold_name = labels[gold] if gold >= 0 else ""
         rows.append("\t".join([uid, gold_name, labels[int(np.argmax(probs))]]
                               + [f"{p:.6f}" for p in probs]))
-    from gcnn_match.data.pipeline import atomic_write_bytes
-
-    atomic_write_bytes(path, ("\n".join(rows) + "\n").encode("utf-8"))
+    write_atomic(path, ("\n".join(rows) + "\n").encode("utf-8"))
 
 
 def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=print):

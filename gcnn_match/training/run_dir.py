@@ -19,11 +19,11 @@ import pathlib
 import platform
 import sys
 
-from gcnn_match.data.pipeline import atomic_write_bytes
+from gcnn_match.files import write_atomic
 
 
 def write_json(path, value):
-    atomic_write_bytes(path, (json.dumps(value, indent=2, sort_keys=True, default=str) + "\n")
+    write_atomic(path, (json.dumps(value, indent=2, sort_keys=True, default=str) + "\n")
                        .encode("utf-8"))
 
 
@@ -71,7 +71,7 @@ class RunDirectory:
 
     def write_epochs(self, records):
         text = "".join(json.dumps(r, sort_keys=True) + "\n" for r in records)
-        atomic_write_bytes(self.path / "epochs.jsonl", text.encode("utf-8"))
+        write_atomic(self.path / "epochs.jsonl", text.encode("utf-8"))
 
     @staticmethod
     def save_atomically(model, path, weights_only=False):

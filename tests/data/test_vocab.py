@@ -1,8 +1,6 @@
 import pytest
 
-from gcnn_match.data.example import Example
-from gcnn_match.data.tokenizers import TextPolicy
-from gcnn_match.data.vocab import PAD, UNK, Vocabulary, build_from_examples
+from gcnn_match.data.vocab import PAD, UNK, Vocabulary
 
 SENTENCES = [["b", "a", "c"], ["a", "b", "d"], ["a", "e"], ["c"]]
 
@@ -82,33 +80,3 @@ def test_equality_and_fingerprint():
     assert Vocabulary(["a", "b"]) != Vocabulary(["b", "a"])
     assert Vocabulary(["a", "b"]).fingerprint() == Vocabulary(["a", "b"]).fingerprint()
     assert Vocabulary(["a", "b"]).fingerprint() != Vocabulary(["b", "a"]).fingerprint()
-
-
-def test_build_from_examples_words_chars_pos():
-    examples = [
-        Example(
-            "x",
-            "y",
-            0,
-            "1",
-            a_tokens=("The", "cat"),
-            b_tokens=("a", "cat"),
-            a_pos=("DT", "NN"),
-            b_pos=("DT", "NN"),
-        ),
-        Example(
-            "x", "y", 1, "2", a_tokens=("Cats",), b_tokens=("sat",), a_pos=("NNS",), b_pos=("VBD",)
-        ),
-    ]
-    vocabs = build_from_examples(examples, TextPolicy(lowercase=True, use_given_tokens=True))
-    assert vocabs.words.tokens[2:] == ["cat", "a", "cats", "sat", "the"]
-    assert vocabs.chars.tokens[2:3] == ["a"] and "C" not in vocabs.chars
-    assert vocabs.chars.counts["a"] == 5
-    assert vocabs.pos.tokens[2:] == ["DT", "NN", "NNS", "VBD"]
-
-
-def test_build_from_examples_without_pos():
-    examples = [Example("我爱你", "你好", 1, "1")]
-    vocabs = build_from_examples(examples, TextPolicy(tokenizer="chars"))
-    assert vocabs.words.tokens[2:] == ["你", "好", "我", "爱"]
-    assert vocabs.pos is None
