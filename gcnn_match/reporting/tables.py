@@ -72,6 +72,12 @@ def _fmt(mean_std, scale=100.0, digits=2):
     return text + (f" ± {scale * std:.{digits}f}" if std else "")
 
 
+def _epochs(row):
+    if not row.get("best_epoch"):
+        return "–"
+    return ", ".join(f"{b}/{r}" for b, r in zip(row["best_epoch"], row["epochs_run"]))
+
+
 def render_markdown(rows, metric="test_accuracy", title=None, command=None):
     """A markdown table: paper vs ours for `metric` plus time per epoch."""
     lines = []
@@ -80,8 +86,8 @@ def render_markdown(rows, metric="test_accuracy", title=None, command=None):
     if command:
         lines += [f"Produced by `{command}` on {datetime.date.today().isoformat()}.", ""]
     head = ("| row | paper | ours | Δ | seeds | time/epoch paper (s) | time/epoch ours (s) "
-            "| params (non-emb.) | data (train/dev/test) | vectors |")
-    lines += [head, "|" + "---|" * 10]
+            "| best / run epochs | params (non-emb.) | data (train/dev/test) | vectors |")
+    lines += [head, "|" + "---|" * 11]
     scales, hardware = set(), set()
     for row in rows:
         paper = row["targets"].get(metric)
@@ -97,7 +103,7 @@ def render_markdown(rows, metric="test_accuracy", title=None, command=None):
         lines.append(
             f"| {row['row']} | {_pct(paper)} | {_fmt(ours)} | {delta} | {row['runs'] or 0} "
             f"| {row['targets'].get('seconds_per_epoch', '–')} "
-            f"| {_fmt(seconds, 1.0, 1) if seconds else 'not run'} "
+            f"| {_fmt(seconds, 1.0, 1) if seconds else 'not run'} | {_epochs(row)} "
             f"| {f'{params:,}' if params else '–'} | {data} | {row.get('embeddings', '–')} |")
         if row.get("scale"):
             scales.add(row["scale"])
