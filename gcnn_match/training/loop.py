@@ -108,6 +108,13 @@ def write_predictions(path, encoded, probabilities, labels):
     write_atomic(path, ("\n".join(rows) + "\n").encode("utf-8"))
 
 
+def write_submission(path, encoded, probabilities, labels):
+    """Predictions of an unlabelled split in the Kaggle NLI layout: `pairID,gold_label`."""
+    rows = ["pairID,gold_label"] + [f"{uid},{labels[int(np.argmax(p))]}"
+                                    for uid, p in zip(encoded.uids, probabilities)]
+    write_atomic(path, ("\n".join(rows) + "\n").encode("utf-8"))
+
+
 def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=print):
     """Trains `config` in `run_dir` (resuming if possible) and returns its final metrics."""
     run = RunDirectory(run_dir)
@@ -196,6 +203,9 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
                           dataset.labels)
         if (data.splits[role].labels >= 0).any():
             metrics.update({f"{role}_{k}": v for k, v in values.items()})
+        else:  # e.g. MultiNLI test: scored on Kaggle, never by us
+            write_submission(run / "predictions" / f"{role}_submission.csv", data.splits[role],
+                             probs, dataset.labels)
     metrics["wall_seconds"] = time.perf_counter() - start
     write_json(run.metrics_file, metrics)
     log(f"{config.name}: " + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items()

@@ -50,3 +50,15 @@ def test_finished_run_is_not_trained_again(trained_run, shared_data):
     again = run_experiment(config, run_dir, shared_data, log=calls.append)
     assert again == json.loads(json.dumps(metrics))
     assert any("already complete" in line for line in calls)
+
+
+def test_unlabelled_split_gets_a_kaggle_submission(tmp_path):
+    import numpy as np
+
+    from gcnn_match.data.pipeline import EncodedSplit
+    from gcnn_match.training.loop import write_submission
+
+    split = EncodedSplit("test", {}, np.array([-1, -1]), ["p1", "p2"], [None, None])
+    write_submission(tmp_path / "s.csv", split, np.array([[0.1, 0.7, 0.2], [0.8, 0.1, 0.1]]),
+                     ("entailment", "neutral", "contradiction"))
+    assert (tmp_path / "s.csv").read_text() == "pairID,gold_label\np1,neutral\np2,entailment\n"
