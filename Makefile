@@ -11,6 +11,8 @@ RUNS_DIR ?= runs
 SCALE ?= low-resource
 SEEDS ?= 1
 ROWS ?=
+# Optional cap on every row's epochs (default: the registered schedule).
+EPOCHS ?=
 # Real benchmark files for the reader and end-to-end tests; tests skip without them.
 GCNN_MATCH_TEST_DATA ?= $(wildcard ../shared/data)
 export GCNN_MATCH_TEST_DATA
@@ -37,7 +39,8 @@ data-%: install
 
 reproduce-%: install
 	$(PY) experiments/reproduce.py --dataset=$* --scale=$(SCALE) --data_dir=$(DATA_DIR) \
-	  --runs_dir=$(RUNS_DIR) --seeds=$(SEEDS) $(if $(ROWS),--rows="$(ROWS)")
+	  --runs_dir=$(RUNS_DIR) --seeds=$(SEEDS) $(if $(ROWS),--rows="$(ROWS)") \
+	  $(if $(EPOCHS),--epochs=$(EPOCHS))
 
 # MultiNLI is registered as "multinli"; the short name is what users type.
 reproduce-mnli: reproduce-multinli
