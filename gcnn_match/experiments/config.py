@@ -48,7 +48,11 @@ class ExperimentConfig:
         max_len_a, max_len_b: hard cut-offs (truncate the end, keep the first tokens).
         embeddings: embeddings source (see gcnn_match.data.embeddings), `embeddings_trainable`
             and the OOV initialisation; `embedding_dim` is used only when the source is "random".
-        targets: paper numbers for this row, keyed by our metric names ("test_accuracy"...).
+        targets: paper numbers for this row, keyed like our metrics ("test_accuracy"...).
+        target_notes: what the paper's numbers are (split, units, hardware, vectors).
+        compare: (paper target key, our metric key) pairs shown side by side in the report.
+            They differ where the paper's split cannot be scored here: MultiNLI test is
+            Kaggle-only, so ("test_matched_accuracy", "dev_accuracy") with a note.
         scale: "full", "low-resource" or "smoke" (see DESIGN.md, "Scales").
         train_split, dev_split, test_split: explicit splits; None resolves from the scale.
         holdout_fraction: share of the training source held out for model selection when
@@ -88,6 +92,7 @@ class ExperimentConfig:
     early_stopping_patience: int = 5
     targets: Dict[str, float] = dataclasses.field(default_factory=dict)
     target_notes: str = ""
+    compare: Tuple[Tuple[str, str], ...] = (("test_accuracy", "test_accuracy"),)
     scale: str = "full"
     train_split: Optional[str] = None
     dev_split: Optional[str] = None
@@ -124,4 +129,6 @@ class ExperimentConfig:
         values = dict(values)
         values["optimizer"] = OptimizerConfig(**values.get("optimizer", {}))
         values["extra_eval_splits"] = tuple(values.get("extra_eval_splits", ()))
+        if "compare" in values:
+            values["compare"] = tuple(tuple(pair) for pair in values["compare"])
         return cls(**values)

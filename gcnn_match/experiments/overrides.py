@@ -2,6 +2,7 @@
 import hashlib
 import json
 import pathlib
+import re
 
 # Flag name -> config field, for flags that override a field one to one.
 FIELD_FLAGS = ("scale", "epochs", "batch_size", "seed", "embeddings", "train_split", "dev_split",
@@ -34,10 +35,18 @@ def apply_overrides(config, values, learning_rate=None, model_kwargs=None):
 
 
 def default_run_dir(runs_dir, registered, config):
-    """runs/<paper>/<dataset>/<row>/<scale>-seed<seed>, plus a hash of any other override."""
+    """runs/<paper>/<dataset>/<row>/<scale>-seed<seed>[-<other overrides>].
+
+    Other overrides are spelled out when short ("-epochs6"), else hashed; only the changed
+    fields count, so adding a config field later does not move existing runs.
+    """
     base = pathlib.Path(runs_dir) / config.name / f"{config.scale}-seed{config.seed}"
-    plain = registered.replace(scale=config.scale, seed=config.seed)
-    if plain.to_dict() == config.to_dict():
+    plain = registered.replace(scale=config.scale, seed=config.seed).to_dict()
+    changed = {k: v for k, v in config.to_dict().items() if plain[k] != v}
+    if not changed:
         return base
-    digest = hashlib.sha1(config.to_json().encode("utf-8")).hexdigest()[:8]
-    return base.with_name(f"{base.name}-{digest}")
+    suffix = "-".join(f"{k}{v}" for k, v in sorted(changed.items()))
+    if len(suffix) > 40 or not re.fullmatch(r"[A-Za-z0-9_.\-]+", suffix):
+        text = json.dumps(changed, sort_keys=True, default=str)
+        suffix = hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+    return base.with_name(f"{base.name}-{suffix}")

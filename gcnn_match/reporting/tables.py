@@ -38,6 +38,7 @@ def collect(configs, run_dirs):
         row = {"name": config.name, "row": config.row, "table": config.table,
                "table_id": table_id(config), "targets": config.targets,
                "target_notes": config.target_notes, "seeds": [m["seed"] for m in runs],
+               "compare": [list(pair) for pair in config.compare],
                "runs": len(runs)}
         metric_keys = sorted({k for m in runs for k in m
                               if k.endswith(("_accuracy", "_f1")) or k in (
@@ -78,30 +79,40 @@ def _epochs(row):
     return ", ".join(f"{b}/{r}" for b, r in zip(row["best_epoch"], row["epochs_run"]))
 
 
-def render_markdown(rows, metric="test_accuracy", title=None, command=None):
-    """A markdown table: paper vs ours for `metric` plus time per epoch."""
+def _label(key):
+    return key.replace("_", " ")
+
+
+def render_markdown(rows, title=None, command=None):
+    """A markdown table: for each (paper key, our key) pair of the rows' `compare` field, the
+    paper's value, ours (mean ± std over seeds) and the delta; then time per epoch, epochs,
+    parameters, data sizes and vectors."""
+    compare = rows[0]["compare"] if rows else []
     lines = []
     if title:
         lines += [f"### {title}", ""]
     if command:
         lines += [f"Produced by `{command}` on {datetime.date.today().isoformat()}.", ""]
-    head = ("| row | paper | ours | Δ | seeds | time/epoch paper (s) | time/epoch ours (s) "
+    metric_head = "".join(f"| paper: {_label(p)} | ours: {_label(o)} | Δ " for p, o in compare)
+    head = (f"| row {metric_head}| seeds | time/epoch paper (s) | time/epoch ours (s) "
             "| best / run epochs | params (non-emb.) | data (train/dev/test) | vectors |")
-    lines += [head, "|" + "---|" * 11]
+    lines += [head, "|" + "---|" * (8 + 3 * len(compare))]
     scales, hardware = set(), set()
     for row in rows:
-        paper = row["targets"].get(metric)
-        ours = row.get(metric)
-        delta = "–"
-        if paper is not None and ours and ours[0] is not None:
-            delta = f"{100 * (ours[0] - paper):+.2f}"
+        cells = []
+        for paper_key, our_key in compare:
+            paper, ours = row["targets"].get(paper_key), row.get(our_key)
+            delta = "–"
+            if paper is not None and ours and ours[0] is not None:
+                delta = f"{100 * (ours[0] - paper):+.2f}"
+            cells.append(f"| {_pct(paper)} | {_fmt(ours)} | {delta} ")
         examples = row.get("examples")
         data = ("/".join(str(examples.get(k, "–")) for k in ("train", "dev", "test"))
                 if examples else "–")
         seconds = row.get("seconds_per_epoch")
         params = row.get("trainable_params_without_embeddings")
         lines.append(
-            f"| {row['row']} | {_pct(paper)} | {_fmt(ours)} | {delta} | {row['runs'] or 0} "
+            f"| {row['row']} {''.join(cells)}| {row['runs'] or 0} "
             f"| {row['targets'].get('seconds_per_epoch', '–')} "
             f"| {_fmt(seconds, 1.0, 1) if seconds else 'not run'} | {_epochs(row)} "
             f"| {f'{params:,}' if params else '–'} | {data} | {row.get('embeddings', '–')} |")
@@ -114,6 +125,8 @@ def render_markdown(rows, metric="test_accuracy", title=None, command=None):
         lines.append(f"- Scale: {SCALE_NOTES[scale]}.")
     for hw in sorted(hardware):
         lines.append(f"- Our hardware: {hw}; paper timings are from its own GPU.")
+    for note in sorted({row["target_notes"] for row in rows if row["target_notes"]}):
+        lines.append(f"- Paper numbers: {note}.")
     return "\n".join(lines) + "\n"
 
 

@@ -40,6 +40,8 @@ def test_overrides_and_run_directory():
     assert default_run_dir("runs", registered, plain).as_posix() == \
         "runs/gcnn/quora/gcnn/smoke-seed3"
     assert default_run_dir("runs", registered, config).name.startswith("smoke-seed3-")
+    assert default_run_dir("runs", registered, plain.replace(epochs=6)).name == \
+        "smoke-seed3-epochs6"
     with pytest.raises(ValueError, match="key=value"):
         parse_model_kwargs(["hidden"])
 
@@ -74,6 +76,7 @@ def test_report_shows_paper_ours_delta_and_missing_rows(tmp_path):
         "best_epoch": 4}))
     rows = tables.collect(configs, {configs[0].name: [run], configs[1].name: []})
     text = tables.render_markdown(rows, title="t", command="cmd")
+    assert "| row | paper: test accuracy | ours: test accuracy | Δ | seeds |" in text
     assert "| CNN | 87.92 | 75.00 | -12.92 | 1 | 660 | 40.0 | 4/6 | 5 | 9000/1000/10000 |" in text
     assert "| GLU | 88.32 | not run |" in text
     assert "low-resource" in text
