@@ -97,6 +97,7 @@ def main(argv):
         first = table_configs[0]
         title = f"{first.paper} {first.table}: {first.dataset} ({FLAGS.scale})"
         markdown = tables.render_markdown(rows, title=title, command=command)
+        markdown += tables.render_time_ratios(rows, registry.time_ratios(table))
         print(markdown)
         tables.update_section(pathlib.Path(FLAGS.report), f"{table}:{FLAGS.scale}", markdown)
         tables.write_json(pathlib.Path(FLAGS.results_dir) / f"{table}-{FLAGS.scale}.json", rows)

@@ -8,6 +8,7 @@ import pkgutil
 import re
 
 _EXPERIMENTS = {}
+_TIME_RATIOS = {}
 
 
 def slug(text):
@@ -19,6 +20,16 @@ def register(config):
         raise ValueError(f"experiment {config.name!r} registered twice")
     _EXPERIMENTS[config.name] = config
     return config
+
+
+def register_time_ratios(table, pairs):
+    """Row pairs (slower, faster) whose time-per-epoch ratio a paper's claim rests on."""
+    _TIME_RATIOS[table] = list(pairs)
+
+
+def time_ratios(table):
+    _load()
+    return _TIME_RATIOS.get(table, [])
 
 
 def table_id(config):

@@ -130,6 +130,27 @@ def render_markdown(rows, title=None, command=None):
     return "\n".join(lines) + "\n"
 
 
+def render_time_ratios(rows, pairs):
+    """Time-per-epoch ratios of row pairs, ours (same machine, same run) beside the paper's."""
+    if not pairs:
+        return ""
+    by_row = {row["row"]: row for row in rows}
+    lines = ["", "| time ratio | paper | ours |", "|---|---|---|"]
+    for slow, fast in pairs:
+        paper = ours = "–"
+        if slow in by_row and fast in by_row:
+            ps, pf = (by_row[r]["targets"].get("seconds_per_epoch") for r in (slow, fast))
+            if ps and pf:
+                paper = f"{ps / pf:.2f}"
+            os_, of = (by_row[r].get("seconds_per_epoch") for r in (slow, fast))
+            if os_ and of and os_[0] and of[0]:
+                ours = f"{os_[0] / of[0]:.2f}"
+            else:
+                ours = "not run"
+        lines.append(f"| {slow} / {fast} | {paper} | {ours} |")
+    return "\n".join(lines) + "\n"
+
+
 def update_section(path, key, markdown, heading="# Reproduction results"):
     """Replaces the block between `<!-- begin KEY -->` and `<!-- end KEY -->` (or appends)."""
     begin, end = f"<!-- begin {key} -->", f"<!-- end {key} -->"

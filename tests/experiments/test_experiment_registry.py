@@ -85,3 +85,13 @@ def test_report_shows_paper_ours_delta_and_missing_rows(tmp_path):
     tables.update_section(report, "gcnn-quora:low-resource", text.replace("75.00", "76.00"))
     content = report.read_text()
     assert content.count("<!-- begin gcnn-quora:low-resource -->") == 1 and "76.00" in content
+
+
+def test_time_ratios_use_same_run_medians():
+    configs = registry.select(table="gcnn-quora")
+    rows = [{"row": c.row, "targets": c.targets} for c in configs]
+    for row, seconds in zip(rows, (10.0, None, 20.0)):
+        row["seconds_per_epoch"] = (seconds, 0.0) if seconds else None
+    text = tables.render_time_ratios(rows, registry.time_ratios("gcnn-quora"))
+    assert "| GCNN / CNN | 1.32 | 2.00 |" in text
+    assert "| ESIM (our implement) / GCNN | " in text
