@@ -2,65 +2,14 @@
 import keras
 from keras import ops
 
+from gcnn_match.layers.fused_conv import FusedConvLayer
 from gcnn_match.layers.masking import apply_mask
 
 _INITIAL_MEMORIES = ("zeros", "projection")
 
 
-def fresh_initializer(initializer, offset=0):
-    """A new instance of `initializer` that does not repeat the values of the original.
-
-    Keras 3 initializers draw the same values on every call of one instance, so two weights
-    initialised from one instance would be correlated. An integer seed is shifted by `offset`
-    (reproducible); an unseeded initializer gets a new random seed.
-    """
-    initializer = keras.initializers.get(initializer)
-    config = initializer.get_config()
-    if "seed" not in config:
-        return initializer
-    if isinstance(config["seed"], int):
-        config["seed"] = config["seed"] + offset
-    return initializer.__class__.from_config(config)
-
-
-class BlockInitializer(keras.initializers.Initializer):
-    """Initialises a fused kernel as `num_blocks` independent kernels stacked on the last axis.
-
-    A fused `Conv1D(3 * units)` initialised with Glorot would use fan_out = 3 * k * units and
-    draw smaller weights than three separate `Conv1D(units)`; this initializer keeps the
-    distribution of the separate kernels the paper describes.
-    """
-
-    def __init__(self, base, num_blocks):
-        self.base = keras.initializers.get(base)
-        self.num_blocks = int(num_blocks)
-
-    def __call__(self, shape, dtype=None):
-        shape = tuple(shape)
-        if shape[-1] % self.num_blocks:
-            raise ValueError(f"Last axis of {shape} does not split into {self.num_blocks} blocks.")
-        block_shape = shape[:-1] + (shape[-1] // self.num_blocks,)
-        blocks = [
-            fresh_initializer(self.base, offset=i)(block_shape, dtype=dtype)
-            for i in range(self.num_blocks)
-        ]
-        return ops.concatenate(blocks, axis=-1)
-
-    def get_config(self):
-        return {
-            "base": keras.initializers.serialize(self.base),
-            "num_blocks": self.num_blocks,
-        }
-
-    @classmethod
-    def from_config(cls, config):
-        config = dict(config)
-        config["base"] = keras.initializers.deserialize(config["base"])
-        return cls(**config)
-
-
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class GCNN(keras.layers.Layer):
+class GCNN(FusedConvLayer):
     """One gated convolution layer with output gate, forget gate and a per-position memory.
 
     For an input H (B, L, m_in) and a memory C (B, L, units), with `Conv_k` a 'same' 1-D
@@ -132,31 +81,16 @@ class GCNN(keras.layers.Layer):
         Matching", Interspeech 2018, Sec. 2.1, Eq. 2-3; ablations in Sec. 4 / Table 2.
     """
 
-    def __init__(
-        self,
-        units,
-        kernel_size=3,
-        forget_gate=True,
-        output_gate=True,
-        initial_memory="zeros",
-        kernel_initializer="glorot_uniform",
-        bias_initializer="zeros",
-        projection_initializer="glorot_uniform",
-        **kwargs,
-    ):
-        super().__init__(**kwargs)
+    def __init__(self, units, kernel_size=3, forget_gate=True, output_gate=True,
+                 initial_memory="zeros", **kwargs):
+        super().__init__(units, kernel_size, **kwargs)
         if initial_memory not in _INITIAL_MEMORIES:
             raise ValueError(
                 f"initial_memory must be one of {_INITIAL_MEMORIES}, got {initial_memory!r}."
             )
-        self.units = int(units)
-        self.kernel_size = int(kernel_size)
         self.forget_gate = bool(forget_gate)
         self.output_gate = bool(output_gate)
         self.initial_memory = initial_memory
-        self.kernel_initializer = keras.initializers.get(kernel_initializer)
-        self.bias_initializer = keras.initializers.get(bias_initializer)
-        self.projection_initializer = keras.initializers.get(projection_initializer)
         self.gate_names = tuple(
             name
             for name, present in (
@@ -166,37 +100,12 @@ class GCNN(keras.layers.Layer):
             )
             if present
         )
-
-    def build(self, input_shape):
-        input_dim = input_shape[-1]
-        num_gates = len(self.gate_names)
-        self.gate_conv = keras.layers.Conv1D(
-            num_gates * self.units,
-            self.kernel_size,
-            padding="same",
-            kernel_initializer=BlockInitializer(self.kernel_initializer, num_gates),
-            bias_initializer=self.bias_initializer,
-            dtype=self.dtype_policy,
-            name="gate_conv",
-        )
-        self.gate_conv.build(input_shape)
-        if input_dim == self.units:
-            self.projection = None
-        else:
-            self.projection = keras.layers.Dense(
-                self.units,
-                use_bias=False,
-                kernel_initializer=fresh_initializer(self.projection_initializer),
-                dtype=self.dtype_policy,
-                name="projection",
-            )
-            self.projection.build(input_shape)
+        self.num_blocks = len(self.gate_names)
 
     def call(self, inputs, memory=None, mask=None, training=None):
-        inputs = apply_mask(inputs, mask)
-        gates = ops.split(self.gate_conv(inputs), len(self.gate_names), axis=-1)
-        gates = dict(zip(self.gate_names, gates))
-        residual = inputs if self.projection is None else self.projection(inputs)
+        inputs, blocks = self.conv_blocks(inputs, mask)
+        gates = dict(zip(self.gate_names, blocks))
+        residual = self.project(inputs)
         if self.output_gate:
             new = ops.sigmoid(gates["output"]) * ops.tanh(gates["candidate"])
         else:
@@ -212,28 +121,12 @@ class GCNN(keras.layers.Layer):
         hidden = new + cell
         return apply_mask(hidden, mask), apply_mask(cell, mask)
 
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
-
     def compute_output_shape(self, input_shape):
-        output_shape = tuple(input_shape[:-1]) + (self.units,)
+        output_shape = super().compute_output_shape(input_shape)
         return output_shape, output_shape
 
     def get_config(self):
         config = super().get_config()
-        config.update(
-            {
-                "units": self.units,
-                "kernel_size": self.kernel_size,
-                "forget_gate": self.forget_gate,
-                "output_gate": self.output_gate,
-                "initial_memory": self.initial_memory,
-                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-                "bias_initializer": keras.initializers.serialize(self.bias_initializer),
-                "projection_initializer": keras.initializers.serialize(
-                    self.projection_initializer
-                ),
-            }
-        )
+        config.update({"forget_gate": self.forget_gate, "output_gate": self.output_gate,
+                       "initial_memory": self.initial_memory})
         return config

@@ -2,12 +2,12 @@
 import keras
 from keras import ops
 
-from gcnn_match.layers.gated_conv import BlockInitializer
+from gcnn_match.layers.fused_conv import FusedConvLayer
 from gcnn_match.layers.masking import apply_mask
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class GLU(keras.layers.Layer):
+class GLU(FusedConvLayer):
     """One gated linear unit convolution: a linear convolution modulated by a sigmoid gate.
 
     ```
@@ -52,52 +52,12 @@ class GLU(keras.layers.Layer):
         Dauphin et al., "Language Modeling with Gated Convolutional Networks", ICML 2017.
     """
 
-    def __init__(
-        self,
-        units,
-        kernel_size=3,
-        kernel_initializer="glorot_uniform",
-        bias_initializer="zeros",
-        **kwargs,
-    ):
-        super().__init__(**kwargs)
-        self.units = int(units)
-        self.kernel_size = int(kernel_size)
-        self.kernel_initializer = keras.initializers.get(kernel_initializer)
-        self.bias_initializer = keras.initializers.get(bias_initializer)
+    uses_projection = False  # Eq. 1 has no residual, hence no P
 
-    def build(self, input_shape):
-        self.conv = keras.layers.Conv1D(
-            2 * self.units,
-            self.kernel_size,
-            padding="same",
-            kernel_initializer=BlockInitializer(self.kernel_initializer, 2),
-            bias_initializer=self.bias_initializer,
-            dtype=self.dtype_policy,
-            name="conv",
-        )
-        self.conv.build(input_shape)
+    def __init__(self, units, kernel_size=3, **kwargs):
+        super().__init__(units, kernel_size, **kwargs)
+        self.num_blocks = 2
 
     def call(self, inputs, mask=None, training=None):
-        inputs = apply_mask(inputs, mask)
-        linear, gate = ops.split(self.conv(inputs), 2, axis=-1)
+        _, (linear, gate) = self.conv_blocks(inputs, mask)
         return apply_mask(linear * ops.sigmoid(gate), mask)
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
-
-    def compute_output_shape(self, input_shape):
-        return tuple(input_shape[:-1]) + (self.units,)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(
-            {
-                "units": self.units,
-                "kernel_size": self.kernel_size,
-                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-                "bias_initializer": keras.initializers.serialize(self.bias_initializer),
-            }
-        )
-        return config

@@ -2,12 +2,12 @@
 import keras
 from keras import ops
 
-from gcnn_match.layers.gated_conv import fresh_initializer
+from gcnn_match.layers.fused_conv import FusedConvLayer
 from gcnn_match.layers.masking import apply_mask
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class ResidualConv(keras.layers.Layer):
+class ResidualConv(FusedConvLayer):
     """One ReLU convolution with a residual connection: the paper's `CNN` baseline layer.
 
     ```
@@ -50,68 +50,6 @@ class ResidualConv(keras.layers.Layer):
         Interspeech 2018, Sec. 4 (the `CNN` rows of Tables 1-2).
     """
 
-    def __init__(
-        self,
-        units,
-        kernel_size=3,
-        kernel_initializer="glorot_uniform",
-        bias_initializer="zeros",
-        projection_initializer="glorot_uniform",
-        **kwargs,
-    ):
-        super().__init__(**kwargs)
-        self.units = int(units)
-        self.kernel_size = int(kernel_size)
-        self.kernel_initializer = keras.initializers.get(kernel_initializer)
-        self.bias_initializer = keras.initializers.get(bias_initializer)
-        self.projection_initializer = keras.initializers.get(projection_initializer)
-
-    def build(self, input_shape):
-        self.conv = keras.layers.Conv1D(
-            self.units,
-            self.kernel_size,
-            padding="same",
-            kernel_initializer=fresh_initializer(self.kernel_initializer),
-            bias_initializer=self.bias_initializer,
-            dtype=self.dtype_policy,
-            name="conv",
-        )
-        self.conv.build(input_shape)
-        if input_shape[-1] == self.units:
-            self.projection = None
-        else:
-            self.projection = keras.layers.Dense(
-                self.units,
-                use_bias=False,
-                kernel_initializer=fresh_initializer(self.projection_initializer),
-                dtype=self.dtype_policy,
-                name="projection",
-            )
-            self.projection.build(input_shape)
-
     def call(self, inputs, mask=None, training=None):
-        inputs = apply_mask(inputs, mask)
-        residual = inputs if self.projection is None else self.projection(inputs)
-        return apply_mask(ops.relu(self.conv(inputs)) + residual, mask)
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
-
-    def compute_output_shape(self, input_shape):
-        return tuple(input_shape[:-1]) + (self.units,)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(
-            {
-                "units": self.units,
-                "kernel_size": self.kernel_size,
-                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-                "bias_initializer": keras.initializers.serialize(self.bias_initializer),
-                "projection_initializer": keras.initializers.serialize(
-                    self.projection_initializer
-                ),
-            }
-        )
-        return config
+        inputs, (pre_activation,) = self.conv_blocks(inputs, mask)
+        return apply_mask(ops.relu(pre_activation) + self.project(inputs), mask)

@@ -305,8 +305,8 @@ def np_gcnn(layer, x, mask, memory=None):
     """Eq. 2-3 in NumPy from the layer's weights; returns (H', C')."""
     m = mask[..., None]
     x = x * m
-    kernel = _np(layer.gate_conv.kernel)
-    bias = _np(layer.gate_conv.bias)
+    kernel = _np(layer.conv.kernel)
+    bias = _np(layer.conv.bias)
     pre = np_conv1d_same(x, kernel, bias)
     gates = dict(zip(layer.gate_names, np.split(pre, len(layer.gate_names), axis=-1)))
     if layer.projection is None:

@@ -4,7 +4,7 @@ import pytest
 from harness import Mask, Seq, np_gcnn, random_inputs, run_layer_test
 
 from gcnn_match.layers import GCNN
-from gcnn_match.layers.gated_conv import BlockInitializer
+from gcnn_match.layers.initializers import BlockInitializer
 
 B, L, UNITS = 3, 6, 4
 
