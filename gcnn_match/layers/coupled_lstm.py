@@ -1,0 +1,324 @@
+"""Stacked four-directional coupled LSTMs over the n x m grid of a sentence pair (C-LSTMs)."""
+import keras
+from keras import ops
+
+from gcnn_match.layers.initializers import fresh_initializer
+
+_CELLS = ("tight", "loose")
+# direction -> (reverse sentence X, reverse sentence Y); the scan of direction d starts at
+# the corner (1, 1), (1, m), (n, m), (n, 1) of the paper's §4.2.1 for d = 1, 2, 3, 4.
+_REVERSALS = {1: (False, False), 2: (False, True), 3: (True, True), 4: (True, False)}
+
+
+def _uniform():
+    return keras.initializers.RandomUniform(-0.1, 0.1)
+
+
+def reverse_real(x, lengths, axis):
+    """Reverses the first `lengths[b]` entries of `x` along `axis` (1 or 2); padding stays.
+
+    The length-aware reverse that turns the direction-1 scan into the other three: with
+    right padding, the padded cells remain at the end of each axis in every direction.
+    `x` is (B, L1, ...) for axis 1 or (B, L1, L2, ...) for axis 2; `lengths` is int (B,).
+    """
+    shape = ops.shape(x)
+    size = shape[axis]
+    positions = ops.arange(size, dtype="int32")[None, :]
+    lengths = ops.cast(lengths, "int32")[:, None]
+    source = ops.where(positions < lengths, lengths - 1 - positions, positions)  # (B, L)
+    batch = shape[0]
+    rows = shape[1] if axis == 2 else 1
+    if axis == 2:
+        source = source[:, None, :] + (ops.arange(rows, dtype="int32") * size)[None, :, None]
+    offsets = ops.arange(batch, dtype="int32") * (rows * size)
+    flat_index = ops.reshape(source + ops.reshape(offsets, (-1,) + (1,) * axis), (-1,))
+    flat = ops.reshape(x, (-1,) + tuple(x.shape[axis + 1:]))
+    return ops.reshape(ops.take(flat, flat_index, axis=0), shape)
+
+
+def _orient(t, direction, len_x, len_y, x_axis, y_axis):
+    """`t` as direction `direction` sees it: X and/or Y reversed on their real tokens.
+
+    `x_axis` / `y_axis` name the axes of `t` that run over X / Y (None: not present). The
+    reversal is its own inverse, so the same call maps a scanned grid back.
+    """
+    reverse_x, reverse_y = _REVERSALS[direction]
+    if reverse_x and x_axis is not None:
+        t = reverse_real(t, len_x, x_axis)
+    if reverse_y and y_axis is not None:
+        t = reverse_real(t, len_y, y_axis)
+    return t
+
+
+@keras.saving.register_keras_serializable(package="gcnn_match")
+class CoupledLSTM(keras.layers.Layer):
+    """Stacked blocks of four-directional coupled LSTMs (LC- or TC-LSTMs) over a pair grid.
+
+    Cell (i, j) of the n x m grid models the prefixes x_{1:i} and y_{1:j}. With one affine
+    map A (fused over the gates) per block, `cell="tight"` (TC-LSTMs, Eq. 9-11) computes
+
+    ```
+    [c~; o; i; f1; f2] = [tanh; s; s; s; s](A [x_i; y_j; h_{i,j-1}; h_{i-1,j}] + b)
+    c_ij = c~ * i + f1 * c_{i,j-1} + f2 * c_{i-1,j};       h_ij = o * tanh(c_ij)
+    ```
+
+    and `cell="loose"` (LC-LSTMs, Eq. 5-8) runs two LSTMs (Eq. 1-3) with ONE shared weight
+    set: LSTM1 along i on x_i with recurrent input [h1_{i-1,j}; h2_{i-1,j}] and memory
+    c1_{i-1,j}; LSTM2 along j on y_j with [h1_{i,j-1}; h2_{i,j-1}] and c2_{i,j-1}. Its cell
+    output is [h1_ij; h2_ij] (2 * units).
+
+    A block (§4.2) runs the cell from the four corners (direction d of §4.2.1 takes its
+    predecessors from i -/+ 1 and j -/+ 1) with the SAME weights, and sums the four grids
+    (Eq. 13; for LC h1 and h2 are summed separately). Blocks are stacked; block l >= 2 takes
+    the summed grid of block l - 1 in place of the words: TC replaces [x_i; y_j] by h^_ij
+    (units), LC feeds h^1_ij to LSTM1 and h^2_ij to LSTM2. Each block has its own weights.
+    Shared directions, LC's shared LSTM pair and these higher-layer inputs are not stated in
+    the paper: they are what reproduces every parameter count of its Table 2 (MODEL_SPECS
+    §3.5, §3.8). Boundary states (outside the grid) are zeros [U->S].
+
+    Computation: cell (i, j) needs only cells of the anti-diagonal i + j - 1, so each block
+    scans the n + m - 1 anti-diagonals in ONE compiled loop (`keras.ops.scan`, a while
+    loop in every backend, with unknown n and m), updating all cells of a diagonal at once.
+    The state carried is the previous diagonal indexed by row i: the row predecessor
+    (i - 1, j) is that diagonal shifted by one row, the column predecessor (i, j - 1) is the
+    same row. Directions 2-4 are direction 1 on length-aware reversed sentences (see
+    `reverse_real`), batched with direction 1 into one scan and reversed back.
+
+    Args:
+        units: int, hidden size k (50 in the paper).
+        cell: "tight" (TC-LSTMs) or "loose" (LC-LSTMs).
+        num_layers: int, stacked blocks (1; 4 for SNLI and 3 for Yahoo in the paper).
+        directions: list of direction ids in {1, 2, 3, 4}; [1] is the paper's
+            "(Single Direction)" row, [1, 2, 3, 4] (default) its four-directional blocks.
+        kernel_initializer: initializer of the input and recurrent kernels. U[-0.1, 0.1]
+            as the paper initialises every non-embedding parameter (§6.1).
+        bias_initializer: initializer of the gate biases (U[-0.1, 0.1], same reason).
+        kernel_regularizer: optional regularizer of the kernels (the paper's L2).
+        **kwargs: base `keras.layers.Layer` arguments.
+
+    Call arguments:
+        inputs: list `[x, y]`, float tensors (B, n, e) and (B, m, e) (same e for LC, whose
+            two LSTMs share the input weights).
+        mask: optional list `[mask_x, mask_y]`, float (B, n) and (B, m), 1 on real tokens
+            and 0 on padding; padding must be at the end (right padding).
+        training: unused, accepted for a uniform signature.
+
+    Returns:
+        Float tensor (B, n, m, d_out): the summed grid of the top block, d_out = units (TC)
+        or 2 * units (LC, [h^1; h^2]).
+
+    Masking:
+        A cell is real when both its row and its column are real tokens. Every state at a
+        padded or out-of-grid cell is set to zero at each step, so padded rows and columns
+        act exactly like the zero boundary and never reach a real cell, in every direction
+        (the length-aware reversal keeps padding at the end). The output is 0 at padded
+        cells. No Keras mask is propagated.
+
+    Example:
+
+    >>> x, y = keras.random.normal((2, 5, 8)), keras.random.normal((2, 4, 8))
+    >>> grid = CoupledLSTM(6, cell="tight", num_layers=2)([x, y])
+    >>> tuple(grid.shape)
+    (2, 5, 4, 6)
+
+    References:
+        Liu, Qiu, Zhou, Chen and Huang, "Modelling Interaction of Sentence Pair with
+        Coupled-LSTMs", EMNLP 2016: Eq. 1-3 (LSTM), 5-8 (LC), 9-11 (TC), §4.2 and Eq. 13
+        (directions, aggregation, stacking), Table 2 (parameter counts).
+    """
+
+    def __init__(
+        self,
+        units,
+        cell="tight",
+        num_layers=1,
+        directions=(1, 2, 3, 4),
+        kernel_initializer=None,
+        bias_initializer=None,
+        kernel_regularizer=None,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        if cell not in _CELLS:
+            raise ValueError(f"cell must be one of {_CELLS}, got {cell!r}")
+        directions = [int(d) for d in directions]
+        if not directions or set(directions) - set(_REVERSALS) or len(set(directions)) != len(
+                directions):
+            raise ValueError(f"directions must be distinct ids in 1..4, got {directions}")
+        self.units = int(units)
+        self.cell = cell
+        self.num_layers = int(num_layers)
+        self.directions = directions
+        self.kernel_initializer = keras.initializers.get(kernel_initializer or _uniform())
+        self.bias_initializer = keras.initializers.get(bias_initializer or _uniform())
+        self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)
+        # TC: one cell with gates (c~, o, i, f1, f2). LC: one LSTM cell (c~, o, i, f) run as
+        # two streams (LSTM1 along i, LSTM2 along j).
+        self.num_gates = 5 if cell == "tight" else 4
+        self.num_streams = 1 if cell == "tight" else 2
+        self.output_dim = self.units * self.num_streams
+
+    def build(self, input_shape):
+        x_shape, y_shape = input_shape
+        if self.cell == "loose" and x_shape[-1] != y_shape[-1]:
+            raise ValueError("LC-LSTMs share one input kernel: x and y need the same width")
+        k, gates = self.units, self.num_gates * self.units
+        self.blocks = []
+        for layer in range(self.num_layers):
+            if layer == 0:
+                # TC reads [x_i; y_j]; LC's shared LSTM reads x_i (LSTM1) or y_j (LSTM2).
+                in_dim = x_shape[-1] + y_shape[-1] if self.cell == "tight" else x_shape[-1]
+            else:
+                in_dim = k  # the summed grid of the block below (per LC stream)
+            names = ("input_kernel", "recurrent_kernel", "bias")
+            shapes = ((in_dim, gates), (2 * k, gates), (gates,))
+            block = {}
+            for i, (name, shape) in enumerate(zip(names, shapes)):
+                initializer = self.bias_initializer if name == "bias" else self.kernel_initializer
+                block[name] = self.add_weight(
+                    shape=shape, name=f"block{layer + 1}_{name}",
+                    initializer=fresh_initializer(initializer, offset=3 * layer + i),
+                    regularizer=None if name == "bias" else self.kernel_regularizer)
+            self.blocks.append(block)
+
+    def call(self, inputs, mask=None, training=None):
+        x, y = inputs
+        mask_x, mask_y = mask if mask is not None else (None, None)
+        if mask_x is None:
+            mask_x = ops.ones(ops.shape(x)[:2], dtype=x.dtype)
+        if mask_y is None:
+            mask_y = ops.ones(ops.shape(y)[:2], dtype=y.dtype)
+        mask_x, mask_y = ops.cast(mask_x, x.dtype), ops.cast(mask_y, x.dtype)
+        len_x = ops.cast(ops.sum(mask_x, axis=1), "int32")
+        len_y = ops.cast(ops.sum(mask_y, axis=1), "int32")
+        copies = len(self.directions)
+        masks = (ops.concatenate([mask_x] * copies, axis=0),
+                 ops.concatenate([mask_y] * copies, axis=0))
+
+        def per_direction(t, x_axis, y_axis):
+            # One copy of `t` per direction, stacked on the batch axis, each in the
+            # orientation in which that direction is the direction-1 scan.
+            return ops.concatenate(
+                [_orient(t, d, len_x, len_y, x_axis, y_axis) for d in self.directions], axis=0)
+
+        grid = None
+        for layer, block in enumerate(self.blocks):
+            if layer == 0:
+                row_term, col_term = self._first_layer_terms(
+                    block, per_direction(x, 1, None), per_direction(y, None, 1))
+                out = self._scan(block, row_term, col_term, None, *masks)
+            else:
+                out = self._scan(block, None, None, per_direction(grid, 1, 2), *masks)
+            # Eq. 13: each direction's grid back in the original orientation, summed.
+            chunks = ops.split(out, copies, axis=0)
+            grid = sum(_orient(chunk, d, len_x, len_y, 1, 2)
+                       for d, chunk in zip(self.directions, chunks))
+        return grid
+
+    def _first_layer_terms(self, block, xs, ys):
+        """Per-row and per-column input pre-activations (B', n, S, G) and (B', m, S, G)."""
+        kernel = block["input_kernel"]
+        if self.cell == "tight":
+            e = ops.shape(xs)[-1]
+            row = ops.matmul(xs, kernel[:e]) + block["bias"]
+            col = ops.matmul(ys, kernel[e:])
+            return row[:, :, None, :], col[:, :, None, :]
+        # LC: stream 0 (LSTM1) reads x_i, stream 1 (LSTM2) reads y_j.
+        row = ops.matmul(xs, kernel) + block["bias"]
+        col = ops.matmul(ys, kernel) + block["bias"]
+        return (ops.stack([row, ops.zeros_like(row)], axis=2),
+                ops.stack([ops.zeros_like(col), col], axis=2))
+
+    def _grid_input(self, block, cells):
+        """Pre-activations (B', n, S, G) of grid features (B', n, D) gathered on a diagonal."""
+        if self.cell == "tight":
+            pre = ops.matmul(cells, block["input_kernel"]) + block["bias"]
+            return pre[:, :, None, :]
+        streams = ops.reshape(cells, ops.shape(cells)[:2] + (2, self.units))
+        return ops.matmul(streams, block["input_kernel"]) + block["bias"]
+
+    def _scan(self, block, row_term, col_term, grid_term, mask_x, mask_y):
+        """All cells of one block in one pass over the anti-diagonals -> (B', n, m, d_out)."""
+        k, streams = self.units, self.num_streams
+        ref = grid_term if grid_term is not None else row_term
+        batch, n = ops.shape(mask_x)[0], ops.shape(mask_x)[1]
+        m = ops.shape(mask_y)[1]
+        steps = n + m - 1
+        rows = ops.arange(n, dtype="int32")
+        recurrent = block["recurrent_kernel"]
+        if grid_term is not None:
+            flat_grid = ops.reshape(grid_term, (batch, -1, ops.shape(grid_term)[-1]))
+
+        width = streams * k
+
+        def step(state, t):
+            # state (B', n, 2 * S * k): [h; c] of the cells of diagonal t - 1, by row.
+            h_prev, c_prev = state[..., :width], state[..., width:]
+            cols = t - rows
+            in_range = ops.logical_and(cols >= 0, cols < m)
+            safe_cols = ops.clip(cols, 0, m - 1)
+            valid = mask_x * ops.take(mask_y, safe_cols, axis=1) * ops.cast(in_range, ref.dtype)
+            if grid_term is None:
+                pre_in = row_term + ops.take(col_term, safe_cols, axis=1)
+            else:
+                cells = ops.take(flat_grid, rows * m + safe_cols, axis=1)
+                pre_in = self._grid_input(block, cells)
+            # Row predecessor (i - 1, j): previous diagonal one row up; zeros at row 0.
+            h_up = ops.pad(h_prev[:, :-1], ((0, 0), (1, 0), (0, 0)))
+            c_up = ops.pad(c_prev[:, :-1], ((0, 0), (1, 0), (0, 0)))
+            if self.cell == "tight":
+                # Eq. 9 orders the recurrent input as [h_{i,j-1}; h_{i-1,j}].
+                pre = pre_in[:, :, 0] + ops.matmul(
+                    ops.concatenate([h_prev, h_up], axis=-1), recurrent)
+                cand, out_gate, in_gate, f_col, f_row = ops.split(pre, 5, axis=-1)
+                c = (ops.tanh(cand) * ops.sigmoid(in_gate) + ops.sigmoid(f_col) * c_prev
+                     + ops.sigmoid(f_row) * c_up)
+            else:
+                # LSTM1 recurs on the row predecessor, LSTM2 on the column predecessor; both
+                # read [h1; h2] of their predecessor through the one shared kernel.
+                rec_in = ops.stack([h_up, h_prev], axis=2)  # (B', n, 2, 2k)
+                pre = pre_in + ops.matmul(rec_in, recurrent)
+                cand, out_gate, in_gate, forget = ops.split(pre, 4, axis=-1)
+                c_pred = ops.stack([c_up[..., :k], c_prev[..., k:]], axis=2)
+                c = ops.tanh(cand) * ops.sigmoid(in_gate) + ops.sigmoid(forget) * c_pred
+                c = ops.reshape(c, ops.shape(c)[:2] + (streams * k,))
+                out_gate = ops.reshape(out_gate, ops.shape(c))
+            keep = valid[:, :, None]
+            c = c * keep
+            h = ops.sigmoid(out_gate) * ops.tanh(c) * keep
+            state = ops.concatenate([h, c], axis=-1)
+            # Keras' TensorFlow scan requires the per-step output to have the carry's
+            # structure, so the whole state is stacked and c is dropped afterwards.
+            return state, state
+
+        start = ops.zeros((batch, n, 2 * width), dtype=ref.dtype)
+        _, diagonals = ops.scan(step, start, ops.arange(steps, dtype="int32"))
+        # diagonals[t, b, i] is cell (i, t - i); gather cell (i, j) from diagonal i + j.
+        by_row = ops.reshape(ops.transpose(diagonals[..., :width], (1, 2, 0, 3)),
+                             (batch, -1, width))
+        cols = ops.arange(m, dtype="int32")
+        index = ops.reshape(rows[:, None] * steps + rows[:, None] + cols[None, :], (-1,))
+        return ops.reshape(ops.take(by_row, index, axis=1), (batch, n, m, width))
+
+    def compute_mask(self, inputs, mask=None):
+        # The float masks are consumed explicitly; no implicit Keras mask is propagated.
+        return None
+
+    def compute_output_shape(self, input_shape):
+        x_shape, y_shape = input_shape
+        return (x_shape[0], x_shape[1], y_shape[1], self.output_dim)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            {
+                "units": self.units,
+                "cell": self.cell,
+                "num_layers": self.num_layers,
+                "directions": list(self.directions),
+                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+                "bias_initializer": keras.initializers.serialize(self.bias_initializer),
+                "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
+            }
+        )
+        return config
