@@ -60,6 +60,17 @@ def _np_direction(weights, cell, units, inputs_at, n, m, direction):
     return h
 
 
+def _cell_inputs(cell, k, x, y, grid):
+    """(i, j) -> the cell's input: words at block 1, the summed grid below afterwards."""
+    if grid is None and cell == "tight":
+        return lambda i, j: np.concatenate([x[i], y[j]])
+    if grid is None:
+        return lambda i, j: (x[i], y[j])  # LSTM1 reads x_i, LSTM2 reads y_j
+    if cell == "tight":
+        return lambda i, j: grid[i, j]
+    return lambda i, j: (grid[i, j, :k], grid[i, j, k:])
+
+
 def np_coupled_lstm(layer, x, y, mask_x, mask_y):
     """The layer's output computed example by example on the real region only."""
     k = layer.units
@@ -70,14 +81,7 @@ def np_coupled_lstm(layer, x, y, mask_x, mask_y):
         grid = None
         for block in layer.blocks:
             weights = (block["input_kernel"], block["recurrent_kernel"], block["bias"])
-            if grid is None and layer.cell == "tight":
-                inputs_at = lambda i, j: np.concatenate([xb[i], yb[j]])  # noqa: E731
-            elif grid is None:
-                inputs_at = lambda i, j: (xb[i], yb[j])  # noqa: E731
-            elif layer.cell == "tight":
-                inputs_at = lambda i, j, g=grid: g[i, j]  # noqa: E731
-            else:
-                inputs_at = lambda i, j, g=grid: (g[i, j, :k], g[i, j, k:])  # noqa: E731
+            inputs_at = _cell_inputs(layer.cell, k, xb, yb, grid)
             grid = sum(_np_direction(weights, layer.cell, k, inputs_at, n, m, d)
                        for d in layer.directions)
         out[b, :n, :m] = grid
