@@ -1,0 +1,214 @@
+"""ATTCONV (Yin & Schütze, TACL 2018) and the CNN baselines of its Tables 5 and 7.
+
+Every model reads the pipeline's pair: "a" is the premise, the context t_y, and "b" the
+hypothesis, the text t_x being modelled (MODEL_SPECS §2.6). The paper's set-up (§4.1):
+fine-tuned word embedding -> attentive convolution over t_x with context t_y -> max-pooling
+-> logistic regression on t_x's vector. Models output logits.
+
+Registered builders:
+- "attconv": `variant` "light" (Eq. 1-6), "advanced" (Eq. 7-13), "no_conv" (the
+  "w/o convolution" row: h_i + c_i through 4 position-wise tanh layers, as many weights as
+  light) or "no_context" (the "w/o context" row: a width-3 CNN over the hypothesis only).
+- "bicnn": the Siamese CNN without attention ("Bi-CNN").
+- "apcnn": the same CNN with attentive pooling (dos Santos et al. 2016), the comparison
+  the paper is about.
+
+With d = e = 300 the encoder weights (no embeddings, biases or classifier) are Table 7's
+numbers: Bi-CNN and no_context 270,000, light, no_conv and APCNN 360,000. Advanced has
+1,350,000 (15 d^2) where the paper reports 900K (see `AdvancedAttentiveConv`).
+"""
+import keras
+
+from gcnn_match.layers.advanced_attentive_conv import AdvancedAttentiveConv
+from gcnn_match.layers.attentive_context import AttentiveContext
+from gcnn_match.layers.attentive_conv import AttentiveConv
+from gcnn_match.layers.attentive_pooling import AttentivePooling
+from gcnn_match.layers.batch_column_normalization import BatchColumnNormalization
+from gcnn_match.layers.initializers import fresh_initializer
+from gcnn_match.layers.masking import apply_mask
+from gcnn_match.layers.pooling import MaxMeanPooling
+from gcnn_match.models.common import masks, pair_inputs, word_embedding
+from gcnn_match.models.registry import register
+
+VARIANTS = ("light", "advanced", "no_conv", "no_context")
+# The layer of each variant that computes the attention weights (for figures).
+ATTENTION_LAYER = "attention"
+
+
+def _pair_features(premise, hypothesis, kind, name):
+    """The classifier input built from both pooled texts.
+
+    "code": [l; r; l + r; l * r] as in the authors' code (l = premise, r = hypothesis);
+    "product": [l; r; l * r], the spec's suggested default for the Bi-CNN baseline.
+    """
+    product = keras.layers.Multiply(name=f"{name}_product")([premise, hypothesis])
+    if kind == "product":
+        parts = [premise, hypothesis, product]
+    elif kind == "code":
+        total = keras.layers.Add(name=f"{name}_sum")([premise, hypothesis])
+        parts = [premise, hypothesis, total, product]
+    else:
+        raise ValueError(f"pair classifier must be 'product' or 'code', got {kind!r}")
+    return keras.layers.Concatenate(name=name)(parts)
+
+
+def _logistic_regression(features, inputs, code_faithful):
+    if code_faithful:
+        features = BatchColumnNormalization(name="batch_column_normalization")(features)
+    return keras.layers.Dense(inputs.num_classes, name="logits")(features)
+
+
+def _cnn(hidden, kernel_size, kernel_initializer, name="cnn"):
+    """The plain width-k convolution of the no-attention baselines: tanh(W1 window + b)."""
+    conv = keras.layers.Conv1D(hidden, kernel_size, padding="same", activation="tanh",
+                               kernel_initializer=kernel_initializer, name=name)
+    return lambda x, mask: apply_mask(conv(apply_mask(x, mask)), mask)
+
+
+def _attentive_encoder(variant, hidden, kernel_size, matching, code_faithful,
+                       share_focus_weights, share_beneficiary_weights, fc_layers,
+                       kernel_initializer):
+    """encode(x, y, mask_x, mask_y) -> (B, L_x, hidden) for the attentive variants."""
+    common = dict(matching=matching, code_faithful=code_faithful, return_attention=True,
+                  kernel_initializer=kernel_initializer, name=ATTENTION_LAYER)
+    if variant == "light":
+        layer = AttentiveConv(hidden, kernel_size=kernel_size, **common)
+        return lambda x, y, mx, my: layer([x, y], mask=[mx, my])[0]
+    if variant == "advanced":
+        layer = AdvancedAttentiveConv(
+            hidden, kernel_size=kernel_size, share_focus_weights=share_focus_weights,
+            share_beneficiary_weights=share_beneficiary_weights, **common)
+        return lambda x, y, mx, my: layer([x, y], mask=[mx, my])[0]
+    # "no_conv": z_i = h_i + c_i, then a position-wise tanh stack in place of Eq. 5.
+    attention = AttentiveContext(**common)
+    dense = [keras.layers.Dense(hidden, activation="tanh", name=f"position_wise_{i}",
+                                kernel_initializer=fresh_initializer(kernel_initializer, i))
+             for i in range(fc_layers)]
+
+    def encode(x, y, mask_x, mask_y):
+        context = attention([x, y], mask=[mask_x, mask_y])[0]
+        z = keras.layers.Add()([apply_mask(x, mask_x), context])
+        for layer in dense:
+            z = layer(z)
+        return apply_mask(z, mask_x)
+
+    return encode
+
+
+@register("attconv")
+def build_attconv(inputs, variant="light", hidden=300, kernel_size=3, matching="dot",
+                  classifier="paper", code_faithful=False, share_focus_weights=True,
+                  share_beneficiary_weights=False, fc_layers=4,
+                  kernel_initializer="glorot_uniform", name=None):
+    """ATTCONV of §3 with the paper's single-layer set-up (see the module docstring).
+
+    Args:
+        inputs: `ModelInputs`.
+        variant: "light", "advanced", "no_conv" or "no_context".
+        hidden: hidden size d (300).
+        kernel_size: filter width (3).
+        matching: "dot" (Eq. 1; the default, MODEL_SPECS §2.3), "bilinear" or "additive".
+        classifier: "paper": logistic regression on t_x's max-pooled vector (§4.1);
+            "code": the authors' code, t_x attending to t_y AND t_y attending to t_x with the
+            same weights, LR on [l; r; l + r; l * r] (MODEL_SPECS §2.5, `--symmetric_head`).
+        code_faithful: the authors' code's attention (softmax over padding with score 0),
+            unmasked convolution input and batch-column L2 normalisation before the LR
+            (MODEL_SPECS §2.5, §5 #7). Predictions then depend on the batch's padding and
+            other examples. Default: proper masking.
+        share_focus_weights: advanced, [U→S] True: one f_mgran for source and focus.
+        share_beneficiary_weights: advanced, [U→S] False: f_bene has its own weights.
+        fc_layers: no_conv's position-wise layers (4, "the same size as light").
+        kernel_initializer: of every kernel. The paper does not state it ([U→S] Glorot);
+            the authors' code uses U(-0.01, 0.01), i.e. {"class_name": "RandomUniform",
+            "config": {"minval": -0.01, "maxval": 0.01}}.
+        name: model name.
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+    if classifier not in ("paper", "code"):
+        raise ValueError(f"classifier must be 'paper' or 'code', got {classifier!r}")
+    if variant == "no_context" and classifier == "code":
+        raise ValueError("no_context models the hypothesis alone; use classifier='paper'")
+    kernel_initializer = keras.initializers.get(kernel_initializer)
+    features = pair_inputs(inputs)
+    mask_y, mask_x = masks(features)
+    embed = word_embedding(inputs)
+    y = embed(features["a_ids"])
+    x = embed(features["b_ids"])
+    pool = MaxMeanPooling(order=("max",), name="max_pooling")
+
+    if variant == "no_context":
+        encode_x = _cnn(hidden, kernel_size, kernel_initializer)
+        vector = pool(encode_x(x, mask_x), mask=mask_x)
+    else:
+        encode = _attentive_encoder(variant, hidden, kernel_size, matching, code_faithful,
+                                    share_focus_weights, share_beneficiary_weights,
+                                    fc_layers, kernel_initializer)
+        vector = pool(encode(x, y, mask_x, mask_y), mask=mask_x)
+        if classifier == "code":
+            premise = pool(encode(y, x, mask_y, mask_x), mask=mask_y)
+            vector = _pair_features(premise, vector, "code", name="pair_features")
+    logits = _logistic_regression(vector, inputs, code_faithful)
+    return keras.Model(features, logits, name=name or f"attconv_{variant}")
+
+
+@register("bicnn")
+def build_bicnn(inputs, hidden=300, kernel_size=3, classifier="product",
+                kernel_initializer="glorot_uniform", name=None):
+    """Bi-CNN: one shared width-3 tanh CNN over each text, max-pooling, LR on both vectors.
+
+    `classifier` [U→S] "product" ([l; r; l * r]) or "code" ([l; r; l + r; l * r]);
+    MODEL_SPECS §2.7. The CNN has Table 7's 270K weights (+ d biases) at d = e = 300.
+    """
+    features = pair_inputs(inputs)
+    mask_a, mask_b = masks(features)
+    embed = word_embedding(inputs)
+    encode = _cnn(hidden, kernel_size, keras.initializers.get(kernel_initializer))
+    pool = MaxMeanPooling(order=("max",), name="max_pooling")
+    premise = pool(encode(embed(features["a_ids"]), mask_a), mask=mask_a)
+    hypothesis = pool(encode(embed(features["b_ids"]), mask_b), mask=mask_b)
+    vector = _pair_features(premise, hypothesis, classifier, name="pair_features")
+    return keras.Model(features, _logistic_regression(vector, inputs, False),
+                       name=name or "bicnn")
+
+
+@register("apcnn")
+def build_apcnn(inputs, hidden=300, kernel_size=3, classifier="product",
+                kernel_initializer="glorot_uniform", name=None):
+    """APCNN: the Bi-CNN's shared CNN, then attentive pooling (dos Santos et al. 2016).
+
+    Attention only re-weights the pooling (G = tanh(Q U A^T), max over rows / columns,
+    softmax); the convolution is ATTCONV-free. 270K + 90K = Table 7's 360K at d = 300.
+    `classifier` as in "bicnn" (dos Santos et al. rank with a cosine; here the pair is
+    classified, [U→S]).
+    """
+    features = pair_inputs(inputs)
+    mask_a, mask_b = masks(features)
+    embed = word_embedding(inputs)
+    encode = _cnn(hidden, kernel_size, keras.initializers.get(kernel_initializer))
+    hypothesis, premise = AttentivePooling(
+        kernel_initializer=fresh_initializer(kernel_initializer, 1), name=ATTENTION_LAYER)(
+        [encode(embed(features["b_ids"]), mask_b), encode(embed(features["a_ids"]), mask_a)],
+        mask=[mask_b, mask_a])
+    vector = _pair_features(premise, hypothesis, classifier, name="pair_features")
+    return keras.Model(features, _logistic_regression(vector, inputs, False),
+                       name=name or "apcnn")
+
+
+def attention_model(model):
+    """A model from the same inputs to the hypothesis-over-premise attention weights.
+
+    Works for the attentive "attconv" variants: it re-uses `model`'s embedding and its
+    "attention" layer (built with `return_attention=True`), so the weights are the trained
+    ones. Output (B, L_b, L_a): row i is softmax_j(e_ij) of hypothesis token i over the
+    premise tokens (the matrix of the paper's Figure 6(a), right).
+    """
+    layer = model.get_layer(ATTENTION_LAYER)
+    if isinstance(layer, AttentivePooling):
+        raise ValueError("APCNN pools with attention vectors, not a token-by-token matrix")
+    features = model.input
+    mask_y, mask_x = masks(features)
+    embed = model.get_layer("word_embedding")
+    _, weights = layer([embed(features["b_ids"]), embed(features["a_ids"])],
+                       mask=[mask_x, mask_y])
+    return keras.Model(features, weights, name=f"{model.name}_attention")
