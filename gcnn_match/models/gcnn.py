@@ -5,9 +5,16 @@ Word embedding -> 4-layer context encoder -> dot-product soft alignment both way
 pooling of both sides -> ReLU MLP -> logits. The encoder variant selects the rows of Tables
 1-2: "gcnn" (GCNN), "glu" (GLU), "cnn" (CNN), "gcnn_no_forget" (GCNN - forget gate),
 "gcnn_no_output" (GCNN - output gate). Weights are shared between the two sentences.
+
+Rows "GCNN (char)" and "GCNN (char+POS)" (Sec. 2.3) widen each word's input to
+x_i = [w_i; c_i] or [w_i; c_i; pos_i]: c_i is the 100-d character-composition vector
+(`CharComposition`, Eq. 9) and pos_i the 47-d one-hot of the word's tag in the fixed
+inventory of `gcnn_match.data.pos`.
 """
 import keras
 
+from gcnn_match.data.pos import NUM_POS_TAGS
+from gcnn_match.layers.char_composition import CharComposition
 from gcnn_match.layers.conv_encoder import ConvEncoder
 from gcnn_match.layers.pooling import MaxMeanPooling
 from gcnn_match.layers.soft_alignment import MatchingFeatures, SoftAlignment
@@ -19,19 +26,49 @@ from gcnn_match.models.registry import register
 def build_compare_aggregate(inputs, variant="gcnn", hidden=300, context_layers=4,
                             aggregation_layers=2, kernel_size=3, initial_memory="zeros",
                             mlp_hidden=300, embedding_dropout=0.1, mlp_dropout=0.1,
-                            name=None):
+                            char_features=False, pos_features=False, char_dim=40,
+                            char_units=100, char_layers=2, char_kernel_size=3, name=None):
     """Builds the model of GCNN §2.2 with encoder `variant` (see module docstring).
 
     Unstated details follow MODEL_SPECS §1.5: kernel 3, C^0 = 0, MLP width 300, shared
-    weights for both sentences, masked attention and pooling, dropout on the embeddings and
-    the MLP input (`embedding_dropout`, `mlp_dropout`).
+    weights for both sentences, masked attention and pooling, dropout on the input features
+    and the MLP input (`embedding_dropout`, `mlp_dropout`).
+
+    `char_features` appends the character-composition vector (needs "a_chars"/"b_chars",
+    i.e. `inputs.char_vocab_size`): `char_dim` 40, `char_units` 100 and `char_layers` 2 are
+    the paper's (Sec. 3.2), `char_kernel_size` 3 is [U→S]. `pos_features` appends the
+    one-hot POS tag (needs "a_pos"/"b_pos", i.e. `inputs.pos_vocab_size`). The POS ids must
+    come from `gcnn_match.data.pos.pos_ids` (0 padding, 1..47): the one-hot is always
+    `NUM_POS_TAGS` = 47 wide whatever `inputs.pos_vocab_size` says, id k sets dimension
+    k - 1 and ids outside 1..47 give zeros. Both feature encoders are shared by the two
+    sentences, and the embedding dropout applies to the whole concatenated x_i.
     """
     features = pair_inputs(inputs)
     mask_a, mask_b = masks(features)
     embed = word_embedding(inputs)
+    chars = None
+    if char_features:
+        _require(features, "a_chars", "char_features", "char_vocab_size")
+        chars = CharComposition(inputs.char_vocab_size, char_dim=char_dim, units=char_units,
+                                num_layers=char_layers, kernel_size=char_kernel_size,
+                                name="char_composition")
+    if pos_features:
+        _require(features, "a_pos", "pos_features", "pos_vocab_size")
     drop_embedding = keras.layers.Dropout(embedding_dropout, name="embedding_dropout")
-    x_a = drop_embedding(embed(features["a_ids"]))
-    x_b = drop_embedding(embed(features["b_ids"]))
+
+    def word_features(side, mask):
+        parts = [embed(features[f"{side}_ids"])]
+        if chars is not None:
+            parts.append(chars(features[f"{side}_chars"], mask=mask))
+        if pos_features:
+            # one_hot over 0..47 without the padding column: id k -> dimension k - 1.
+            parts.append(keras.ops.one_hot(features[f"{side}_pos"], NUM_POS_TAGS + 1)[..., 1:])
+        x = parts[0] if len(parts) == 1 else keras.layers.Concatenate(
+            name=f"{side}_word_features")(parts)
+        return drop_embedding(x)
+
+    x_a = word_features("a", mask_a)
+    x_b = word_features("b", mask_b)
 
     context = ConvEncoder(variant, context_layers, hidden, kernel_size=kernel_size,
                           initial_memory=initial_memory, name="context_encoder")
@@ -54,3 +91,8 @@ def build_compare_aggregate(inputs, variant="gcnn", hidden=300, context_layers=4
     h = keras.layers.Dense(mlp_hidden, activation="relu", name="mlp_hidden")(h)
     logits = keras.layers.Dense(inputs.num_classes, name="logits")(h)
     return keras.Model(features, logits, name=name or f"compare_aggregate_{variant}")
+
+
+def _require(features, key, flag, field):
+    if key not in features:
+        raise ValueError(f"{flag}=True needs ModelInputs.{field} (the pipeline's {key} input)")

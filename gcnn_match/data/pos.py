@@ -1,0 +1,242 @@
+"""The 47-dimensional POS feature of GCNN (char+POS) and a PTB tagger for unparsed datasets.
+
+Chen et al. (Interspeech 2018, Sec. 2.3 and 3.2) concatenate "a 47-dimensional one-hot
+vector" of each word's POS tag, "produced by lexical parser tools", to the word vector. The
+paper does not list the 47 tags; this module fixes them (MODEL_SPECS §1.2 (1b), [U→S]).
+
+The inventory (ids are stable: never reorder, only document):
+
+    id 0          padding (no tag; its one-hot row is all zeros, it is NOT one of the 47)
+    ids 1-36      the 36 word-class tags of the Penn Treebank tagset, in the order of
+                  Marcus et al. (1993), Table 2: CC CD DT EX FW IN JJ JJR JJS LS MD NN NNS
+                  NNP NNPS PDT POS PRP PRP$ RB RBR RBS RP SYM TO UH VB VBD VBG VBN VBP VBZ
+                  WDT WP WP$ WRB
+    ids 37-45     the 9 punctuation / symbol tags as they appear in PTB parse trees:
+                  # $ . , : -LRB- -RRB- `` ''
+    id 46         -NONE-, the tag of empty elements (traces) in Treebank trees
+    id 47         "other": any tag outside the 46 above (e.g. OntoNotes' HYPH, NFP, ADD, a
+                  tagger's unknown output, a missing tag)
+
+So the 47 one-hot dimensions are the 46 preterminal labels of Penn Treebank trees (45 POS
+tags + -NONE-) plus one "other" slot; id k (1..47) sets dimension k - 1 and padding sets
+none. -NONE- never occurs in parser or tagger output (the Stanford parses shipped with
+SNLI/MultiNLI contain 43 of the 45 POS tags), so in practice at most 46 dimensions fire.
+DIIN (Gong et al. 2018, cited by the GCNN paper for its one-hot POS feature) also reaches
+47, differently: its list holds a padding entry, the same 45 tags and an "XX" tag.
+
+Bracket spellings that some tools emit instead of the Treebank's (`(`, `[`, `-LCB-`...) are
+mapped to -LRB- / -RRB- before the lookup.
+
+Tagging (datasets without parses, e.g. Quora): `load_tagger` returns NLTK's pretrained
+averaged perceptron tagger when its model is installed, otherwise trains NLTK's
+`PerceptronTagger` on the PTB tags of the SNLI parse trees (SNLI dev + any train split;
+the SNLI test split's sentences are held out to measure accuracy), fixes the tags of "?",
+"!" and wh-words that SNLI captions lack, and caches it. NLTK is
+imported only when a tagger is needed, so models can import the inventory cheaply.
+"""
+import hashlib
+import json
+import pathlib
+import pickle
+import random
+import time
+
+from gcnn_match.data import registry
+from gcnn_match.files import write_atomic, write_text_atomic
+
+PAD_ID = 0
+
+PTB_WORD_TAGS = (
+    "CC", "CD", "DT", "EX", "FW", "IN", "JJ", "JJR", "JJS", "LS", "MD", "NN", "NNS", "NNP",
+    "NNPS", "PDT", "POS", "PRP", "PRP$", "RB", "RBR", "RBS", "RP", "SYM", "TO", "UH", "VB",
+    "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "WP$", "WRB",
+)
+PTB_PUNCTUATION_TAGS = ("#", "$", ".", ",", ":", "-LRB-", "-RRB-", "``", "''")
+EMPTY_ELEMENT_TAG = "-NONE-"
+OTHER_TAG = "<other>"
+
+# Position k in this tuple has id k + 1 (id 0 is padding).
+POS_TAGS = PTB_WORD_TAGS + PTB_PUNCTUATION_TAGS + (EMPTY_ELEMENT_TAG, OTHER_TAG)
+NUM_POS_TAGS = len(POS_TAGS)  # 47: the width of the one-hot POS feature
+POS_IDS = {tag: i + 1 for i, tag in enumerate(POS_TAGS)}
+OTHER_ID = POS_IDS[OTHER_TAG]
+
+_BRACKET_ALIASES = {
+    "(": "-LRB-", "[": "-LRB-", "{": "-LRB-", "-LSB-": "-LRB-", "-LCB-": "-LRB-",
+    ")": "-RRB-", "]": "-RRB-", "}": "-RRB-", "-RSB-": "-RRB-", "-RCB-": "-RRB-",
+}
+
+if NUM_POS_TAGS != 47:  # the paper's dimension; a change to the lists above must keep it
+    raise AssertionError(f"POS inventory has {NUM_POS_TAGS} tags, the paper uses 47")
+
+
+def pos_ids(tags):
+    """Ids (1..47) of PTB `tags`; tags outside the inventory (and None) get the "other" id."""
+    return [POS_IDS.get(_BRACKET_ALIASES.get(tag, tag), OTHER_ID) for tag in tags]
+
+
+# ---------------------------------------------------------------------------------------
+# Tagger for datasets that ship no parses.
+
+TAGGER_DATASET = "snli"
+HELD_OUT_SPLIT = "test"
+_CACHE_FORMAT = 1
+
+# SNLI sentences are image captions: no "?" at all, and wh-words almost only inside
+# relative clauses. A tagger trained on them alone tags Quora's "What is ... ?" as
+# NNP ... NNP. These closed-class words have one dominant PTB tag (Santorini 1990), so a
+# trained tagger looks them up directly (NLTK's `tagdict`) instead of guessing.
+QUESTION_LEXICON = {
+    "?": ".", "!": ".",
+    **{word: tag for lower, tag in (("what", "WP"), ("who", "WP"), ("whom", "WP"),
+                                     ("whose", "WP$"), ("which", "WDT"), ("why", "WRB"),
+                                     ("how", "WRB"), ("when", "WRB"), ("where", "WRB"))
+       for word in (lower, lower.capitalize())},
+}
+
+
+def tag_tokens(tagger, tokens):
+    """PTB tags for `tokens` (one per token)."""
+    return [tag for _, tag in tagger.tag(list(tokens))]
+
+
+def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed=0,
+                log=print):
+    """A PTB tagger: NLTK's pretrained one if installed, else one trained on SNLI parses.
+
+    Training uses the unique sentences of every SNLI split present except "test" (dev, and
+    train when downloaded), at most `max_train_sentences` of them in file order, for
+    `nr_iter` perceptron passes (NLTK shuffles between passes; `seed` fixes the order).
+    The `QUESTION_LEXICON` is added (see there). Sentences of the SNLI test split are held
+    out and the tagging accuracy on them is measured. The trained weights are pickled atomically to
+    `cache_dir/pos_tagger/<key>.pkl`, where the key hashes the contents of the SNLI files
+    used and the training settings, so a second call loads instead of retraining; a JSON
+    record beside it holds the accuracy, sentence counts and training time.
+
+    The returned NLTK tagger carries that record as `tagger.provenance` (a dict).
+    """
+    tagger = _pretrained_tagger()
+    if tagger is not None:
+        tagger.provenance = {"source": "nltk pretrained averaged_perceptron_tagger_eng"}
+        return tagger
+
+    train_splits = [split for split in registry.available_splits(TAGGER_DATASET, data_dir)
+                    if split != HELD_OUT_SPLIT]
+    if not train_splits:
+        raise registry.MissingDataError(registry.missing_message(TAGGER_DATASET, "dev",
+                                                                 data_dir))
+    files = [registry.resolve_split(TAGGER_DATASET, split, data_dir)[0]
+             for split in train_splits + [HELD_OUT_SPLIT]]
+    settings = {"format": _CACHE_FORMAT, "train_splits": train_splits, "nr_iter": nr_iter,
+                "max_train_sentences": max_train_sentences, "seed": seed,
+                "lexicon": QUESTION_LEXICON}
+    key = _cache_key(files, settings)
+    path = pathlib.Path(cache_dir) / "pos_tagger" / f"{key}.pkl"
+    if path.exists():
+        with open(path, "rb") as handle:
+            stored = pickle.load(handle)
+        tagger = _tagger_from_params(stored["params"])
+        tagger.provenance = stored["provenance"]
+        return tagger
+
+    held_out = tagged_sentences(data_dir, [HELD_OUT_SPLIT])
+    held_out_words = {tuple(word for word, _ in sentence) for sentence in held_out}
+    train = [sentence for sentence in tagged_sentences(data_dir, train_splits)
+             if tuple(word for word, _ in sentence) not in held_out_words]
+    train = train[:max_train_sentences] if max_train_sentences else train
+    log(f"training a PTB tagger on {len(train)} SNLI sentences ({'+'.join(train_splits)}), "
+        f"{nr_iter} passes")
+    start = time.perf_counter()
+    tagger = train_tagger(train, nr_iter=nr_iter, seed=seed)
+    seconds = time.perf_counter() - start
+    provenance = {
+        "source": f"nltk PerceptronTagger trained on SNLI {'+'.join(train_splits)} parses",
+        "train_sentences": len(train),
+        "held_out_sentences": len(held_out),
+        "held_out_accuracy": tagging_accuracy(tagger, held_out),
+        "nr_iter": nr_iter,
+        "train_seconds": round(seconds, 1),
+        "files": [str(f) for f in files],
+    }
+    log(f"PTB tagger: held-out accuracy {provenance['held_out_accuracy']:.4f} on "
+        f"{len(held_out)} SNLI test sentences, trained in {seconds:.0f}s")
+    tagger.provenance = provenance
+    blob = pickle.dumps({"params": tagger.encode_json_obj(), "provenance": provenance})
+    write_atomic(path, blob)
+    write_text_atomic(path.with_suffix(".json"), json.dumps(provenance, indent=2))
+    return tagger
+
+
+def train_tagger(sentences, nr_iter=5, seed=0):
+    """An NLTK averaged perceptron trained on `sentences` (lists of (word, tag)).
+
+    The `QUESTION_LEXICON` entries are then fixed in its tag dictionary.
+    """
+    from nltk.tag.perceptron import PerceptronTagger
+
+    tagger = PerceptronTagger(load=False)
+    # NLTK shuffles with the global `random` between passes; seed it, then restore it so
+    # the caller's random stream is untouched.
+    state = random.getstate()
+    random.seed(seed)
+    try:
+        tagger.train(sentences, nr_iter=nr_iter)
+    finally:
+        random.setstate(state)
+    tagger.tagdict.update(QUESTION_LEXICON)
+    return tagger
+
+
+def tagging_accuracy(tagger, sentences):
+    """Fraction of tokens of `sentences` (lists of (word, tag)) tagged correctly."""
+    correct = total = 0
+    for sentence in sentences:
+        words, gold = zip(*sentence)
+        predicted = tag_tokens(tagger, words)
+        correct += sum(p == g for p, g in zip(predicted, gold))
+        total += len(gold)
+    return correct / max(total, 1)
+
+
+def tagged_sentences(data_dir, splits):
+    """Unique (word, tag) sentences of both sides of the SNLI `splits`, in file order."""
+    seen, out = set(), []
+    for split in splits:
+        for example in registry.read_split(TAGGER_DATASET, split, data_dir):
+            for tokens, tags in ((example.a_tokens, example.a_pos),
+                                 (example.b_tokens, example.b_pos)):
+                if not tokens or tags is None or tuple(tokens) in seen:
+                    continue
+                seen.add(tuple(tokens))
+                out.append(list(zip(tokens, tags)))
+    return out
+
+
+def _pretrained_tagger():
+    """NLTK's pretrained English perceptron tagger, or None when its model is not installed."""
+    import nltk
+    from nltk.tag.perceptron import PerceptronTagger
+
+    try:
+        nltk.data.find("taggers/averaged_perceptron_tagger_eng/")
+    except LookupError:
+        return None
+    return PerceptronTagger()
+
+
+def _tagger_from_params(params):
+    from nltk.tag.perceptron import PerceptronTagger
+
+    tagger = PerceptronTagger(load=False)
+    tagger.decode_json_params(params)
+    return tagger
+
+
+def _cache_key(files, settings):
+    """Hash of the files' contents and the training settings."""
+    digest = hashlib.sha1(json.dumps(settings, sort_keys=True).encode("utf-8"))
+    for path in files:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()[:16]
