@@ -111,7 +111,8 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
     out and the tagging accuracy on them is measured. The trained weights are pickled atomically to
     `cache_dir/pos_tagger/<key>.pkl`, where the key hashes the contents of the SNLI files
     used and the training settings, so a second call loads instead of retraining; a JSON
-    record beside it holds the accuracy, sentence counts and training time.
+    record beside it holds the accuracy, sentence counts and training time. With
+    `cache_dir=None` the tagger is trained and nothing is written.
 
     The returned NLTK tagger carries that record as `tagger.provenance` (a dict).
     """
@@ -130,9 +131,10 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
     settings = {"format": _CACHE_FORMAT, "train_splits": train_splits, "nr_iter": nr_iter,
                 "max_train_sentences": max_train_sentences, "seed": seed,
                 "lexicon": QUESTION_LEXICON}
-    key = _cache_key(files, settings)
-    path = pathlib.Path(cache_dir) / "pos_tagger" / f"{key}.pkl"
-    if path.exists():
+    path = None
+    if cache_dir is not None:
+        path = pathlib.Path(cache_dir) / "pos_tagger" / f"{_cache_key(files, settings)}.pkl"
+    if path is not None and path.exists():
         with open(path, "rb") as handle:
             stored = pickle.load(handle)
         tagger = _tagger_from_params(stored["params"])
@@ -161,9 +163,10 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
     log(f"PTB tagger: held-out accuracy {provenance['held_out_accuracy']:.4f} on "
         f"{len(held_out)} SNLI test sentences, trained in {seconds:.0f}s")
     tagger.provenance = provenance
-    blob = pickle.dumps({"params": tagger.encode_json_obj(), "provenance": provenance})
-    write_atomic(path, blob)
-    write_text_atomic(path.with_suffix(".json"), json.dumps(provenance, indent=2))
+    if path is not None:
+        blob = pickle.dumps({"params": tagger.encode_json_obj(), "provenance": provenance})
+        write_atomic(path, blob)
+        write_text_atomic(path.with_suffix(".json"), json.dumps(provenance, indent=2))
     return tagger
 
 

@@ -84,9 +84,11 @@ def test_trained_tagger_is_cached_and_reused(tmp_path, monkeypatch):
     again = pos.load_tagger(cache_dir, data_dir, nr_iter=2, log=logs.append)
     assert again.provenance == record
     assert again.tagdict == tagger.tagdict and again.model.weights == tagger.model.weights
-    # Other settings or other training files are another cache entry.
+    # Other settings or other training files are another cache entry; no cache, no reuse.
     with pytest.raises(AssertionError, match="retrained"):
         pos.load_tagger(cache_dir, data_dir, nr_iter=3, log=logs.append)
+    with pytest.raises(AssertionError, match="retrained"):
+        pos.load_tagger(None, data_dir, nr_iter=2, log=logs.append)
 
 
 def test_pretrained_nltk_tagger_is_preferred_when_installed(tmp_path, monkeypatch):
