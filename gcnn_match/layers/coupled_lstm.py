@@ -32,7 +32,7 @@ def reverse_real(x, lengths, axis):
         source = source[:, None, :] + (ops.arange(rows, dtype="int32") * size)[None, :, None]
     offsets = ops.arange(batch, dtype="int32") * (rows * size)
     flat_index = ops.reshape(source + ops.reshape(offsets, (-1,) + (1,) * axis), (-1,))
-    flat = ops.reshape(x, (-1,) + tuple(x.shape[axis + 1:]))
+    flat = ops.reshape(x, (-1,) + tuple(shape[axis + 1:]))
     return ops.reshape(ops.take(flat, flat_index, axis=0), shape)
 
 

@@ -6,6 +6,7 @@ layer's wavefront scan and its length-aware reversals independently.
 """
 import numpy as np
 import pytest
+import tensorflow as tf
 from harness import Mask, Seq, run_layer_test, sigmoid
 
 from gcnn_match.layers.coupled_lstm import CoupledLSTM, reverse_real
@@ -113,6 +114,20 @@ def test_harness(cell):
         kwargs={"mask": [Mask(mask_x, "a"), Mask(mask_y, "b")]},
         output_axes=[("a", "b")],
     )
+
+
+@pytest.mark.parametrize("cell", ["tight", "loose"])
+def test_compiled_with_unknown_batch_and_lengths(cell):
+    # model.fit traces with (None, None, e) inputs: the scan and the reversals must not
+    # need any static size.
+    x, y, mask_x, mask_y = _pair(seed=11)
+    layer = CoupledLSTM(UNITS, cell=cell, num_layers=2)
+    eager = np.asarray(layer([x, y], mask=[mask_x, mask_y]))
+    spec = lambda *shape: tf.TensorSpec(shape, "float32")  # noqa: E731
+    compiled = tf.function(lambda a, b, ma, mb: layer([a, b], mask=[ma, mb]), input_signature=[
+        spec(None, None, E), spec(None, None, E), spec(None, None), spec(None, None)])
+    np.testing.assert_allclose(np.asarray(compiled(x, y, mask_x, mask_y)), eager,
+                               rtol=1e-5, atol=1e-5)
 
 
 def test_parameter_shapes_follow_the_papers_counts():

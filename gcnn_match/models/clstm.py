@@ -1,0 +1,311 @@
+"""Coupled-LSTMs (Liu et al., EMNLP 2016) and the baselines of its Tables 2 and 4.
+
+C-LSTMs: shared word embedding -> stacked four-directional coupled LSTMs over the n x m
+grid -> dynamic p x q max-pooling over the true region -> FC (tanh) -> output layer (§4).
+Baselines (§6.2), in two builders because they share two mechanisms:
+- `sentence_encoder_mlp`: each sentence encoded on its own (kind "nbow": sum of its word
+  vectors; kind "lstm": last state of an LSTM, "parallel LSTMs") -> [a; b] -> tanh MLP.
+- `conditional_lstm` (Rocktäschel et al. 2016): the hypothesis LSTM starts from the
+  premise LSTM's final state (attention None: "single LSTM"), plus attention over the
+  premise states from the last hypothesis state ("final": "Attention LSTMs") or at every
+  hypothesis word ("word_by_word").
+
+Every non-embedding parameter is drawn from U[-0.1, 0.1] (§6.1). Models output logits
+(B, num_classes) with `head="softmax"` (the softmax lives in the loss) or a ranking score
+(B, 1) with `head="score"` (train with `gcnn_match.training.ranking`).
+
+`paper_parameter_count` counts what Table 2's |θ|_M counts: MODEL_SPECS §3.8 reproduces
+every C-LSTM row exactly with the weight matrices only (no biases, no output layer, no
+embeddings): LC 45,000, four stacked LC 135,000, TC 77,500, four stacked TC 190,000.
+"""
+import math
+
+import keras
+from keras import ops
+
+from gcnn_match.layers.coupled_lstm import CoupledLSTM
+from gcnn_match.layers.dynamic_pooling import DynamicPooling
+from gcnn_match.layers.initializers import fresh_initializer
+from gcnn_match.layers.masking import apply_mask, masked_softmax
+from gcnn_match.models.common import masks, pair_inputs, word_embedding
+from gcnn_match.models.registry import register
+
+HEADS = ("softmax", "score")
+OUTPUT_LAYER_NAMES = ("logits", "score")
+
+
+def uniform_init(offset=0):
+    """U[-0.1, 0.1], the paper's initialisation of every non-embedding parameter (§6.1)."""
+    return fresh_initializer(keras.initializers.RandomUniform(-0.1, 0.1), offset)
+
+
+def _regularizer(l2):
+    return keras.regularizers.L2(l2) if l2 else None
+
+
+def _dense(units, name, activation=None, l2=0.0):
+    return keras.layers.Dense(units, activation=activation, kernel_initializer=uniform_init(),
+                              bias_initializer=uniform_init(), kernel_regularizer=_regularizer(l2),
+                              name=name)
+
+
+def _output(features, inputs, head, l2):
+    """Classification logits (B, num_classes) or a ranking score (B, 1) (§4.5)."""
+    if head not in HEADS:
+        raise ValueError(f"head must be one of {HEADS}, got {head!r}")
+    if head == "softmax":
+        return _dense(inputs.num_classes, "logits", l2=l2)(features)
+    return _dense(1, "score", l2=l2)(features)
+
+
+def paper_parameter_count(model):
+    """|θ|_M as the paper's Table 2 counts it (MODEL_SPECS §3.8).
+
+    Weight matrices (kernels, >= 2 axes) of every layer except the word embedding and the
+    output layer; biases are not counted. Note that Keras' `count_params` is larger (it
+    includes the biases and the output layer).
+    """
+    total = 0
+    for weight in model.trainable_weights:
+        path = weight.path
+        if "embedding" in path or path.split("/")[0] in OUTPUT_LAYER_NAMES:
+            continue
+        if len(weight.shape) >= 2:
+            total += int(math.prod(weight.shape))
+    return total
+
+
+def _lstm(units, name, l2, return_sequences=False, return_state=False):
+    # unit_forget_bias would add 1 to the forget bias; the paper draws every bias uniformly.
+    return keras.layers.LSTM(
+        units, return_sequences=return_sequences, return_state=return_state,
+        kernel_initializer=uniform_init(), recurrent_initializer=uniform_init(1),
+        bias_initializer=uniform_init(2), unit_forget_bias=False,
+        kernel_regularizer=_regularizer(l2), recurrent_regularizer=_regularizer(l2), name=name)
+
+
+def _embedded_pair(inputs, project_inputs, units, l2):
+    """Ids -> masks and word vectors of both sentences, optionally projected to `units`."""
+    features = pair_inputs(inputs)
+    mask_a, mask_b = masks(features)
+    embed = word_embedding(inputs)
+    x_a, x_b = embed(features["a_ids"]), embed(features["b_ids"])
+    if project_inputs:
+        projection = _dense(units, "input_projection", l2=l2)
+        x_a, x_b = projection(x_a), projection(x_b)
+    return features, (x_a, x_b), (mask_a, mask_b)
+
+
+@register("clstm")
+def build_clstm(inputs, cell="tight", num_layers=1, directions=4, units=50, pool_size=(1, 1),
+                fc_units=None, fc_activation="tanh", head="softmax", l2=0.0, name=None):
+    """Builds the C-LSTM matching model of §4 (Figure 2).
+
+    Args:
+        inputs: `ModelInputs`.
+        cell: "tight" (TC-LSTMs) or "loose" (LC-LSTMs).
+        num_layers: stacked blocks: 1, or 4 (SNLI) / 3 (Yahoo) for the "stacked" rows.
+        directions: 4 (the four-directional block) or 1 ("(Single Direction)" rows).
+        units: hidden size k (Table 1: 50).
+        pool_size: dynamic pooling (p, q): (1, 1) for RTE, (2, 1) for MQA (Table 1); with
+            (2, 1) the question must be sentence a (X) [U->S].
+        fc_units: width of the fully connected layer; None = `units` (the FC of 50 units
+            that makes Table 2's counts, MODEL_SPECS §3.8).
+        fc_activation: its activation; unstated in the paper [U->S tanh].
+        head: "softmax" (classification logits) or "score" (ranking score).
+        l2: L2 coefficient on every non-embedding kernel (Table 1: 1e-5 RTE, 5e-5 MQA);
+            Keras' L2 adds l2 * sum(w^2).
+        name: model name.
+    """
+    if directions not in (1, 4):
+        raise ValueError(f"directions must be 1 or 4, got {directions}")
+    features, (x_a, x_b), (mask_a, mask_b) = _embedded_pair(inputs, False, units, l2)
+    grid = CoupledLSTM(
+        units, cell=cell, num_layers=num_layers, directions=[1, 2, 3, 4][:directions],
+        kernel_regularizer=_regularizer(l2), name="coupled_lstm",
+    )([x_a, x_b], mask=[mask_a, mask_b])
+    pooled = DynamicPooling(pool_size, name="dynamic_pooling")(grid, mask=[mask_a, mask_b])
+    hidden = _dense(fc_units or units, "fully_connected", fc_activation, l2)(pooled)
+    outputs = _output(hidden, inputs, head, l2)
+    return keras.Model(features, outputs, name=name or f"clstm_{cell}_{num_layers}x{directions}")
+
+
+@register("sentence_encoder_mlp")
+def build_sentence_encoder_mlp(inputs, kind="nbow", units=100, mlp_layers=2, mlp_units=None,
+                               shared_encoder=False, project_inputs=False, head="softmax",
+                               l2=0.0, name=None):
+    """NBOW or parallel LSTMs (§6.2): separate sentence vectors, concatenated, into a MLP.
+
+    Args:
+        kind: "nbow" (sum of the word vectors of each sentence) or "lstm" (last hidden
+            state of an LSTM with `units` per sentence).
+        units: LSTM size k (Table 2: 100; Table 4: 50).
+        mlp_layers, mlp_units: the tanh MLP; unstated [U->S]: 2 layers of 2 * units (the
+            width of [a; b] for NBOW with k = e = 100), which gives NBOW Table 2's 80K
+            exactly under the paper's count (200 * 200 * 2 = 80,000).
+        shared_encoder: one LSTM for both sentences; the paper says "two LSTMs separately"
+            (default False).
+        project_inputs: linear map of the word vectors to `units` before the encoder.
+        head, l2, name: as in `build_clstm`.
+    """
+    if kind not in ("nbow", "lstm"):
+        raise ValueError(f"kind must be 'nbow' or 'lstm', got {kind!r}")
+    features, (x_a, x_b), (mask_a, mask_b) = _embedded_pair(inputs, project_inputs, units, l2)
+    if kind == "nbow":
+        v_a = ops.sum(apply_mask(x_a, mask_a), axis=1)
+        v_b = ops.sum(apply_mask(x_b, mask_b), axis=1)
+    else:
+        encoder_a = _lstm(units, "lstm_a", l2)
+        encoder_b = encoder_a if shared_encoder else _lstm(units, "lstm_b", l2)
+        v_a = encoder_a(x_a, mask=ops.cast(mask_a, "bool"))
+        v_b = encoder_b(x_b, mask=ops.cast(mask_b, "bool"))
+    hidden = keras.layers.Concatenate(name="pair")([v_a, v_b])
+    for i in range(mlp_layers):
+        hidden = _dense(mlp_units or 2 * units, f"mlp_{i + 1}", "tanh", l2)(hidden)
+    outputs = _output(hidden, inputs, head, l2)
+    return keras.Model(features, outputs, name=name or f"{kind}_mlp")
+
+
+@keras.saving.register_keras_serializable(package="gcnn_match")
+class ConditionalAttention(keras.layers.Layer):
+    """Rocktäschel et al.'s attention of a hypothesis LSTM over the premise states.
+
+    Premise states Y (B, n, k), hypothesis states H (B, m, k) whose last real state is h_N:
+
+    ```
+    final:        M = tanh(Y W^y + h_N W^h);  a = softmax(M w);  r = a^T Y
+    word_by_word: for t = 1..N:  M_t = tanh(Y W^y + h_t W^h + r_{t-1} W^r)
+                  a_t = softmax(M_t w);  r_t = a_t^T Y + tanh(r_{t-1} W^t),  r_0 = 0
+    h* = tanh(r W^p + h_N W^x)      (r = r_N for word_by_word)
+    ```
+
+    No biases, as in the equations. The word-by-word recurrence runs in one compiled loop
+    (`keras.ops.scan`) over the hypothesis positions.
+
+    Args:
+        units: k, the LSTM size.
+        word_by_word: attend at every hypothesis word (True) or from h_N only (False).
+        kernel_regularizer: optional regularizer of every weight (the paper's L2).
+        **kwargs: base `keras.layers.Layer` arguments.
+
+    Call arguments:
+        inputs: list `[Y, H, h_N]`: (B, n, k), (B, m, k), (B, k).
+        mask: list `[mask_premise, mask_hypothesis]`, float (B, n), (B, m).
+
+    Returns:
+        h* (B, k).
+
+    Masking:
+        Padded premise positions get zero attention weight; padded hypothesis steps leave
+        r unchanged, so r_N is the state at the last real word. No Keras mask propagates.
+
+    References:
+        Rocktäschel, Grefenstette, Hermann, Kočiský and Blunsom, "Reasoning about
+        Entailment with Neural Attention", ICLR 2016, §2.3 (Eq. 7-10) and §2.4 (Eq. 11-14);
+        the baselines of Liu et al., EMNLP 2016, §6.2.
+    """
+
+    def __init__(self, units, word_by_word=False, kernel_regularizer=None, **kwargs):
+        super().__init__(**kwargs)
+        self.units = int(units)
+        self.word_by_word = bool(word_by_word)
+        self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)
+
+    def build(self, input_shape):
+        names = ["W_y", "W_h", "W_p", "W_x"] + (["W_r", "W_t"] if self.word_by_word else [])
+        k = self.units
+        self.matrices = {
+            n: self.add_weight(shape=(k, k), name=n, initializer=uniform_init(i),
+                               regularizer=self.kernel_regularizer)
+            for i, n in enumerate(names)}
+        self.score_vector = self.add_weight(shape=(k, 1), name="w", initializer=uniform_init(9),
+                                            regularizer=self.kernel_regularizer)
+
+    def _attend(self, premise_term, premise, premise_mask, query):
+        scores = ops.matmul(ops.tanh(premise_term + query[:, None, :]), self.score_vector)
+        weights = masked_softmax(scores[..., 0], premise_mask, axis=-1)
+        return ops.sum(weights[..., None] * premise, axis=1)
+
+    def call(self, inputs, mask=None):
+        premise, hypothesis, last = inputs
+        mask_p, mask_h = mask if mask is not None else (None, None)
+        if mask_p is None:
+            mask_p = ops.ones(ops.shape(premise)[:2], premise.dtype)
+        if mask_h is None:
+            mask_h = ops.ones(ops.shape(hypothesis)[:2], premise.dtype)
+        w = self.matrices
+        premise_term = ops.matmul(premise, w["W_y"])
+        if not self.word_by_word:
+            r = self._attend(premise_term, premise, mask_p, ops.matmul(last, w["W_h"]))
+        else:
+            steps = (ops.transpose(ops.matmul(hypothesis, w["W_h"]), (1, 0, 2)),
+                     ops.transpose(ops.cast(mask_h, premise.dtype))[..., None])
+
+            def step(r, inputs_t):
+                h_term, real = inputs_t
+                query = h_term + ops.matmul(r, w["W_r"])
+                new = (self._attend(premise_term, premise, mask_p, query)
+                       + ops.tanh(ops.matmul(r, w["W_t"])))
+                r = real * new + (1.0 - real) * r
+                return r, r  # Keras' TF scan wants the output shaped like the carry
+
+            r0 = ops.zeros_like(last)
+            r, _ = ops.scan(step, r0, steps)
+        return ops.tanh(ops.matmul(r, w["W_p"]) + ops.matmul(last, w["W_x"]))
+
+    def compute_mask(self, inputs, mask=None):
+        return None
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0][0], self.units)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "units": self.units,
+            "word_by_word": self.word_by_word,
+            "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
+        })
+        return config
+
+
+@register("conditional_lstm")
+def build_conditional_lstm(inputs, attention=None, units=100, shared_lstm=None,
+                           project_inputs=False, head="softmax", l2=0.0, name=None):
+    """Rocktäschel et al.'s conditional encoding, with optional attention (§6.2).
+
+    The premise LSTM reads sentence a; the hypothesis LSTM reads sentence b starting from
+    the premise LSTM's final (h, c). The output layer reads h_N ("single LSTM") or h* of
+    `ConditionalAttention` ("Attention LSTMs" / "Attention(w-by-w) LSTMs").
+
+    Args:
+        attention: None, "final" or "word_by_word".
+        units: k (Table 2: 100; Table 4: 50).
+        shared_lstm: one LSTM for both sentences. None = the paper's reading: shared for
+            the "single LSTM" baseline ("a single LSTM to encode the two sequences"),
+            separate for the attention models [U->S].
+        project_inputs: a linear map of the word vectors to k before the LSTMs. Table 2's
+            counts for these rows come from Rocktäschel et al., whose 300-d word2vec inputs
+            need such a map: with it and 300-d vectors the single LSTM has 110,803
+            parameters (their 111K); Liu et al. feed 100-d GloVe, so it is off by default.
+        head, l2, name: as in `build_clstm`.
+    """
+    if attention not in (None, "final", "word_by_word"):
+        raise ValueError(f"attention must be None, 'final' or 'word_by_word', got {attention!r}")
+    if shared_lstm is None:
+        shared_lstm = attention is None
+    features, (x_a, x_b), (mask_a, mask_b) = _embedded_pair(inputs, project_inputs, units, l2)
+    premise_lstm = _lstm(units, "premise_lstm", l2, return_sequences=True, return_state=True)
+    hypothesis_lstm = premise_lstm if shared_lstm else _lstm(
+        units, "hypothesis_lstm", l2, return_sequences=True, return_state=True)
+    premise, h_a, c_a = premise_lstm(x_a, mask=ops.cast(mask_a, "bool"))
+    hypothesis, h_n, _ = hypothesis_lstm(x_b, initial_state=[h_a, c_a],
+                                         mask=ops.cast(mask_b, "bool"))
+    if attention is None:
+        hidden = h_n
+    else:
+        hidden = ConditionalAttention(units, word_by_word=attention == "word_by_word",
+                                      kernel_regularizer=_regularizer(l2), name="attention")(
+            [premise, hypothesis, h_n], mask=[mask_a, mask_b])
+    outputs = _output(hidden, inputs, head, l2)
+    return keras.Model(features, outputs, name=name or f"conditional_lstm_{attention}")

@@ -1,0 +1,156 @@
+"""C-LSTM models and their baselines: Table 2 parameter counts, padding invariance,
+.keras round trip, and a few training steps that lower the loss."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import keras
+
+from gcnn_match.models.clstm import paper_parameter_count
+from gcnn_match.models.registry import ModelInputs, build_model, model_names
+from gcnn_match.training.loop import count_params
+from gcnn_match.training.ranking import max_margin_ranking_loss
+
+
+def _inputs(embedding_dim=100, **changes):
+    values = dict(vocab_size=1000, num_classes=3, embedding_dim=embedding_dim)
+    values.update(changes)
+    return ModelInputs(**values)
+
+
+# Table 2 (SNLI), e = 100, k = 50, |θ|_M as MODEL_SPECS §3.8 derives it (weight matrices
+# without biases, output layer and embeddings). The four-directional and the single-direction
+# blocks share weights, so they count the same.
+CLSTM_COUNTS = {
+    "LC-LSTMs (Single Direction)": (dict(cell="loose", directions=1), 45_000),
+    "LC-LSTMs": (dict(cell="loose"), 45_000),
+    "four stacked LC-LSTMs": (dict(cell="loose", num_layers=4), 135_000),
+    "TC-LSTMs (Single Direction)": (dict(cell="tight", directions=1), 77_500),
+    "TC-LSTMs": (dict(cell="tight"), 77_500),
+    "four stacked TC-LSTMs": (dict(cell="tight", num_layers=4), 190_000),
+}
+
+
+def test_registry_lists_the_models():
+    assert {"clstm", "sentence_encoder_mlp", "conditional_lstm"} <= set(model_names())
+
+
+@pytest.mark.parametrize("row", sorted(CLSTM_COUNTS))
+def test_table2_clstm_parameter_counts(row):
+    kwargs, expected = CLSTM_COUNTS[row]
+    model = build_model("clstm", _inputs(), **kwargs)
+    assert paper_parameter_count(model) == expected
+    # Keras' own count adds the biases (5k or 4k per block, k for the FC) and the 50 x 3
+    # softmax layer with its bias.
+    gates = 5 if kwargs["cell"] == "tight" else 4
+    biases = gates * 50 * kwargs.get("num_layers", 1) + 50
+    assert count_params(model, exclude_embeddings=True) == expected + biases + 50 * 3 + 3
+
+
+def test_table2_baseline_parameter_counts():
+    # NBOW (k = 100, 100-d vectors): [a; b] (200) -> 200 -> 200 tanh: 2 * 200 * 200 = 80,000,
+    # the paper's 80K under the same count.
+    nbow = build_model("sentence_encoder_mlp", _inputs(), kind="nbow", units=100)
+    assert paper_parameter_count(nbow) == 80_000
+    # Single LSTM: Rocktäschel et al.'s count (111K) is reproduced with their 300-d vectors
+    # projected to k = 100: 30,100 + 4 * 100 * 200 + 400 + 303 (softmax) = 110,803 parameters.
+    single = build_model("conditional_lstm", _inputs(300), units=100, project_inputs=True)
+    assert count_params(single, exclude_embeddings=True) == 110_803
+    # Word-by-word attention in the same set-up: + a second LSTM (80,400) and 6k^2 + k
+    # attention weights: 251,303 (the paper prints 252K, 0.3% more).
+    wbw = build_model("conditional_lstm", _inputs(300), units=100, project_inputs=True,
+                      attention="word_by_word")
+    assert count_params(wbw, exclude_embeddings=True) == 251_303
+    # Not reproduced (reported, not forced): attention LSTMs 231,303 (paper 252K) and
+    # parallel LSTMs 241,803 with 100-d vectors and two separate LSTMs (paper 221K).
+    final = build_model("conditional_lstm", _inputs(300), units=100, project_inputs=True,
+                        attention="final")
+    assert count_params(final, exclude_embeddings=True) == 231_303
+    parallel = build_model("sentence_encoder_mlp", _inputs(), kind="lstm", units=100)
+    assert count_params(parallel, exclude_embeddings=True) == 241_803
+
+
+SMALL = {
+    "tc": ("clstm", dict(cell="tight", units=4, num_layers=2)),
+    "lc_mqa": ("clstm", dict(cell="loose", units=4, num_layers=2, pool_size=(2, 1))),
+    "lc_single": ("clstm", dict(cell="loose", units=3, directions=1)),
+    "nbow": ("sentence_encoder_mlp", dict(kind="nbow", units=4)),
+    "parallel": ("sentence_encoder_mlp", dict(kind="lstm", units=4)),
+    "single": ("conditional_lstm", dict(units=4)),
+    "attention": ("conditional_lstm", dict(units=4, attention="final")),
+    "wbw": ("conditional_lstm", dict(units=4, attention="word_by_word", project_inputs=True)),
+}
+
+
+def _small_model(case, head="softmax"):
+    name, kwargs = SMALL[case]
+    return build_model(name, _inputs(6, vocab_size=40), head=head, **kwargs)
+
+
+def _batch(seed=0, size=3, n=5, m=4):
+    rng = np.random.RandomState(seed)
+    a = rng.randint(2, 40, size=(size, n)).astype("int32")
+    b = rng.randint(2, 40, size=(size, m)).astype("int32")
+    a[0, 3:] = 0
+    b[1, 1:] = 0
+    return {"a_ids": a, "b_ids": b}
+
+
+@pytest.mark.parametrize("case", sorted(SMALL))
+def test_padding_does_not_change_predictions(case):
+    model = _small_model(case)
+    batch = _batch()
+    padded = {"a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 3)]),
+              "b_ids": np.pad(batch["b_ids"], [(0, 0), (0, 2)])}
+    np.testing.assert_allclose(keras.ops.convert_to_numpy(model(batch)),
+                               keras.ops.convert_to_numpy(model(padded)), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("case", ["tc", "lc_mqa", "wbw", "parallel"])
+def test_model_round_trips_through_keras_file(case, tmp_path):
+    model = _small_model(case, head="score")
+    batch = _batch(seed=1)
+    path = tmp_path / "model.keras"
+    model.save(path)
+    restored = keras.models.load_model(path)
+    out = keras.ops.convert_to_numpy(model(batch))
+    assert out.shape == (3, 1)
+    np.testing.assert_allclose(out, keras.ops.convert_to_numpy(restored(batch)), rtol=1e-6)
+
+
+def test_l2_adds_a_penalty_on_the_kernels():
+    model = build_model("clstm", _inputs(6, vocab_size=40), units=4, l2=1e-5)
+    model(_batch())
+    assert len(model.losses) > 0
+
+
+def test_classification_training_lowers_the_loss():
+    keras.utils.set_random_seed(0)
+    model = _small_model("tc")
+    model.compile(optimizer=keras.optimizers.Adam(0.05, global_clipnorm=10.0),
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    batch = _batch(seed=2, size=6)
+    labels = np.array([0, 1, 2, 0, 1, 2])
+    first = model.evaluate(batch, labels, verbose=0)
+    model.fit(batch, labels, epochs=15, batch_size=6, verbose=0)
+    assert model.evaluate(batch, labels, verbose=0) < 0.7 * first
+
+
+def test_ranking_training_lowers_the_max_margin_loss():
+    keras.utils.set_random_seed(0)
+    model = _small_model("lc_mqa", head="score")
+    batch = _batch(seed=3, size=6)
+    groups = tf.constant([0, 0, 0, 1, 1, 1])
+    labels = tf.constant([1.0, 0.0, 0.0, 0.0, 1.0, 0.0])
+    optimizer = keras.optimizers.Adam(0.05)
+
+    def loss_now():
+        return float(max_margin_ranking_loss(model(batch), groups, labels))
+
+    first = loss_now()
+    for _ in range(10):
+        with tf.GradientTape() as tape:
+            loss = max_margin_ranking_loss(model(batch, training=True), groups, labels)
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    assert first > 0 and loss_now() < 0.5 * first
