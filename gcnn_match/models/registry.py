@@ -48,20 +48,20 @@ def register(name):
 
 
 def build_model(name, inputs, **kwargs):
-    _import_builders()
+    import_all()
     if name not in _BUILDERS:
         raise ValueError(f"unknown model {name!r}; known: {sorted(_BUILDERS)}")
     return _BUILDERS[name](inputs, **kwargs)
 
 
 def model_names():
-    _import_builders()
+    import_all()
     return sorted(_BUILDERS)
 
 
-def _import_builders():
-    # Builders register themselves on import; importing here keeps the registry complete
-    # without a central list that every new model would have to edit.
+def import_all():
+    """Imports every model module, which registers its builder and its custom layers (also
+    needed before `keras.models.load_model` can rebuild a saved model)."""
     import importlib
     import pkgutil
 

@@ -56,6 +56,14 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
     return inputs, summary
 
 
+def model_input_shapes(inputs):
+    """What rebuilding the model needs besides the config (the vectors come from weights)."""
+    return {"vocab_size": inputs.vocab_size, "num_classes": inputs.num_classes,
+            "embedding_dim": inputs.word_dim, "embeddings_trainable": inputs.embeddings_trainable,
+            "char_vocab_size": inputs.char_vocab_size, "max_chars": inputs.max_chars,
+            "pos_vocab_size": inputs.pos_vocab_size}
+
+
 def compiled_model(config, inputs):
     """The configured model, compiled with the paper's optimizer and a logits loss."""
     model = build_model(config.model, inputs, **config.model_kwargs)
@@ -138,6 +146,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     data.encoder.save(run / "preprocessing")
     dataset = data_registry.get_dataset(config.dataset)
     inputs, embedding_summary = model_inputs(config, data.encoder, data_dir, cache_dir, log)
+    write_json(run / "model_inputs.json", model_input_shapes(inputs))
     preprocessing_seconds = time.perf_counter() - start
 
     model = compiled_model(config, inputs)

@@ -1,0 +1,54 @@
+"""Evaluates a trained run (or export) on a registered split or on a labelled pairs file.
+
+    python experiments/evaluate.py --run_dir=runs/... --data_dir=../shared/data --split=test
+    python experiments/evaluate.py --run_dir=runs/... --input=mine.tsv --a=0 --b=1 --label=2
+"""
+import json
+
+from absl import app, flags
+
+from gcnn_match.data import registry
+from gcnn_match.data.readers import read_pairs
+from gcnn_match.training.metrics import classification_metrics
+from gcnn_match.training.predict import SavedModel
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("run_dir", None, "A trained run directory.")
+flags.DEFINE_string("export_dir", None, "An export folder (instead of --run_dir).")
+flags.DEFINE_string("data_dir", "data", "Dataset folder for --split.")
+flags.DEFINE_string("split", None, "A split of the run's dataset (e.g. test, dev).")
+flags.DEFINE_string("input", None, "A labelled pairs file instead of --split.")
+flags.DEFINE_enum("format", "tsv", ["tsv", "csv", "jsonl"], "Input format.")
+flags.DEFINE_string("a", "0", "Column of the first text.")
+flags.DEFINE_string("b", "1", "Column of the second text.")
+flags.DEFINE_string("label", "2", "Column of the label (class name or index).")
+flags.DEFINE_bool("header", False, "The tsv/csv input starts with a header line.")
+
+
+def _column(value):
+    return int(value) if value.isdigit() else value
+
+
+def main(argv):
+    del argv
+    saved = (SavedModel.from_run(FLAGS.run_dir) if FLAGS.run_dir
+             else SavedModel.from_export(FLAGS.export_dir))
+    dataset = registry.get_dataset(saved.config.dataset)
+    if FLAGS.split:
+        examples = list(registry.read_split(dataset.name, FLAGS.split, FLAGS.data_dir))
+    elif FLAGS.input:
+        names = {name: i for i, name in enumerate(saved.labels)}
+        names.update({str(i): i for i in range(len(saved.labels))})
+        examples = list(read_pairs(FLAGS.input, FLAGS.format, a=_column(FLAGS.a),
+                                   b=_column(FLAGS.b), label=_column(FLAGS.label),
+                                   labels=names, header=FLAGS.header))
+    else:
+        raise app.UsageError("give --split or --input")
+    probabilities = saved.predict_examples(examples)
+    positive = dataset.positive_label if len(saved.labels) == 2 else None
+    metrics = classification_metrics([e.label for e in examples], probabilities, positive)
+    print(json.dumps({"examples": len(examples), **metrics}, indent=2))
+
+
+if __name__ == "__main__":
+    app.run(main)

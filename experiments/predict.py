@@ -1,0 +1,75 @@
+"""Labels and probabilities for new sentence pairs from a trained run or an export.
+
+    python experiments/predict.py --run_dir=runs/gcnn/quora/gcnn/low-resource-seed1 \
+        --input=pairs.tsv            # a<TAB>b per line; "-" reads standard input
+    python experiments/predict.py --run_dir=... --export_dir=exported/   # write an export
+    python experiments/predict.py --export_dir=exported/ --input=pairs.jsonl --format=jsonl \
+        --a=sentence1 --b=sentence2
+"""
+import sys
+
+import numpy as np
+from absl import app, flags
+
+from gcnn_match.data.example import Example
+from gcnn_match.data.readers import read_pairs
+from gcnn_match.training.predict import SavedModel
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("run_dir", None, "A trained run directory.")
+flags.DEFINE_string("export_dir", None, "Export folder: read from it, or (with --run_dir) "
+                    "write the export there.")
+flags.DEFINE_string("input", None, "Pairs file, or '-' for standard input (a<TAB>b lines).")
+flags.DEFINE_enum("format", "tsv", ["tsv", "csv", "jsonl"], "Input format.")
+flags.DEFINE_string("a", "0", "Column (0-based index, or name with --header / jsonl key) of "
+                    "the first text.")
+flags.DEFINE_string("b", "1", "Column of the second text.")
+flags.DEFINE_bool("header", False, "The tsv/csv input starts with a header line.")
+flags.DEFINE_string("output", "-", "Where to write the predictions ('-' = standard output).")
+
+
+def _column(value):
+    return int(value) if value.isdigit() else value
+
+
+def _examples():
+    if FLAGS.input == "-":
+        for number, line in enumerate(sys.stdin, 1):
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) < 2:
+                raise SystemExit(f"<stdin>:{number}: expected a<TAB>b, got {line!r}")
+            yield Example(a=fields[0], b=fields[1], label=None, uid=f"stdin:{number}")
+        return
+    yield from read_pairs(FLAGS.input, FLAGS.format, a=_column(FLAGS.a), b=_column(FLAGS.b),
+                          header=FLAGS.header)
+
+
+def main(argv):
+    del argv
+    if FLAGS.run_dir:
+        saved = SavedModel.from_run(FLAGS.run_dir)
+        if FLAGS.export_dir and not FLAGS.input:
+            print(f"exported to {saved.export(FLAGS.export_dir)}")
+            return
+    elif FLAGS.export_dir:
+        saved = SavedModel.from_export(FLAGS.export_dir)
+    else:
+        raise app.UsageError("give --run_dir or --export_dir")
+    if not FLAGS.input:
+        raise app.UsageError("give --input (a file, or '-' for standard input)")
+    examples = list(_examples())
+    probabilities = saved.predict_examples(examples)
+    lines = ["uid\tpredicted\t" + "\t".join(f"p_{name}" for name in saved.labels)]
+    for example, probs in zip(examples, probabilities):
+        lines.append("\t".join([example.uid, saved.labels[int(np.argmax(probs))]]
+                               + [f"{p:.6f}" for p in probs]))
+    text = "\n".join(lines) + "\n"
+    if FLAGS.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(FLAGS.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
+if __name__ == "__main__":
+    app.run(main)

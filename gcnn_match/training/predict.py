@@ -1,0 +1,84 @@
+"""Use a trained run on new sentence pairs: its own tokenizer, vocabulary and weights.
+
+A run directory (or an exported folder) carries everything needed: `config.json`,
+`preprocessing/` (text policy, vocabularies, cut-offs), `model_inputs.json` and the selected
+weights. `SavedModel.export` writes a self-contained folder with the `.keras` model.
+"""
+import json
+import pathlib
+
+import keras
+import numpy as np
+
+from gcnn_match.data import registry as data_registry
+from gcnn_match.data.example import Example
+from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
+from gcnn_match.experiments.config import ExperimentConfig
+from gcnn_match.files import write_text_atomic
+from gcnn_match.models.registry import ModelInputs, build_model, import_all
+from gcnn_match.training.loop import predict_split
+from gcnn_match.training.run_dir import RunDirectory, read_json
+
+
+class SavedModel:
+    """A trained model with its preprocessing, loaded from a run or an export.
+
+    Args:
+        model: the Keras model (logits).
+        encoder: the run's `PairEncoder`.
+        labels: class names, index = class id.
+        config: the run's ExperimentConfig.
+    """
+
+    def __init__(self, model, encoder, labels, config):
+        self.model = model
+        self.encoder = encoder
+        self.labels = tuple(labels)
+        self.config = config
+
+    @classmethod
+    def from_run(cls, run_dir):
+        run = RunDirectory(run_dir)
+        if not run.best_weights.exists():
+            raise FileNotFoundError(f"{run.best_weights} not found: {run.path} is not a trained "
+                                    "run directory (train it with experiments/train.py)")
+        config = ExperimentConfig.from_dict(read_json(run / "config.json"))
+        shapes = read_json(run / "model_inputs.json")
+        model = build_model(config.model, ModelInputs(**shapes), **config.model_kwargs)
+        model.load_weights(run.best_weights)
+        labels = data_registry.get_dataset(config.dataset).labels
+        return cls(model, PairEncoder.load(run / "preprocessing"), labels, config)
+
+    @classmethod
+    def from_export(cls, export_dir):
+        export_dir = pathlib.Path(export_dir)
+        meta = json.loads((export_dir / "export.json").read_text("utf-8"))
+        import_all()
+        model = keras.models.load_model(export_dir / "model.keras")
+        return cls(model, PairEncoder.load(export_dir / "preprocessing"), meta["labels"],
+                   ExperimentConfig.from_dict(meta["config"]))
+
+    def export(self, export_dir):
+        """Writes model.keras + preprocessing/ + export.json into `export_dir`."""
+        export_dir = pathlib.Path(export_dir)
+        export_dir.mkdir(parents=True, exist_ok=True)
+        self.model.save(export_dir / "model.keras")
+        self.encoder.save(export_dir / "preprocessing")
+        write_text_atomic(export_dir / "export.json", json.dumps(
+            {"labels": list(self.labels), "config": self.config.to_dict()}, indent=2))
+        return export_dir
+
+    def predict_examples(self, examples, batch_size=256):
+        """Class probabilities (N, classes) for `Example`s, in their order."""
+        examples = list(examples)
+        if not examples:
+            return np.zeros((0, len(self.labels)), np.float32)
+        pairs = tokenize_examples(examples, self.encoder.policy)
+        encoded = self.encoder.encode("predict", examples, pairs)
+        return predict_split(self.model, encoded, self.encoder, batch_size,
+                             self.config.bucket_width)
+
+    def predict_pairs(self, pairs, batch_size=256):
+        """Class probabilities for raw `(text_a, text_b)` pairs."""
+        examples = [Example(a=a, b=b, label=None, uid=str(i)) for i, (a, b) in enumerate(pairs)]
+        return self.predict_examples(examples, batch_size)

@@ -1,0 +1,62 @@
+"""A trained run predicts on raw pairs; its export does the same in a fresh process."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from gcnn_match.experiments import registry
+from gcnn_match.training.loop import run_experiment
+from gcnn_match.training.predict import SavedModel
+
+REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
+PAIRS = [("How do I learn Python quickly ?", "What is the fastest way to learn Python ?"),
+         ("What is the capital of France ?", "How do I cook rice ?")]
+
+
+@pytest.fixture(scope="module")
+def run_dir(shared_data, tmp_path_factory):
+    config = registry.get("gcnn/quora/gcnn").replace(
+        scale="smoke", model_kwargs={"variant": "gcnn", "hidden": 8, "context_layers": 1,
+                                     "aggregation_layers": 1, "mlp_hidden": 8})
+    path = tmp_path_factory.mktemp("run")
+    run_experiment(config, path, shared_data, tmp_path_factory.mktemp("cache"),
+                   log=lambda *_: None)
+    return path
+
+
+def test_saved_run_reproduces_its_test_predictions(run_dir):
+    saved = SavedModel.from_run(run_dir)
+    lines = (run_dir / "predictions" / "test.tsv").read_text().splitlines()[1:6]
+    stored = np.array([[float(x) for x in line.split("\t")[3:]] for line in lines])
+    from gcnn_match.data import registry as data_registry
+
+    examples = list(data_registry.read_split("quora", "test", saved_data_dir(run_dir)))[:5]
+    np.testing.assert_allclose(saved.predict_examples(examples), stored, atol=1e-5)
+
+
+def saved_data_dir(run_dir):
+    import json
+
+    return json.loads((run_dir / "environment.json").read_text())["data_dir"]
+
+
+def test_export_predicts_the_same_in_a_fresh_process(run_dir, tmp_path):
+    saved = SavedModel.from_run(run_dir)
+    expected = saved.predict_pairs(PAIRS)
+    assert expected.shape == (2, 2) and np.allclose(expected.sum(axis=1), 1.0, atol=1e-5)
+    saved.export(tmp_path / "export")
+    (tmp_path / "pairs.tsv").write_text("".join(f"{a}\t{b}\n" for a, b in PAIRS))
+    out = subprocess.run(
+        [sys.executable, str(REPO / "experiments" / "predict.py"),
+         f"--export_dir={tmp_path / 'export'}", f"--input={tmp_path / 'pairs.tsv'}"],
+        capture_output=True, text=True, check=True, cwd=REPO)
+    rows = [line.split("\t") for line in out.stdout.strip().splitlines()[1:]]
+    got = np.array([[float(x) for x in row[2:]] for row in rows])
+    np.testing.assert_allclose(got, expected, atol=1e-5)
+    assert [row[1] for row in rows] == [saved.labels[i] for i in expected.argmax(axis=1)]
+
+
+def test_not_a_run_directory_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="not a trained run directory"):
+        SavedModel.from_run(tmp_path)
