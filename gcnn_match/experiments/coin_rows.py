@@ -1,0 +1,67 @@
+"""COIN (Hu et al., EMNLP 2021): Table 2 (Quora), Table 1 (LCQMC) and the Table 3 ablations.
+
+Settings are the paper's (§3.1, App. A): Quora tokenized and lower-cased, cut-off 32, fixed
+300-d GloVe 840B, 3 blocks; LCQMC as characters, cut-off 50, random 200-d trained character
+embeddings, 2 blocks; Adam 1e-3 with exponential decay, dropout keep 0.8, L2, gradient clipping
+5. Unstated choices follow MODEL_SPECS §4.3 [U→S] (RE2's recipe): decay 0.95 every 128,000
+examples, batch 128, <= 30 epochs, L2 1e-6, zero-initialised fixed OOV vectors, selection on
+dev accuracy; widths d = 225 and n_h = 5 (6.52M parameters, see gcnn_match/models/coin.py).
+
+The runnable Quora default is the packaged GloVe 6B-50d (works offline); the paper's vectors
+are `--embeddings=glove.840B.300d` with the file in DATA_DIR/embeddings. Each run records the
+vectors it used.
+
+The "COIN (ensemble)" rows are not trainable rows: they are the majority vote of 5 runs of
+the single-model row with different seeds (`gcnn_match/training/ensemble.py`).
+"""
+from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
+from gcnn_match.experiments.registry import register, slug
+
+PAPER = "COIN"
+OPTIMIZER = OptimizerConfig(name="adam", learning_rate=1e-3, global_clipnorm=5.0,
+                            decay="exponential:0.95:128000")
+COMMON = dict(paper=PAPER, model="coin", optimizer=OPTIMIZER, batch_size=128, epochs=30)
+WIDTHS = {"d": 225, "n_h": 5}
+
+QUORA = dict(dataset="quora", tokenizer="treebank", lowercase=True, use_given_tokens=False,
+             max_len_a=32, max_len_b=32, embeddings="glove-6b-50d-packaged",
+             embeddings_trainable=False, oov_init="zeros", embedding_match="lower",
+             model_kwargs=dict(WIDTHS, blocks=3))
+QUORA_VECTORS = ("paper vectors: 300-d GloVe CommonCrawl 840B, fixed "
+                 "(--embeddings=glove.840B.300d); default run: packaged GloVe 6B-50d stand-in")
+LCQMC = dict(dataset="lcqmc", tokenizer="chars", lowercase=False, use_given_tokens=False,
+             max_len_a=50, max_len_b=50, embeddings="random", embedding_dim=200,
+             embeddings_trainable=True, model_kwargs=dict(WIDTHS, blocks=2))
+
+# Table 2 (Quora test). The paper counts 6.5M parameters (embeddings fixed, not counted).
+register(ExperimentConfig(
+    name="coin/quora/coin_ours", table="Table 2", row="COIN (ours)",
+    targets={"test_accuracy": 0.894, "trainable_params_without_embeddings": 6_500_000},
+    target_notes=f"Quora test accuracy %, 6.5M parameters; {QUORA_VECTORS}",
+    **COMMON, **QUORA))
+
+# Table 1 (LCQMC test): accuracy and F1 of the positive ("same") class.
+register(ExperimentConfig(
+    name="coin/lcqmc/coin_ours", table="Table 1", row="COIN (Ours)",
+    targets={"test_accuracy": 0.856, "test_f1": 0.865},
+    compare=(("test_accuracy", "test_accuracy"), ("test_f1", "test_f1")),
+    target_notes="LCQMC test accuracy % and F1 % (positive class)",
+    **COMMON, **LCQMC))
+
+# Table 3 (dev accuracy): row -> (builder switch, Quora %, LCQMC %). "original" is the same
+# configuration as the single-model rows above, reported on dev.
+ABLATIONS = {
+    "original": ({}, 89.6, 85.4),
+    "w/o context": ({"use_context": False}, 89.1, 84.8),
+    "simple fusion": ({"fusion": "simple"}, 88.8, 85.2),
+    "w/o aggregat.": ({"aggregation": False}, 89.2, 84.9),
+    "simple pool": ({"pooling": "max"}, 89.4, 85.2),
+}
+for row, (switch, quora, lcqmc) in ABLATIONS.items():
+    for data, accuracy, notes in ((QUORA, quora, f"Quora dev accuracy %; {QUORA_VECTORS}"),
+                                  (LCQMC, lcqmc, "LCQMC dev accuracy %")):
+        register(ExperimentConfig(
+            name=f"coin/{data['dataset']}/ablation_{slug(row)}", table="Table 3", row=row,
+            targets={"dev_accuracy": accuracy / 100},
+            compare=(("dev_accuracy", "dev_accuracy"),), target_notes=notes,
+            **COMMON, **dict(data, model_kwargs={**data["model_kwargs"], **switch})))
