@@ -16,6 +16,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from gcnn_match.files import write_atomic
+from gcnn_match.data import pos
 from gcnn_match.data.tokenizers import TextPolicy, char_ids
 from gcnn_match.data.vocab import Vocabulary
 
@@ -30,8 +31,12 @@ class TokenizedPair:
     b_pos: Optional[List[str]] = None
 
 
-def tokenize_examples(examples, policy, cache_path=None):
-    """Tokenizes every example, reusing `cache_path` (keyed by uid) when it matches `policy`."""
+def tokenize_examples(examples, policy, cache_path=None, tagger=None):
+    """Tokenizes every example, reusing `cache_path` (keyed by uid) when it matches `policy`.
+
+    With a POS `tagger`, sentences the data ships no tags for are tagged (once: the tags are
+    cached with the tokens). The cache path must then identify the tagger too.
+    """
     cache = {}
     if cache_path is not None and os.path.exists(cache_path):
         with open(cache_path, "rb") as handle:
@@ -44,6 +49,8 @@ def tokenize_examples(examples, policy, cache_path=None):
         if pair is None:
             a, b = policy.tokenize_pair(ex)
             a_pos, b_pos = policy.pos_pair(ex)
+            if tagger is not None and a_pos is None:
+                a_pos, b_pos = pos.tag_tokens(tagger, a), pos.tag_tokens(tagger, b)
             pair = TokenizedPair(list(a), list(b), a_pos and list(a_pos), b_pos and list(b_pos))
             cache[ex.uid] = pair
             changed = True
@@ -93,22 +100,25 @@ class PairEncoder:
         vocab: word `Vocabulary` (id 0 padding, 1 unknown).
         max_len_a, max_len_b: hard cut-offs; the first tokens are kept.
         char_vocab, max_chars: enable per-token character ids.
-        pos_vocab: enable per-token POS tag ids.
+        pos: enable per-token POS ids from the fixed 47-tag inventory (`gcnn_match.data.pos`).
+        tagger: the POS tagger for text that comes without tags (kept with the run so new
+            pairs are tagged the same way).
     """
 
     def __init__(self, policy, vocab, max_len_a, max_len_b, char_vocab=None, max_chars=16,
-                 pos_vocab=None):
+                 pos=False, tagger=None):
         self.policy = policy
         self.vocab = vocab
         self.max_len_a = max_len_a
         self.max_len_b = max_len_b
         self.char_vocab = char_vocab
         self.max_chars = max_chars
-        self.pos_vocab = pos_vocab
+        self.pos = pos
+        self.tagger = tagger
 
     @classmethod
     def fit(cls, pairs, policy, max_len_a, max_len_b, min_count=1, chars=False, max_chars=16,
-            pos=False):
+            pos=False, tagger=None):
         """Builds the vocabularies from training `pairs` (a list of `TokenizedPair`)."""
         vocab = Vocabulary.build(
             [p.a for p in pairs] + [p.b for p in pairs], min_count=min_count)
@@ -116,11 +126,7 @@ class PairEncoder:
         if chars:
             char_vocab = Vocabulary.build(
                 [list(tok) for p in pairs for tok in p.a + p.b])
-        pos_vocab = None
-        if pos:
-            pos_vocab = Vocabulary.build(
-                [p.a_pos or [] for p in pairs] + [p.b_pos or [] for p in pairs])
-        return cls(policy, vocab, max_len_a, max_len_b, char_vocab, max_chars, pos_vocab)
+        return cls(policy, vocab, max_len_a, max_len_b, char_vocab, max_chars, pos, tagger)
 
     def encode_pair(self, pair):
         tokens = {"a": pair.a[: self.max_len_a], "b": pair.b[: self.max_len_b]}
@@ -133,13 +139,13 @@ class PairEncoder:
                 for i, word in enumerate(ids):
                     grid[i, : len(word)] = word
                 out[f"{side}_chars"] = grid
-            if self.pos_vocab is not None:
+            if self.pos:
                 tags = (pair.a_pos if side == "a" else pair.b_pos) or []
                 tags = tags[: len(tokens[side])]
                 if len(tags) != len(tokens[side]):
                     raise ValueError(
                         f"POS tags do not align with tokens ({len(tags)} vs {len(tokens[side])})")
-                out[f"{side}_pos"] = np.asarray(self.pos_vocab.encode(tags), dtype=np.int32)
+                out[f"{side}_pos"] = np.asarray(pos.pos_ids(tags), dtype=np.int32)
         return out
 
     def encode(self, name, examples, pairs):
@@ -156,7 +162,7 @@ class PairEncoder:
         names = ["a_ids", "b_ids"]
         if self.char_vocab is not None:
             names += ["a_chars", "b_chars"]
-        if self.pos_vocab is not None:
+        if self.pos:
             names += ["a_pos", "b_pos"]
         return names
 
@@ -166,10 +172,11 @@ class PairEncoder:
         self.vocab.save(directory / "vocab.txt")
         if self.char_vocab is not None:
             self.char_vocab.save(directory / "char_vocab.txt")
-        if self.pos_vocab is not None:
-            self.pos_vocab.save(directory / "pos_vocab.txt")
+        if self.tagger is not None:
+            pos.save_tagger(self.tagger, directory / "pos_tagger.pkl")
         state = {"policy": self.policy.to_dict(), "max_len_a": self.max_len_a,
-                 "max_len_b": self.max_len_b, "max_chars": self.max_chars}
+                 "max_len_b": self.max_len_b, "max_chars": self.max_chars,
+                 "pos_tags": list(pos.POS_TAGS) if self.pos else None}
         write_atomic(directory / "preprocessing.json",
                            json.dumps(state, indent=2).encode("utf-8"))
 
@@ -182,9 +189,14 @@ class PairEncoder:
             path = directory / name
             return Vocabulary.load(path) if path.exists() else None
 
+        if state["pos_tags"] not in (None, list(pos.POS_TAGS)):
+            raise ValueError(f"{directory}: saved with a different POS inventory than "
+                             "gcnn_match.data.pos.POS_TAGS")
+        tagger_path = directory / "pos_tagger.pkl"
+        tagger = pos.load_saved_tagger(tagger_path) if tagger_path.exists() else None
         return cls(TextPolicy.from_dict(state["policy"]), Vocabulary.load(directory / "vocab.txt"),
                    state["max_len_a"], state["max_len_b"], optional("char_vocab.txt"),
-                   state["max_chars"], optional("pos_vocab.txt"))
+                   state["max_chars"], bool(state["pos_tags"]), tagger)
 
 
 def training_schedule(lengths, batch_size, seed, epoch, sort_window=50):

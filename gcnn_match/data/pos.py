@@ -135,11 +135,7 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
     if cache_dir is not None:
         path = pathlib.Path(cache_dir) / "pos_tagger" / f"{_cache_key(files, settings)}.pkl"
     if path is not None and path.exists():
-        with open(path, "rb") as handle:
-            stored = pickle.load(handle)
-        tagger = _tagger_from_params(stored["params"])
-        tagger.provenance = stored["provenance"]
-        return tagger
+        return load_saved_tagger(path)
 
     held_out = tagged_sentences(data_dir, [HELD_OUT_SPLIT])
     held_out_words = {tuple(word for word, _ in sentence) for sentence in held_out}
@@ -164,9 +160,23 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
         f"{len(held_out)} SNLI test sentences, trained in {seconds:.0f}s")
     tagger.provenance = provenance
     if path is not None:
-        blob = pickle.dumps({"params": tagger.encode_json_obj(), "provenance": provenance})
-        write_atomic(path, blob)
+        save_tagger(tagger, path)
         write_text_atomic(path.with_suffix(".json"), json.dumps(provenance, indent=2))
+    return tagger
+
+
+def save_tagger(tagger, path):
+    """Pickles a tagger's weights and provenance (a run keeps the tagger it was trained with)."""
+    blob = pickle.dumps({"params": tagger.encode_json_obj(),
+                         "provenance": getattr(tagger, "provenance", {})})
+    write_atomic(path, blob)
+
+
+def load_saved_tagger(path):
+    with open(path, "rb") as handle:
+        stored = pickle.load(handle)
+    tagger = _tagger_from_params(stored["params"])
+    tagger.provenance = stored["provenance"]
     return tagger
 
 

@@ -62,6 +62,7 @@ for row, (switch, quora, lcqmc) in ABLATIONS.items():
                                   (LCQMC, lcqmc, "LCQMC dev accuracy %")):
         register(ExperimentConfig(
             name=f"coin/{data['dataset']}/ablation_{slug(row)}", table="Table 3", row=row,
+            table_key=f"coin-{data['dataset']}-ablations",
             targets={"dev_accuracy": accuracy / 100},
             compare=(("dev_accuracy", "dev_accuracy"),), target_notes=notes,
             **COMMON, **dict(data, model_kwargs={**data["model_kwargs"], **switch})))

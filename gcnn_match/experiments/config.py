@@ -50,6 +50,8 @@ class ExperimentConfig:
             and the OOV initialisation; `embedding_dim` is used only when the source is "random".
         targets: paper numbers for this row, keyed like our metrics ("test_accuracy"...).
         target_notes: what the paper's numbers are (split, units, hardware, vectors).
+        table_key: the report table this row belongs to; default "<paper>-<dataset>". Set it
+            where a paper has several tables on one dataset (COIN's Table 3 ablations).
         compare: (paper target key, our metric key) pairs shown side by side in the report.
             They differ where the paper's split cannot be scored here: MultiNLI test is
             Kaggle-only, so ("test_matched_accuracy", "dev_accuracy") with a note.
@@ -93,6 +95,7 @@ class ExperimentConfig:
     targets: Dict[str, float] = dataclasses.field(default_factory=dict)
     target_notes: str = ""
     compare: Tuple[Tuple[str, str], ...] = (("test_accuracy", "test_accuracy"),)
+    table_key: Optional[str] = None
     scale: str = "full"
     train_split: Optional[str] = None
     dev_split: Optional[str] = None

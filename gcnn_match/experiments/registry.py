@@ -33,7 +33,7 @@ def time_ratios(table):
 
 
 def table_id(config):
-    return f"{config.paper.lower()}-{config.dataset}"
+    return config.table_key or f"{config.paper.lower()}-{config.dataset}"
 
 
 def _load():

@@ -6,10 +6,11 @@ for selection, and tests on the official test split; "smoke" is low-resource on 
 examples for one epoch.
 """
 import dataclasses
+import functools
 import pathlib
 from typing import Dict, List
 
-from gcnn_match.data import registry
+from gcnn_match.data import pos, registry
 from gcnn_match.data.pipeline import EncodedSplit, PairEncoder, file_cache_key, tokenize_examples
 from gcnn_match.data.readers import ReadStats
 from gcnn_match.data.splits import group_holdout_split
@@ -60,20 +61,38 @@ def text_policy(config):
                       use_given_tokens=config.use_given_tokens)
 
 
-def _read(config, split, data_dir, cache_dir, policy, notes, sources):
+class _Tagging:
+    """Loads the POS tagger the first time a split without shipped tags needs it."""
+
+    def __init__(self, wanted, policy, data_dir, cache_dir, notes):
+        self.wanted, self.policy = wanted, policy
+        self.data_dir, self.cache_dir, self.notes = data_dir, cache_dir, notes
+        self.tagger = None
+
+    def for_split(self, examples):
+        if not self.wanted or not examples or self.policy.pos_pair(examples[0])[0] is not None:
+            return None
+        if self.tagger is None:
+            self.tagger = pos.load_tagger(self.cache_dir, self.data_dir)
+            self.notes.append(f"POS tags from {self.tagger.provenance}")
+        return self.tagger
+
+
+def _read(config, split, data_dir, cache_dir, policy, notes, sources, tagging):
     path, _ = registry.resolve_split(config.dataset, split, data_dir)
     stats = ReadStats()
     examples = list(registry.read_split(config.dataset, split, data_dir, stats=stats))
     notes.append(stats.summary())
     sources[split] = str(path)
+    tagger = tagging.for_split(examples)
     cache = None
     if cache_dir is not None:
-        key = file_cache_key(path, policy.to_dict())
+        key = file_cache_key(path, policy.to_dict(), tagger and tagger.provenance)
         cache = pathlib.Path(cache_dir) / "tokens" / f"{config.dataset}-{split}-{key}.pkl"
-    return examples, tokenize_examples(examples, policy, cache)
+    return examples, tokenize_examples(examples, policy, cache, tagger)
 
 
-def prepare_data(config, data_dir, cache_dir=None, chars=False, pos=False, encoder=None):
+def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, encoder=None):
     """Reads, splits, tokenizes and encodes the splits named in the (scaled) `config`.
 
     Returns a PreparedData whose splits are keyed "train", "dev", "test" and any
@@ -82,8 +101,10 @@ def prepare_data(config, data_dir, cache_dir=None, chars=False, pos=False, encod
     """
     policy = text_policy(config)
     notes, sources = [], {}
-    train_examples, train_pairs = _read(config, config.train_split, data_dir, cache_dir,
-                                        policy, notes, sources)
+    tagging = _Tagging(use_pos, policy, data_dir, cache_dir, notes)
+    read = functools.partial(_read, config, data_dir=data_dir, cache_dir=cache_dir,
+                             policy=policy, notes=notes, sources=sources, tagging=tagging)
+    train_examples, train_pairs = read(config.train_split)
     by_role = {}
     if config.dev_split == "holdout":
         index = {ex.uid: pair for ex, pair in zip(train_examples, train_pairs)}
@@ -95,12 +116,10 @@ def prepare_data(config, data_dir, cache_dir=None, chars=False, pos=False, encod
                      f"for selection (groups of shared sentences kept together)")
     else:
         by_role["train"] = (train_examples, train_pairs)
-        by_role["dev"] = _read(config, config.dev_split, data_dir, cache_dir, policy, notes,
-                               sources)
-    by_role["test"] = _read(config, config.test_split, data_dir, cache_dir, policy, notes,
-                            sources)
+        by_role["dev"] = read(config.dev_split)
+    by_role["test"] = read(config.test_split)
     for split in config.extra_eval_splits:
-        by_role[split] = _read(config, split, data_dir, cache_dir, policy, notes, sources)
+        by_role[split] = read(split)
 
     def limit(role, limit_n):
         examples, pairs = by_role[role]
@@ -118,7 +137,8 @@ def prepare_data(config, data_dir, cache_dir=None, chars=False, pos=False, encod
 
     if encoder is None:
         encoder = PairEncoder.fit(by_role["train"][1], policy, config.max_len_a,
-                                  config.max_len_b, chars=chars, pos=pos)
+                                  config.max_len_b, chars=chars, pos=use_pos,
+                                  tagger=tagging.tagger)
     splits = {role: encoder.encode(role, examples, pairs)
               for role, (examples, pairs) in by_role.items()}
     return PreparedData(encoder, splits, sources, notes)

@@ -8,6 +8,7 @@ import keras
 import numpy as np
 
 from gcnn_match.files import write_atomic
+from gcnn_match.data import pos
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.embeddings import build_embedding_matrix
 from gcnn_match.data.pipeline import evaluation_dataset, training_dataset, unsort
@@ -33,7 +34,8 @@ def count_params(model, exclude_embeddings=False):
 def feature_flags(config):
     """Which optional per-token features the model consumes."""
     kwargs = config.model_kwargs
-    return {"chars": bool(kwargs.get("char_features")), "pos": bool(kwargs.get("pos_features"))}
+    return {"chars": bool(kwargs.get("char_features")),
+            "use_pos": bool(kwargs.get("pos_features"))}
 
 
 def model_inputs(config, encoder, data_dir, cache_dir, log=print):
@@ -52,7 +54,7 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
         embedding_dim=config.embedding_dim, embeddings_trainable=config.embeddings_trainable,
         char_vocab_size=len(encoder.char_vocab) if encoder.char_vocab else None,
         max_chars=encoder.max_chars,
-        pos_vocab_size=len(encoder.pos_vocab) if encoder.pos_vocab else None)
+        pos_vocab_size=pos.NUM_POS_TAGS + 1 if encoder.pos else None)
     return inputs, summary
 
 

@@ -73,7 +73,7 @@ class SavedModel:
         examples = list(examples)
         if not examples:
             return np.zeros((0, len(self.labels)), np.float32)
-        pairs = tokenize_examples(examples, self.encoder.policy)
+        pairs = tokenize_examples(examples, self.encoder.policy, tagger=self.encoder.tagger)
         encoded = self.encoder.encode("predict", examples, pairs)
         return predict_split(self.model, encoded, self.encoder, batch_size,
                              self.config.bucket_width)

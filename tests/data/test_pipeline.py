@@ -96,3 +96,43 @@ def test_token_cache_is_reused(tmp_path):
     assert [p.a for p in cached] == [p.a for p in first]
     other_policy = TextPolicy(tokenizer="whitespace", lowercase=True, use_given_tokens=True)
     assert tokenize_examples(changed, other_policy, cache)[0].a == ["different"]
+
+
+class _FakeTagger:
+    provenance = {"source": "test"}
+
+    def tag(self, tokens):
+        return [(t, "NN" if t.startswith("w1") else "VB") for t in tokens]
+
+
+def test_pos_ids_come_from_the_fixed_inventory_and_the_tagger_fills_missing_tags(tmp_path):
+    from gcnn_match.data import pos
+
+    examples = _examples(6)
+    pairs = tokenize_examples(examples, POLICY, tagger=_FakeTagger())
+    encoder = PairEncoder.fit(pairs, POLICY, 20, 10, pos=True, tagger=_FakeTagger())
+    split = encoder.encode("train", examples, pairs)
+    assert encoder.feature_names() == ["a_ids", "b_ids", "a_pos", "b_pos"]
+    first = split.features["a_pos"][0]
+    expected = [pos.POS_IDS["NN" if t.startswith("w1") else "VB"] for t in pairs[0].a[:20]]
+    assert first.tolist() == expected
+
+
+def test_a_run_keeps_its_tagger(tmp_path):
+    from gcnn_match.data import pos
+
+    tagger = pos.train_tagger([[("the", "DT"), ("dog", "NN"), ("runs", "VBZ")]] * 5, nr_iter=2)
+    tagger.provenance = {"source": "test"}
+    pairs = tokenize_examples(_examples(3), POLICY, tagger=tagger)
+    encoder = PairEncoder.fit(pairs, POLICY, 20, 10, pos=True, tagger=tagger)
+    encoder.save(tmp_path / "prep")
+    loaded = PairEncoder.load(tmp_path / "prep")
+    assert loaded.pos and loaded.tagger.provenance == {"source": "test"}
+    assert pos.tag_tokens(loaded.tagger, ["the", "dog"]) == pos.tag_tokens(tagger, ["the", "dog"])
+
+
+def test_shipped_tags_are_used_without_a_tagger():
+    example = Example("x", "y", 0, "u", a_tokens=("A", "dog"), b_tokens=("runs",),
+                      a_pos=("DT", "NN"), b_pos=("VBZ",))
+    pair = tokenize_examples([example], POLICY, tagger=_FakeTagger())[0]
+    assert pair.a_pos == ["DT", "NN"] and pair.b_pos == ["VBZ"]
