@@ -2,40 +2,11 @@
 import keras
 from keras import ops
 
-from gcnn_match.layers.initializers import BlockInitializer, fresh_initializer
+from gcnn_match.layers.initializers import BlockInitializer, OrthogonalIfSquare, fresh_initializer
 from gcnn_match.layers.masking import apply_mask
 
 # Keras fuses the four LSTM gate matrices (input, forget, cell, output) on the last axis.
 _LSTM_GATES = 4
-
-
-@keras.saving.register_keras_serializable(package="gcnn_match")
-class OrthogonalIfSquare(keras.initializers.Initializer):
-    """Random orthogonal for a square matrix, N(0, stddev^2) otherwise.
-
-    The rule of ESIM's official code (its `norm_weight(nin, nout, scale=0.01, ortho=True)`)
-    for every weight matrix: square ones (recurrent matrices, 300 -> 300 input matrices)
-    are orthogonal, the others normal with standard deviation 0.01.
-
-    Args:
-        stddev: standard deviation of the non-square case.
-        seed: optional int seed. Without one, every call draws new values, so one instance
-            can initialise several weights independently.
-    """
-
-    def __init__(self, stddev=0.01, seed=None):
-        self.stddev = float(stddev)
-        self.seed = seed
-
-    def __call__(self, shape, dtype=None):
-        if len(shape) == 2 and shape[0] == shape[1]:
-            base = keras.initializers.Orthogonal(seed=self.seed)
-        else:
-            base = keras.initializers.RandomNormal(stddev=self.stddev, seed=self.seed)
-        return base(shape, dtype=dtype)
-
-    def get_config(self):
-        return {"stddev": self.stddev, "seed": self.seed}
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")

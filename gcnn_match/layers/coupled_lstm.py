@@ -2,16 +2,12 @@
 import keras
 from keras import ops
 
-from gcnn_match.layers.initializers import fresh_initializer
+from gcnn_match.layers.initializers import fresh_initializer, paper_uniform
 
 _CELLS = ("tight", "loose")
 # direction -> (reverse sentence X, reverse sentence Y); the scan of direction d starts at
 # the corner (1, 1), (1, m), (n, m), (n, 1) of the paper's §4.2.1 for d = 1, 2, 3, 4.
 _REVERSALS = {1: (False, False), 2: (False, True), 3: (True, True), 4: (True, False)}
-
-
-def _uniform():
-    return keras.initializers.RandomUniform(-0.1, 0.1)
 
 
 def reverse_real(x, lengths, axis):
@@ -149,8 +145,8 @@ class CoupledLSTM(keras.layers.Layer):
         self.cell = cell
         self.num_layers = int(num_layers)
         self.directions = directions
-        self.kernel_initializer = keras.initializers.get(kernel_initializer or _uniform())
-        self.bias_initializer = keras.initializers.get(bias_initializer or _uniform())
+        self.kernel_initializer = keras.initializers.get(kernel_initializer or paper_uniform())
+        self.bias_initializer = keras.initializers.get(bias_initializer or paper_uniform())
         self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)
         # TC: one cell with gates (c~, o, i, f1, f2). LC: one LSTM cell (c~, o, i, f) run as
         # two streams (LSTM1 along i, LSTM2 along j).

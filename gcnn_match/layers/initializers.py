@@ -19,6 +19,12 @@ def fresh_initializer(initializer, offset=0):
     return initializer.__class__.from_config(config)
 
 
+def paper_uniform(offset=0):
+    """U[-0.1, 0.1], the C-LSTMs paper's initialisation of every non-embedding weight (§6.1);
+    `offset` gives independent draws for weights built from one call site."""
+    return fresh_initializer(keras.initializers.RandomUniform(-0.1, 0.1), offset)
+
+
 class BlockInitializer(keras.initializers.Initializer):
     """Initialises a fused kernel as `num_blocks` independent kernels stacked on the last axis.
 
@@ -53,3 +59,32 @@ class BlockInitializer(keras.initializers.Initializer):
         config = dict(config)
         config["base"] = keras.initializers.deserialize(config["base"])
         return cls(**config)
+
+
+@keras.saving.register_keras_serializable(package="gcnn_match")
+class OrthogonalIfSquare(keras.initializers.Initializer):
+    """Random orthogonal for a square matrix, N(0, stddev^2) otherwise.
+
+    The rule of ESIM's official code (its `norm_weight(nin, nout, scale=0.01, ortho=True)`)
+    for every weight matrix: square ones (recurrent matrices, 300 -> 300 input matrices)
+    are orthogonal, the others normal with standard deviation 0.01.
+
+    Args:
+        stddev: standard deviation of the non-square case.
+        seed: optional int seed. Without one, every call draws new values, so one instance
+            can initialise several weights independently.
+    """
+
+    def __init__(self, stddev=0.01, seed=None):
+        self.stddev = float(stddev)
+        self.seed = seed
+
+    def __call__(self, shape, dtype=None):
+        if len(shape) == 2 and shape[0] == shape[1]:
+            base = keras.initializers.Orthogonal(seed=self.seed)
+        else:
+            base = keras.initializers.RandomNormal(stddev=self.stddev, seed=self.seed)
+        return base(shape, dtype=dtype)
+
+    def get_config(self):
+        return {"stddev": self.stddev, "seed": self.seed}

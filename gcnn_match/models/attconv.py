@@ -26,7 +26,7 @@ from gcnn_match.layers.attentive_pooling import AttentivePooling
 from gcnn_match.layers.batch_column_normalization import BatchColumnNormalization
 from gcnn_match.layers.initializers import fresh_initializer
 from gcnn_match.layers.masking import apply_mask
-from gcnn_match.layers.pooling import MaxMeanPooling
+from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 

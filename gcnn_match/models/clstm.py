@@ -25,8 +25,9 @@ from keras import ops
 
 from gcnn_match.layers.coupled_lstm import CoupledLSTM
 from gcnn_match.layers.dynamic_pooling import DynamicPooling
-from gcnn_match.layers.initializers import fresh_initializer
-from gcnn_match.layers.masking import apply_mask, masked_softmax
+from gcnn_match.layers.conditional_attention import ConditionalAttention
+from gcnn_match.layers.initializers import paper_uniform
+from gcnn_match.layers.masking import apply_mask
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 
@@ -34,18 +35,13 @@ HEADS = ("softmax", "score")
 OUTPUT_LAYER_NAMES = ("logits", "score")
 
 
-def uniform_init(offset=0):
-    """U[-0.1, 0.1], the paper's initialisation of every non-embedding parameter (§6.1)."""
-    return fresh_initializer(keras.initializers.RandomUniform(-0.1, 0.1), offset)
-
-
 def _regularizer(l2):
     return keras.regularizers.L2(l2) if l2 else None
 
 
 def _dense(units, name, activation=None, l2=0.0):
-    return keras.layers.Dense(units, activation=activation, kernel_initializer=uniform_init(),
-                              bias_initializer=uniform_init(), kernel_regularizer=_regularizer(l2),
+    return keras.layers.Dense(units, activation=activation, kernel_initializer=paper_uniform(),
+                              bias_initializer=paper_uniform(), kernel_regularizer=_regularizer(l2),
                               name=name)
 
 
@@ -79,8 +75,8 @@ def _lstm(units, name, l2, return_sequences=False, return_state=False):
     # unit_forget_bias would add 1 to the forget bias; the paper draws every bias uniformly.
     return keras.layers.LSTM(
         units, return_sequences=return_sequences, return_state=return_state,
-        kernel_initializer=uniform_init(), recurrent_initializer=uniform_init(1),
-        bias_initializer=uniform_init(2), unit_forget_bias=False,
+        kernel_initializer=paper_uniform(), recurrent_initializer=paper_uniform(1),
+        bias_initializer=paper_uniform(2), unit_forget_bias=False,
         kernel_regularizer=_regularizer(l2), recurrent_regularizer=_regularizer(l2), name=name)
 
 
@@ -164,109 +160,6 @@ def build_sentence_encoder_mlp(inputs, kind="nbow", units=100, mlp_layers=2, mlp
         hidden = _dense(mlp_units or 2 * units, f"mlp_{i + 1}", "tanh", l2)(hidden)
     outputs = _output(hidden, inputs, head, l2)
     return keras.Model(features, outputs, name=name or f"{kind}_mlp")
-
-
-@keras.saving.register_keras_serializable(package="gcnn_match")
-class ConditionalAttention(keras.layers.Layer):
-    """Rocktäschel et al.'s attention of a hypothesis LSTM over the premise states.
-
-    Premise states Y (B, n, k), hypothesis states H (B, m, k) whose last real state is h_N:
-
-    ```
-    final:        M = tanh(Y W^y + h_N W^h);  a = softmax(M w);  r = a^T Y
-    word_by_word: for t = 1..N:  M_t = tanh(Y W^y + h_t W^h + r_{t-1} W^r)
-                  a_t = softmax(M_t w);  r_t = a_t^T Y + tanh(r_{t-1} W^t),  r_0 = 0
-    h* = tanh(r W^p + h_N W^x)      (r = r_N for word_by_word)
-    ```
-
-    No biases, as in the equations. The word-by-word recurrence runs in one compiled loop
-    (`keras.ops.scan`) over the hypothesis positions.
-
-    Args:
-        units: k, the LSTM size.
-        word_by_word: attend at every hypothesis word (True) or from h_N only (False).
-        kernel_regularizer: optional regularizer of every weight (the paper's L2).
-        **kwargs: base `keras.layers.Layer` arguments.
-
-    Call arguments:
-        inputs: list `[Y, H, h_N]`: (B, n, k), (B, m, k), (B, k).
-        mask: list `[mask_premise, mask_hypothesis]`, float (B, n), (B, m).
-
-    Returns:
-        h* (B, k).
-
-    Masking:
-        Padded premise positions get zero attention weight; padded hypothesis steps leave
-        r unchanged, so r_N is the state at the last real word. No Keras mask propagates.
-
-    References:
-        Rocktäschel, Grefenstette, Hermann, Kočiský and Blunsom, "Reasoning about
-        Entailment with Neural Attention", ICLR 2016, §2.3 (Eq. 7-10) and §2.4 (Eq. 11-14);
-        the baselines of Liu et al., EMNLP 2016, §6.2.
-    """
-
-    def __init__(self, units, word_by_word=False, kernel_regularizer=None, **kwargs):
-        super().__init__(**kwargs)
-        self.units = int(units)
-        self.word_by_word = bool(word_by_word)
-        self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)
-
-    def build(self, input_shape):
-        names = ["W_y", "W_h", "W_p", "W_x"] + (["W_r", "W_t"] if self.word_by_word else [])
-        k = self.units
-        self.matrices = {
-            n: self.add_weight(shape=(k, k), name=n, initializer=uniform_init(i),
-                               regularizer=self.kernel_regularizer)
-            for i, n in enumerate(names)}
-        self.score_vector = self.add_weight(shape=(k, 1), name="w", initializer=uniform_init(9),
-                                            regularizer=self.kernel_regularizer)
-
-    def _attend(self, premise_term, premise, premise_mask, query):
-        scores = ops.matmul(ops.tanh(premise_term + query[:, None, :]), self.score_vector)
-        weights = masked_softmax(scores[..., 0], premise_mask, axis=-1)
-        return ops.sum(weights[..., None] * premise, axis=1)
-
-    def call(self, inputs, mask=None):
-        premise, hypothesis, last = inputs
-        mask_p, mask_h = mask if mask is not None else (None, None)
-        if mask_p is None:
-            mask_p = ops.ones(ops.shape(premise)[:2], premise.dtype)
-        if mask_h is None:
-            mask_h = ops.ones(ops.shape(hypothesis)[:2], premise.dtype)
-        w = self.matrices
-        premise_term = ops.matmul(premise, w["W_y"])
-        if not self.word_by_word:
-            r = self._attend(premise_term, premise, mask_p, ops.matmul(last, w["W_h"]))
-        else:
-            steps = (ops.transpose(ops.matmul(hypothesis, w["W_h"]), (1, 0, 2)),
-                     ops.transpose(ops.cast(mask_h, premise.dtype))[..., None])
-
-            def step(r, inputs_t):
-                h_term, real = inputs_t
-                query = h_term + ops.matmul(r, w["W_r"])
-                new = (self._attend(premise_term, premise, mask_p, query)
-                       + ops.tanh(ops.matmul(r, w["W_t"])))
-                r = real * new + (1.0 - real) * r
-                return r, r  # Keras' TF scan wants the output shaped like the carry
-
-            r0 = ops.zeros_like(last)
-            r, _ = ops.scan(step, r0, steps)
-        return ops.tanh(ops.matmul(r, w["W_p"]) + ops.matmul(last, w["W_x"]))
-
-    def compute_mask(self, inputs, mask=None):
-        return None
-
-    def compute_output_shape(self, input_shape):
-        return (input_shape[0][0], self.units)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({
-            "units": self.units,
-            "word_by_word": self.word_by_word,
-            "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
-        })
-        return config
 
 
 @register("conditional_lstm")

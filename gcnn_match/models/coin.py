@@ -21,7 +21,7 @@ from gcnn_match.layers.context_cross_attention import ContextCrossAttention
 from gcnn_match.layers.gate_fusion import GateFusion
 from gcnn_match.layers.masking import apply_mask
 from gcnn_match.layers.multi_head_pooling import MultiHeadPooling
-from gcnn_match.layers.pooling import MaxMeanPooling
+from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 

@@ -8,9 +8,11 @@ the details follow ESIM's official code as MODEL_SPECS §1.4 records them.
 """
 import keras
 
-from gcnn_match.layers.bilstm_encoder import BiLSTMEncoder, OrthogonalIfSquare
-from gcnn_match.layers.pooling import MaxMeanPooling
-from gcnn_match.layers.soft_alignment import MatchingFeatures, SoftAlignment
+from gcnn_match.layers.bilstm_encoder import BiLSTMEncoder
+from gcnn_match.layers.initializers import OrthogonalIfSquare
+from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
+from gcnn_match.layers.matching_features import MatchingFeatures
+from gcnn_match.layers.soft_alignment import SoftAlignment
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 

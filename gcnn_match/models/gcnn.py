@@ -16,8 +16,9 @@ import keras
 from gcnn_match.data.pos import NUM_POS_TAGS
 from gcnn_match.layers.char_composition import CharComposition
 from gcnn_match.layers.conv_encoder import ConvEncoder
-from gcnn_match.layers.pooling import MaxMeanPooling
-from gcnn_match.layers.soft_alignment import MatchingFeatures, SoftAlignment
+from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
+from gcnn_match.layers.matching_features import MatchingFeatures
+from gcnn_match.layers.soft_alignment import SoftAlignment
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 

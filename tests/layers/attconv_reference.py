@@ -1,7 +1,7 @@
 """NumPy re-computations of the ATTCONV equations (Yin & Schütze 2018, Eq. 1-13) from a
 layer's own weights, shared by the ATTCONV layer tests."""
 import numpy as np
-from harness import _np, np_conv1d_same, sigmoid
+from harness import to_numpy, np_conv1d_same, sigmoid
 
 
 def np_softmax(logits, key_mask=None):
@@ -20,10 +20,10 @@ def np_scores(layer, source, focus):
     if layer.matching == "dot":
         return np.einsum("bid,bjd->bij", source, focus)
     if layer.matching == "bilinear":
-        return np.einsum("bid,de,bje->bij", source, _np(layer.bilinear_kernel), focus)
-    hidden = np.tanh((source @ _np(layer.source_kernel))[:, :, None, :]
-                     + (focus @ _np(layer.focus_kernel))[:, None, :, :])
-    return (hidden @ _np(layer.score_vector))[..., 0]
+        return np.einsum("bid,de,bje->bij", source, to_numpy(layer.bilinear_kernel), focus)
+    hidden = np.tanh((source @ to_numpy(layer.source_kernel))[:, :, None, :]
+                     + (focus @ to_numpy(layer.focus_kernel))[:, None, :, :])
+    return (hidden @ to_numpy(layer.score_vector))[..., 0]
 
 
 def np_attentive_context(layer, source, focus, mask_x, mask_y):
@@ -44,18 +44,18 @@ def np_attentive_conv(layer, x, y, mask_x, mask_y, source=None):
     source = x if source is None else source
     context, weights = np_attentive_context(layer.attention, source, y, mask_x, mask_y)
     conv_input = x if layer.code_faithful else x * mask_x[..., None]
-    pre = (np_conv1d_same(conv_input, _np(layer.conv.kernel))
-           + context @ _np(layer.context_projection.kernel) + _np(layer.bias))
+    pre = (np_conv1d_same(conv_input, to_numpy(layer.conv.kernel))
+           + context @ to_numpy(layer.context_projection.kernel) + to_numpy(layer.bias))
     return np.tanh(pre) * mask_x[..., None], weights
 
 
 def np_gated_conv_unit(layer, x, mask):
     """Eq. 7-9 for a `GatedConvUnit`."""
     x = x * mask[..., None]
-    pre = np_conv1d_same(x, _np(layer.conv.kernel), _np(layer.conv.bias))
+    pre = np_conv1d_same(x, to_numpy(layer.conv.kernel), to_numpy(layer.conv.bias))
     candidate, gate = np.split(pre, 2, axis=-1)
     gate = sigmoid(gate)
-    unigram = x if layer.projection is None else x @ _np(layer.projection.kernel)
+    unigram = x if layer.projection is None else x @ to_numpy(layer.projection.kernel)
     return (gate * unigram + (1.0 - gate) * np.tanh(candidate)) * mask[..., None]
 
 

@@ -273,7 +273,7 @@ def _check_padding(layer, args, kwargs, eager, output_axes, zero_at_padding, pad
 # NumPy references.
 
 
-def _np(variable):
+def to_numpy(variable):
     return np.asarray(keras.ops.convert_to_numpy(variable), dtype="float64")
 
 
@@ -305,14 +305,14 @@ def np_gcnn(layer, x, mask, memory=None):
     """Eq. 2-3 in NumPy from the layer's weights; returns (H', C')."""
     m = mask[..., None]
     x = x * m
-    kernel = _np(layer.conv.kernel)
-    bias = _np(layer.conv.bias)
+    kernel = to_numpy(layer.conv.kernel)
+    bias = to_numpy(layer.conv.bias)
     pre = np_conv1d_same(x, kernel, bias)
     gates = dict(zip(layer.gate_names, np.split(pre, len(layer.gate_names), axis=-1)))
     if layer.projection is None:
         residual = x
     else:
-        residual = x @ _np(layer.projection.kernel)
+        residual = x @ to_numpy(layer.projection.kernel)
     if layer.output_gate:
         new = sigmoid(gates["output"]) * np.tanh(gates["candidate"])
     else:
@@ -330,7 +330,7 @@ def np_gcnn(layer, x, mask, memory=None):
 def np_glu(layer, x, mask):
     """GLU, Eq. 1, in NumPy from the layer's weights."""
     m = mask[..., None]
-    pre = np_conv1d_same(x * m, _np(layer.conv.kernel), _np(layer.conv.bias))
+    pre = np_conv1d_same(x * m, to_numpy(layer.conv.kernel), to_numpy(layer.conv.bias))
     linear, gate = np.split(pre, 2, axis=-1)
     return linear * sigmoid(gate) * m
 
@@ -339,6 +339,6 @@ def np_residual_conv(layer, x, mask):
     """The CNN baseline layer, ReLU(conv(H) + b) + P(H), in NumPy from the layer's weights."""
     m = mask[..., None]
     x = x * m
-    conv = np_conv1d_same(x, _np(layer.conv.kernel), _np(layer.conv.bias))
-    residual = x if layer.projection is None else x @ _np(layer.projection.kernel)
+    conv = np_conv1d_same(x, to_numpy(layer.conv.kernel), to_numpy(layer.conv.bias))
+    residual = x if layer.projection is None else x @ to_numpy(layer.projection.kernel)
     return (np.maximum(conv, 0.0) + residual) * m

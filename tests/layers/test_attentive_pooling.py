@@ -1,7 +1,7 @@
 """AttentivePooling (APCNN, dos Santos et al. 2016): harness checks and NumPy."""
 import numpy as np
 from attconv_reference import np_softmax
-from harness import Mask, Seq, _np, random_inputs, run_layer_test
+from harness import Mask, Seq, to_numpy, random_inputs, run_layer_test
 
 from gcnn_match.layers.attentive_pooling import AttentivePooling
 
@@ -11,7 +11,7 @@ B, LQ, LA, D = 3, 5, 4, 6
 def np_attentive_pooling(layer, q, a, mask_q, mask_a):
     q = q * mask_q[..., None]
     a = a * mask_a[..., None]
-    match = np.tanh(np.einsum("bid,de,bje->bij", q, _np(layer.kernel), a))
+    match = np.tanh(np.einsum("bid,de,bje->bij", q, to_numpy(layer.kernel), a))
     score_q = np.where(mask_a[:, None, :] > 0, match, -np.inf).max(-1)
     score_a = np.where(mask_q[:, :, None] > 0, match, -np.inf).max(1)
     weights_q = np_softmax(np.where(mask_q > 0, score_q, 0.0), mask_q)

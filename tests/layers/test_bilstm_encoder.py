@@ -2,9 +2,10 @@
 import keras
 import numpy as np
 import pytest
-from harness import Mask, Seq, _np, random_inputs, run_layer_test, sigmoid
+from harness import Mask, Seq, to_numpy, random_inputs, run_layer_test, sigmoid
 
-from gcnn_match.layers.bilstm_encoder import BiLSTMEncoder, OrthogonalIfSquare
+from gcnn_match.layers.bilstm_encoder import BiLSTMEncoder
+from gcnn_match.layers.initializers import OrthogonalIfSquare
 
 B, L, UNITS = 3, 6, 4
 
@@ -19,7 +20,7 @@ def np_lstm_direction(lstm, x, mask, reverse):
     Starts from zero states at the row's first real token (last one when `reverse`); the
     output at padded positions is 0.
     """
-    kernel, recurrent, bias = (_np(w) for w in (lstm.cell.kernel, lstm.cell.recurrent_kernel,
+    kernel, recurrent, bias = (to_numpy(w) for w in (lstm.cell.kernel, lstm.cell.recurrent_kernel,
                                                  lstm.cell.bias))
     units = recurrent.shape[0]
     out = np.zeros(x.shape[:2] + (units,))
@@ -55,7 +56,7 @@ def test_backward_direction_starts_at_each_rows_last_real_token():
     layer = BiLSTMEncoder(UNITS)
     out = np.asarray(layer(x, mask=mask))
     lstm = layer.backward_lstm
-    kernel, bias = _np(lstm.cell.kernel), _np(lstm.cell.bias)
+    kernel, bias = to_numpy(lstm.cell.kernel), to_numpy(lstm.cell.bias)
     for row, n in enumerate(lengths):
         # From zero states, one step on the last real token: h = o * tanh(i * g).
         i, _, g, o = np.split(x[row, n - 1].astype("float64") @ kernel + bias, 4)
@@ -83,16 +84,16 @@ def test_esim_initialisation():
     wide.build((None, None, 64))
     for lstm in (square.forward_lstm, square.backward_lstm):
         for matrix in (lstm.cell.kernel, lstm.cell.recurrent_kernel):
-            blocks = np.split(_np(matrix), 4, axis=1)
+            blocks = np.split(to_numpy(matrix), 4, axis=1)
             assert all(_is_orthogonal(block) for block in blocks)
             assert not np.allclose(blocks[0], blocks[1])
-        assert np.all(_np(lstm.cell.bias) == 0)  # no unit forget bias
-    assert not np.allclose(_np(square.forward_lstm.cell.kernel),
-                           _np(square.backward_lstm.cell.kernel))
-    kernel = _np(wide.forward_lstm.cell.kernel)  # 64 -> 8: not square, N(0, 0.01^2)
+        assert np.all(to_numpy(lstm.cell.bias) == 0)  # no unit forget bias
+    assert not np.allclose(to_numpy(square.forward_lstm.cell.kernel),
+                           to_numpy(square.backward_lstm.cell.kernel))
+    kernel = to_numpy(wide.forward_lstm.cell.kernel)  # 64 -> 8: not square, N(0, 0.01^2)
     assert abs(kernel.std() - 0.01) < 0.001 and abs(kernel.mean()) < 0.001
-    assert all(_is_orthogonal(b) for b in np.split(_np(wide.forward_lstm.cell.recurrent_kernel),
-                                                   4, axis=1))
+    recurrent = to_numpy(wide.forward_lstm.cell.recurrent_kernel)
+    assert all(_is_orthogonal(b) for b in np.split(recurrent, 4, axis=1))
 
 
 def test_seeded_initializers_are_reproducible_and_differ_between_directions():
@@ -105,8 +106,8 @@ def test_seeded_initializers_are_reproducible_and_differ_between_directions():
     first, second = build(), build()
     for a, b in zip(first.get_weights(), second.get_weights()):
         np.testing.assert_array_equal(a, b)
-    assert not np.allclose(_np(first.forward_lstm.cell.kernel),
-                           _np(first.backward_lstm.cell.kernel))
+    assert not np.allclose(to_numpy(first.forward_lstm.cell.kernel),
+                           to_numpy(first.backward_lstm.cell.kernel))
 
 
 def test_weight_count():

@@ -2,7 +2,7 @@
 import keras
 import numpy as np
 import tensorflow as tf
-from harness import Mask, Seq, _np, np_gcnn, run_layer_test
+from harness import Mask, Seq, to_numpy, np_gcnn, run_layer_test
 
 from gcnn_match.layers.char_composition import CharComposition
 
@@ -28,7 +28,7 @@ def _layer(**kwargs):
 def np_char_composition(layer, word_ids):
     """Eq. 9 for one word (W,) in NumPy: embed, two GCNN layers carrying C, max over chars."""
     real = word_ids != 0
-    table = _np(layer.char_embedding.embeddings)
+    table = to_numpy(layer.char_embedding.embeddings)
     x = table[word_ids][None]  # (1, W, char_dim)
     char_mask = real[None].astype("float64")
     hidden, memory = x, None

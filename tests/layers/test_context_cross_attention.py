@@ -9,7 +9,7 @@ from gcnn_match.layers.context_cross_attention import ContextCrossAttention
 B, LA, LB, D, UNITS = 3, 6, 4, 5, 4
 
 
-def _np(variable):
+def to_numpy(variable):
     return np.asarray(variable, "float64")
 
 
@@ -20,9 +20,9 @@ def np_cross_attention(layer, a, b, mask_a, mask_b):
 
     def queries(h, mask):
         if layer.use_context:
-            h = h + np_self_alignment(_np(layer.context.projection.kernel), h, mask)
+            h = h + np_self_alignment(to_numpy(layer.context.projection.kernel), h, mask)
         dense = layer.feed_forward
-        return np.maximum(h @ _np(dense.kernel) + _np(dense.bias), 0.0)
+        return np.maximum(h @ to_numpy(dense.kernel) + to_numpy(dense.bias), 0.0)
 
     e = np.einsum("bik,bjk->bij", queries(a, mask_a), queries(b, mask_b))
     w_a = np_masked_softmax(e, mask_b[:, None, :], axis=2) * mask_a[:, :, None]
