@@ -92,9 +92,14 @@ class RunMonitor(keras.callbacks.Callback):
                 self.model.stop_training = True
                 return
             self.halvings += 1
+            # The weight file also holds the optimizer's state (it is what resuming needs);
+            # ESIM restores the parameters only, so keep the optimizer's current state.
             optimizer = self.model.optimizer
-            optimizer.learning_rate.assign(optimizer.learning_rate * 0.5)
+            state = [keras.ops.convert_to_numpy(v) for v in optimizer.variables]
             self.model.load_weights(self.run.best_weights)
+            for variable, value in zip(optimizer.variables, state):
+                variable.assign(value)
+            optimizer.learning_rate.assign(optimizer.learning_rate * 0.5)
             self.log(f"no improvement: learning rate halved (x{self.halvings}), best weights "
                      f"of epoch {self.best_epoch + 1} restored")
         elif epoch - self.best_epoch >= self.patience:

@@ -1,0 +1,53 @@
+"""Selection, early stopping and ESIM's plateau schedule of the run monitor."""
+import keras
+import pytest
+import numpy as np
+
+from gcnn_match.training.monitor import RunMonitor
+from gcnn_match.training.run_dir import RunDirectory, read_json
+
+
+def _model(learning_rate=0.1):
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate), loss="mse")
+    model.optimizer.build(model.trainable_variables)
+    return model
+
+
+def _drive(monitor, model, dev_scores, set_weights=None):
+    """Runs epochs until the monitor stops; returns the epochs run."""
+    scores = iter(dev_scores)
+    monitor.evaluate_dev = lambda m: {"accuracy": next(scores)}
+    monitor.set_model(model)
+    for epoch, _ in enumerate(dev_scores):
+        monitor.on_epoch_begin(epoch)
+        if set_weights is not None:
+            model.set_weights(set_weights(epoch))
+        monitor.on_epoch_end(epoch, {"loss": 1.0, "accuracy": 0.5})
+        if model.stop_training:
+            return epoch + 1
+    return len(dev_scores)
+
+
+def test_plateau_halves_the_rate_restores_the_best_weights_then_stops(tmp_path):
+    run = RunDirectory(tmp_path).create()
+    model = _model()
+    monitor = RunMonitor(run, None, "accuracy", patience=1, plateau_halving=2,
+                         train_examples=10, log=lambda *_: None)
+    weights = lambda epoch: [np.full((2, 1), float(epoch), "f"), np.zeros(1, "f")]  # noqa: E731
+    epochs = _drive(monitor, model, [0.5, 0.7, 0.6, 0.65, 0.6, 0.9], weights)
+    assert epochs == 5  # best at epoch 2, two halvings (epochs 3, 4), stop at epoch 5
+    assert float(model.optimizer.learning_rate.numpy()) == pytest.approx(0.1 / 4)
+    records = run.epochs()
+    assert [r["best"] for r in records] == [True, True, False, False, False]
+    assert read_json(run / "checkpoints" / "best.json")["epoch"] == 1
+    # The weights after a halving are the best epoch's (epoch index 1 -> all ones).
+    np.testing.assert_array_equal(model.get_weights()[0], np.ones((2, 1)))
+    assert read_json(run / "checkpoints" / "last.json")["halvings"] == 2
+
+
+def test_early_stopping_after_patience(tmp_path):
+    run = RunDirectory(tmp_path).create()
+    monitor = RunMonitor(run, None, "accuracy", patience=2, plateau_halving=0,
+                         train_examples=10, log=lambda *_: None)
+    assert _drive(monitor, _model(), [0.5, 0.6, 0.55, 0.58, 0.9]) == 4
