@@ -41,9 +41,19 @@ def test_plateau_halves_the_rate_restores_the_best_weights_then_stops(tmp_path):
     records = run.epochs()
     assert [r["best"] for r in records] == [True, True, False, False, False]
     assert read_json(run / "checkpoints" / "best.json")["epoch"] == 1
-    # The weights after a halving are the best epoch's (epoch index 1 -> all ones).
-    np.testing.assert_array_equal(model.get_weights()[0], np.ones((2, 1)))
     assert read_json(run / "checkpoints" / "last.json")["halvings"] == 2
+
+
+def test_a_halving_restores_the_best_parameters_but_keeps_the_optimizer_going(tmp_path):
+    run = RunDirectory(tmp_path).create()
+    model = _model()
+    monitor = RunMonitor(run, None, "accuracy", patience=1, plateau_halving=2,
+                         train_examples=10, log=lambda *_: None)
+    weights = lambda epoch: [np.full((2, 1), float(epoch), "f"), np.zeros(1, "f")]  # noqa: E731
+    model.optimizer.iterations.assign(7)
+    _drive(monitor, model, [0.5, 0.7, 0.6], weights)
+    np.testing.assert_array_equal(model.get_weights()[0], np.ones((2, 1)))  # best = epoch 2
+    assert int(model.optimizer.iterations.numpy()) == 7
 
 
 def test_early_stopping_after_patience(tmp_path):
