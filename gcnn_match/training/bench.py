@@ -80,3 +80,22 @@ def render_markdown(results, environment, command):
             f"| {r['inference_pairs_per_second']:.0f} "
             f"| {r['latency_p50_ms']:.0f} / {r['latency_p90_ms']:.0f} |")
     return "\n".join(lines) + "\n"
+
+
+def render_time_ratios(results, configs, pairs):
+    """Training-time ratios of row pairs from throughput measured side by side, beside the
+    paper's time-per-epoch ratios (GTX 1080)."""
+    by_row = {r["row"]: r for r in results}
+    paper = {c.row: c.targets.get("seconds_per_epoch") for c in configs}
+    lines = ["", "| time ratio | paper (GPU) | ours, bucketed batches | ours, fixed padding |",
+             "|---|---|---|---|"]
+    for slow, fast in pairs:
+        if slow not in by_row or fast not in by_row:
+            continue
+        cells = [f"{paper[slow] / paper[fast]:.2f}" if paper.get(slow) and paper.get(fast)
+                 else "–"]
+        for padding in ("bucket", "fixed"):
+            key = f"train_pairs_per_second_{padding}"
+            cells.append(f"{by_row[fast][key] / by_row[slow][key]:.2f}")
+        lines.append(f"| {slow} / {fast} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
