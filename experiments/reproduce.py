@@ -12,9 +12,12 @@ import time
 
 from absl import app, flags
 
+from gcnn_match.data.download import ensure_dataset
+from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.overrides import default_run_dir
 from gcnn_match.reporting import tables
+from gcnn_match.training.inputs import apply_scale
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
 
 FLAGS = flags.FLAGS
@@ -40,6 +43,20 @@ def _list():
         targets = ", ".join(f"{k}={v:g}" for k, v in config.targets.items())
         print(f"{registry.table_id(config):16s} {config.name:40s} {config.table:8s} "
               f"{config.row!r:28s} {targets}")
+
+
+def _ensure_data(pending):
+    """Finds (or downloads, where a URL exists) every split the pending runs read, before any
+    training starts; a missing file stops here with the list of what to place where."""
+    needed = {}
+    for config in pending:
+        scaled = apply_scale(config)
+        splits = {scaled.train_split, scaled.test_split, *scaled.extra_eval_splits}
+        if scaled.dev_split != "holdout":
+            splits.add(scaled.dev_split)
+        needed.setdefault(config.dataset, set()).update(splits)
+    for dataset, splits in needed.items():
+        ensure_dataset(dataset, FLAGS.data_dir, sorted(splits))
 
 
 def _estimate(pending):
@@ -79,6 +96,10 @@ def main(argv):
     planned = [(c, d) for registered in configs for c, d in _planned(registered, seeds)]
     pending = [c for c, d in planned if not (d / "metrics.json").exists()]
     if not FLAGS.report_only:
+        try:
+            _ensure_data(pending)
+        except MissingDataError as error:
+            raise SystemExit(f"error: {error}") from None
         if FLAGS.estimate and pending:
             _estimate(pending)
         start = time.time()

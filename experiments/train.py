@@ -5,6 +5,7 @@
 """
 from absl import app, flags
 
+from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.overrides import (FIELD_FLAGS, apply_overrides, default_run_dir,
                                               parse_model_kwargs)
@@ -44,7 +45,10 @@ def main(argv):
                              FLAGS.learning_rate, parse_model_kwargs(FLAGS.model_kwargs))
     run_dir = FLAGS.model_dir or default_run_dir(FLAGS.runs_dir, registered, config)
     print(f"run directory: {run_dir}")
-    run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir, resume=FLAGS.resume)
+    try:
+        run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir, resume=FLAGS.resume)
+    except MissingDataError as error:
+        raise SystemExit(f"error: {error}") from None
 
 
 if __name__ == "__main__":
