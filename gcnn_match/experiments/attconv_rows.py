@@ -7,9 +7,9 @@ Settings are the paper's common set-up (§4.1): fine-tuned embeddings, hidden 30
 dot-product matching (MODEL_SPECS §2.3). Unstated choices: max lengths from the authors'
 scripts (SciTail 50, SNLI light 70; MODEL_SPECS §2.8), at most 100 epochs as in the code with
 early stopping on dev (the code reported its maximum test score; we select on dev),
-no dropout / L2 / clipping (as the code). The paper used 300-d word2vec (GoogleNews); the
-runnable offline default is the packaged GloVe 6B-50d stand-in (override with
-`--embeddings=word2vec-googlenews` when DATA_DIR/embeddings holds the vectors).
+no dropout / L2 / clipping (as the code). The paper used 300-d word2vec (GoogleNews): it is
+used when DATA_DIR/embeddings holds it, else the packaged GloVe 6B-50d stand-in (the report
+says which).
 Not registered yet: Table 3 (Yelp) and Table 9 (FEVER).
 """
 from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
@@ -17,7 +17,7 @@ from gcnn_match.experiments.registry import register, slug
 
 PAPER = "ATTCONV"
 COMMON = dict(
-    paper=PAPER, embeddings="glove-6b-50d-packaged", embeddings_trainable=True,
+    paper=PAPER, embeddings="word2vec-googlenews|glove-6b-50d-packaged", embeddings_trainable=True,
     oov_init="normal", oov_scale=0.01,  # the code draws every row from N(0, 0.01^2)
     optimizer=OptimizerConfig(name="adagrad", learning_rate=0.01), batch_size=50,
     epochs=100, early_stopping_patience=5)

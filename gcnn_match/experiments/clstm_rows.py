@@ -10,8 +10,8 @@ from the paper's grid {5, 10, 100}) [U->S], fine-tuned embeddings, U[-0.1, 0.1]
 initialisation. Unstated [U->S]: batch 32, at most 20 epochs with selection and early
 stopping on dev, no dropout, sentences cut at 50 tokens, lower-cased parse-tree tokens (the
 paper's vectors are uncased GloVe). Vectors: the paper says "100d GloVe (840B)", which does
-not exist; the intended stand-in is glove.6B.100d, but the offline default here is the
-packaged GloVe 6B-50d (override with `--embeddings=glove.6B.100d` when present).
+not exist; glove.6B.100d is used when DATA_DIR/embeddings holds it, else the packaged
+GloVe 6B-50d (the report says which).
 Not registered yet: Table 4 (Yahoo! Answers MQA; the corpus is not public, MODEL_SPECS §3.9).
 """
 from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
@@ -20,8 +20,8 @@ from gcnn_match.experiments.registry import register, slug
 PAPER = "C-LSTMs"
 SNLI = dict(
     paper=PAPER, table="Table 2", dataset="snli", tokenizer="whitespace", lowercase=True,
-    use_given_tokens=True, max_len_a=50, max_len_b=50, embeddings="glove-6b-50d-packaged",
-    embeddings_trainable=True,
+    use_given_tokens=True, max_len_a=50, max_len_b=50,
+    embeddings="glove.6B.100d|glove-6b-50d-packaged", embeddings_trainable=True,
     optimizer=OptimizerConfig(name="adagrad", learning_rate=0.005, global_clipnorm=10.0),
     batch_size=32, epochs=20, early_stopping_patience=5)
 NOTES = (

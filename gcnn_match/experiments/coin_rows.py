@@ -7,9 +7,8 @@ embeddings, 2 blocks; Adam 1e-3 with exponential decay, dropout keep 0.8, L2, gr
 examples, batch 128, <= 30 epochs, L2 1e-6, zero-initialised fixed OOV vectors, selection on
 dev accuracy; widths d = 225 and n_h = 5 (6.52M parameters, see gcnn_match/models/coin.py).
 
-The runnable Quora default is the packaged GloVe 6B-50d (works offline); the paper's vectors
-are `--embeddings=glove.840B.300d` with the file in DATA_DIR/embeddings. Each run records the
-vectors it used.
+Quora uses the paper's GloVe 840B-300d vectors when DATA_DIR/embeddings holds them, else the
+packaged GloVe 6B-50d stand-in (works offline). Each run records the vectors it used.
 
 The "COIN (ensemble)" rows are not trainable rows: they are the majority vote of 5 runs of
 the single-model row with different seeds (`gcnn_match/training/ensemble.py`).
@@ -24,11 +23,11 @@ COMMON = dict(paper=PAPER, model="coin", optimizer=OPTIMIZER, batch_size=128, ep
 WIDTHS = {"d": 225, "n_h": 5}
 
 QUORA = dict(dataset="quora", tokenizer="treebank", lowercase=True, use_given_tokens=False,
-             max_len_a=32, max_len_b=32, embeddings="glove-6b-50d-packaged",
+             max_len_a=32, max_len_b=32, embeddings="glove.840B.300d|glove-6b-50d-packaged",
              embeddings_trainable=False, oov_init="zeros", embedding_match="lower",
              model_kwargs=dict(WIDTHS, blocks=3))
 QUORA_VECTORS = ("paper vectors: 300-d GloVe CommonCrawl 840B, fixed "
-                 "(--embeddings=glove.840B.300d); default run: packaged GloVe 6B-50d stand-in")
+                 "(the packaged GloVe 6B-50d stands in when they are absent)")
 LCQMC = dict(dataset="lcqmc", tokenizer="chars", lowercase=False, use_given_tokens=False,
              max_len_a=50, max_len_b=50, embeddings="random", embedding_dim=200,
              embeddings_trainable=True, model_kwargs=dict(WIDTHS, blocks=2))

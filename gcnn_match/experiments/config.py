@@ -46,8 +46,10 @@ class ExperimentConfig:
         model: model registry name; `model_kwargs` are passed to its builder.
         text: tokenizer name, lowercase, and whether to use tokens shipped with the data.
         max_len_a, max_len_b: hard cut-offs (truncate the end, keep the first tokens).
-        embeddings: embeddings source (see gcnn_match.data.embeddings), `embeddings_trainable`
-            and the OOV initialisation; `embedding_dim` is used only when the source is "random".
+        embeddings: embeddings source (see gcnn_match.data.embeddings), or several separated by
+            "|" tried in order (the paper's vectors first, then an offline stand-in); then
+            `embeddings_trainable` and the OOV initialisation. `embedding_dim` is used only
+            for "random".
         targets: paper numbers for this row, keyed like our metrics ("test_accuracy"...).
         target_notes: what the paper's numbers are (split, units, hardware, vectors).
         table_key: the report table this row belongs to; default "<paper>-<dataset>". Set it

@@ -8,7 +8,7 @@ selection on dev accuracy). `ESIM (our implement)` follows ESIM's official code 
 GCNN paper's cut-offs and batch size, so the time-per-epoch comparison is like for like, and
 ESIM's schedule (halve the learning rate and restore the best weights on a dev plateau, at most
 7 times). The paper's 300-d GloVe 840B vectors are used when present in DATA_DIR/embeddings;
-otherwise the run records the packaged GloVe 6B-50d stand-in.
+otherwise the packaged GloVe 6B-50d stand-in, and the report says so.
 """
 from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
 from gcnn_match.experiments.registry import register, register_time_ratios, slug
@@ -17,7 +17,8 @@ PAPER = "GCNN"
 OPTIMIZER = OptimizerConfig(name="adam", learning_rate=4e-4, global_clipnorm=10.0)
 ESIM_OPTIMIZER = OptimizerConfig(name="adam", learning_rate=4e-4, global_clipnorm=10.0,
                                  plateau_halving=7)
-COMMON = dict(paper=PAPER, optimizer=OPTIMIZER, batch_size=64, epochs=20)
+COMMON = dict(paper=PAPER, optimizer=OPTIMIZER, batch_size=64, epochs=20,
+              embeddings="glove.840B.300d|glove-6b-50d-packaged")
 
 # row as printed -> (model, model kwargs)
 MODELS = {

@@ -42,12 +42,27 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
     """ModelInputs for `encoder`'s vocabularies, with the configured pretrained vectors."""
     dataset = data_registry.get_dataset(config.dataset)
     matrix, summary = None, f"random {config.embedding_dim}d (no pretrained vectors)"
-    if config.embeddings != "random":
-        result = build_embedding_matrix(
-            encoder.vocab, config.embeddings, data_dir=data_dir, cache_dir=cache_dir,
-            oov=config.oov_init, oov_scale=config.oov_scale, match=config.embedding_match,
-            seed=config.seed)
+    missing = []
+    # "a|b": the paper's vectors when DATA_DIR has them, else the next source (the report
+    # names the one used).
+    for source in config.embeddings.split("|"):
+        if source == "random":
+            break
+        try:
+            result = build_embedding_matrix(
+                encoder.vocab, source, data_dir=data_dir, cache_dir=cache_dir,
+                oov=config.oov_init, oov_scale=config.oov_scale, match=config.embedding_match,
+                seed=config.seed)
+        except FileNotFoundError as error:
+            missing.append(source)
+            log(f"embeddings: {source} not available ({error}); trying the next source")
+            continue
         matrix, summary = result.matrix, result.summary()
+        break
+    else:
+        raise FileNotFoundError(f"none of the embeddings {config.embeddings!r} is available")
+    if missing:
+        summary += f" [stand-in: {', '.join(missing)} not found]"
     log(f"embeddings: {summary}")
     inputs = ModelInputs(
         vocab_size=len(encoder.vocab), num_classes=len(dataset.labels), embedding_matrix=matrix,

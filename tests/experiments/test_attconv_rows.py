@@ -14,7 +14,7 @@ def test_scitail_and_snli_rows_are_registered_with_paper_settings():
         assert config.name.startswith(f"attconv/{config.dataset}/")
         assert config.optimizer.name == "adagrad" and config.optimizer.learning_rate == 0.01
         assert config.batch_size == 50 and config.embeddings_trainable
-        assert config.embeddings == "glove-6b-50d-packaged"
+        assert config.embeddings == "word2vec-googlenews|glove-6b-50d-packaged"
         assert "word2vec" in config.target_notes
         assert config.model in ("attconv", "bicnn", "apcnn")
     assert {c.max_len_a for c in scitail} == {50} and {c.max_len_a for c in snli} == {70}

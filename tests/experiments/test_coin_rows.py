@@ -12,7 +12,7 @@ def test_single_model_rows_have_the_paper_settings():
     assert (quora.tokenizer, quora.lowercase, quora.max_len_a, quora.max_len_b) == (
         "treebank", True, 32, 32)
     assert (quora.embeddings_trainable, quora.oov_init) == (False, "zeros")
-    assert "glove.840B.300d" in quora.target_notes
+    assert quora.embeddings == "glove.840B.300d|glove-6b-50d-packaged"
     assert quora.model_kwargs == {"d": 225, "n_h": 5, "blocks": 3}
     assert quora.targets["test_accuracy"] == pytest.approx(0.894)
     assert (quora.optimizer.learning_rate, quora.optimizer.global_clipnorm,

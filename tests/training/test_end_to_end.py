@@ -62,3 +62,17 @@ def test_unlabelled_split_gets_a_kaggle_submission(tmp_path):
     write_submission(tmp_path / "s.csv", split, np.array([[0.1, 0.7, 0.2], [0.8, 0.1, 0.1]]),
                      ("entailment", "neutral", "contradiction"))
     assert (tmp_path / "s.csv").read_text() == "pairID,gold_label\np1,neutral\np2,entailment\n"
+
+
+def test_missing_paper_vectors_fall_back_to_the_stand_in_and_say_so(shared_data, tmp_path):
+    from gcnn_match.data.pipeline import PairEncoder
+    from gcnn_match.data.tokenizers import TextPolicy
+    from gcnn_match.data.vocab import Vocabulary
+    from gcnn_match.training.loop import model_inputs
+
+    config = registry.get("gcnn/quora/gcnn")
+    assert config.embeddings.startswith("glove.840B.300d|")
+    encoder = PairEncoder(TextPolicy(), Vocabulary(["what", "is"]), 40, 40)
+    lines = []
+    inputs, summary = model_inputs(config, encoder, tmp_path, tmp_path / "cache", lines.append)
+    assert inputs.word_dim == 50 and "stand-in: glove.840B.300d not found" in summary
