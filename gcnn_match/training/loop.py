@@ -206,7 +206,8 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
             first_epoch, config.epochs, config.bucket_width)
         model.fit(train_ds, epochs=config.epochs, initial_epoch=first_epoch,
                   steps_per_epoch=steps, shuffle=False, verbose=1 if sys.stdout.isatty() else 2,
-                  callbacks=[monitor, keras.callbacks.TensorBoard(
+                  callbacks=[keras.callbacks.TerminateOnNaN(), monitor,
+                             keras.callbacks.TensorBoard(
                       str(run / "logs"), write_graph=False, update_freq="epoch")])
 
     model.load_weights(run.best_weights)

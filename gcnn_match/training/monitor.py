@@ -57,6 +57,14 @@ class RunMonitor(keras.callbacks.Callback):
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs if logs is not None else {}
+        loss = logs.get("loss")
+        if loss is not None and not np.isfinite(loss):
+            # Nothing of this epoch is saved: the last checkpoint stays the last good one.
+            last = read_json(self.run / "checkpoints" / "last.json", {})
+            raise FloatingPointError(
+                f"training loss became {loss} in epoch {epoch + 1}; the run stopped and keeps "
+                f"the checkpoint of epoch {last.get('epoch', 0)} (lower the learning rate or "
+                "check the data, then rerun to resume from it)")
         train_seconds = time.perf_counter() - self._start
         start = time.perf_counter()
         dev = self.evaluate_dev(self.model)

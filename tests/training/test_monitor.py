@@ -61,3 +61,16 @@ def test_early_stopping_after_patience(tmp_path):
     monitor = RunMonitor(run, None, "accuracy", patience=2, plateau_halving=0,
                          train_examples=10, log=lambda *_: None)
     assert _drive(monitor, _model(), [0.5, 0.6, 0.55, 0.58, 0.9]) == 4
+
+
+def test_nan_loss_stops_with_a_clear_error_and_keeps_the_last_good_checkpoint(tmp_path):
+    run = RunDirectory(tmp_path).create()
+    model = _model()
+    monitor = RunMonitor(run, None, "accuracy", patience=5, plateau_halving=0,
+                         train_examples=10, log=lambda *_: None)
+    _drive(monitor, model, [0.5])
+    monitor.on_epoch_begin(1)
+    with pytest.raises(FloatingPointError, match="keeps the checkpoint of epoch 1"):
+        monitor.on_epoch_end(1, {"loss": float("nan")})
+    assert read_json(run / "checkpoints" / "last.json")["epoch"] == 1
+    assert [r["epoch"] for r in run.epochs()] == [1]
