@@ -108,7 +108,9 @@ def main(argv):
                   flush=True)
             run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir)
         print(f"reproduce: {(time.time() - start) / 60:.1f} min")
-    command = "python experiments/reproduce.py " + " ".join(sys.argv[1:])
+    # The runs came from the same command without --report_only.
+    command = "python experiments/reproduce.py " + " ".join(
+        a for a in sys.argv[1:] if a not in ("--report_only", "--noestimate"))
     for table in dict.fromkeys(registry.table_id(c) for c in configs):
         # The whole table is rendered, so rows restricted away by --rows show as "not run"
         # instead of disappearing from the report.

@@ -79,6 +79,17 @@ def _epochs(row):
     return ", ".join(f"{b}/{r}" for b, r in zip(row["best_epoch"], row["epochs_run"]))
 
 
+def _vectors(summary):
+    """Short form of an embeddings summary: source, dimension and token coverage."""
+    if not summary or summary == "–":
+        return "–"
+    match = re.match(r"([^:]+): (\d+d)?.*?([\d.]+% of tokens)?(?:;|$)", summary)
+    stand_in = re.search(r"\[stand-in: (.*?)\]", summary)
+    parts = [p for p in (match.group(2), match.group(3)) if p] if match else []
+    text = f"{match.group(1) if match else summary} ({', '.join(parts)})" if parts else summary
+    return text + (f"; stand-in, {stand_in.group(1)}" if stand_in else "")
+
+
 def _label(key):
     return key.replace("_", " ")
 
@@ -115,7 +126,7 @@ def render_markdown(rows, title=None, command=None):
             f"| {row['row']} {''.join(cells)}| {row['runs'] or 0} "
             f"| {row['targets'].get('seconds_per_epoch', '–')} "
             f"| {_fmt(seconds, 1.0, 1) if seconds else 'not run'} | {_epochs(row)} "
-            f"| {f'{params:,}' if params else '–'} | {data} | {row.get('embeddings', '–')} |")
+            f"| {f'{params:,}' if params else '–'} | {data} | {_vectors(row.get('embeddings'))} |")
         if row.get("scale"):
             scales.add(row["scale"])
         if row.get("hardware"):
@@ -124,7 +135,10 @@ def render_markdown(rows, title=None, command=None):
     for scale in sorted(scales):
         lines.append(f"- Scale: {SCALE_NOTES[scale]}.")
     for hw in sorted(hardware):
-        lines.append(f"- Our hardware: {hw}; paper timings are from its own GPU.")
+        lines.append(f"- Our hardware: {hw}; paper timings are from its own GPU. Ours is the "
+                     "median epoch of each run, rows run one after another; other jobs may "
+                     "have shared the CPU, so compare speed with the side-by-side "
+                     "measurements of BENCHMARKS.md (`make bench`).")
     for note in sorted({row["target_notes"] for row in rows if row["target_notes"]}):
         lines.append(f"- Paper numbers: {note}.")
     return "\n".join(lines) + "\n"
