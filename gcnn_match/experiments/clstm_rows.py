@@ -40,13 +40,14 @@ CLSTM = dict(units=50, pool_size=[1, 1], head="softmax", l2=L2)
 # row as printed -> (model, model kwargs, test accuracy %, |θ|_M)
 ROWS = {
     "NBOW": ("sentence_encoder_mlp", dict(kind="nbow", units=100, l2=L2), 75.1, 80_000),
-    "single LSTM": ("conditional_lstm", dict(units=100, l2=L2), 80.9, 111_000),
-    "parallel LSTMs": ("sentence_encoder_mlp", dict(kind="lstm", units=100, l2=L2), 77.6,
-                       221_000),
-    "Attention LSTMs": ("conditional_lstm", dict(attention="final", units=100, l2=L2), 82.3,
-                        252_000),
-    "Attention(w-by-w) LSTMs": ("conditional_lstm",
-                                dict(attention="word_by_word", units=100, l2=L2), 83.5, 252_000),
+    "single LSTM (Rocktäschel et al., 2015)": (
+        "conditional_lstm", dict(units=100, l2=L2), 80.9, 111_000),
+    "parallel LSTMs (Bowman et al., 2015)": (
+        "sentence_encoder_mlp", dict(kind="lstm", units=100, l2=L2), 77.6, 221_000),
+    "Attention LSTMs (Rocktäschel et al., 2015)": (
+        "conditional_lstm", dict(attention="final", units=100, l2=L2), 82.3, 252_000),
+    "Attention(w-by-w) LSTMs (Rocktäschel et al., 2015)": (
+        "conditional_lstm", dict(attention="word_by_word", units=100, l2=L2), 83.5, 252_000),
     "LC-LSTMs (Single Direction)": ("clstm", dict(cell="loose", directions=1, **CLSTM), 80.5,
                                     45_000),
     "LC-LSTMs": ("clstm", dict(cell="loose", directions=4, **CLSTM), 80.9, 45_000),

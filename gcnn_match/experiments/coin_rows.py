@@ -4,8 +4,9 @@ Settings are the paper's (§3.1, App. A): Quora tokenized and lower-cased, cut-o
 300-d GloVe 840B, 3 blocks; LCQMC as characters, cut-off 50, random 200-d trained character
 embeddings, 2 blocks; Adam 1e-3 with exponential decay, dropout keep 0.8, L2, gradient clipping
 5. Unstated choices follow MODEL_SPECS §4.3 [U→S] (RE2's recipe): decay 0.95 every 128,000
-examples, batch 128, <= 30 epochs, L2 1e-6, zero-initialised fixed OOV vectors, selection on
-dev accuracy; widths d = 225 and n_h = 5 (6.52M parameters, see gcnn_match/models/coin.py).
+examples down to 6e-5, batch 128, <= 30 epochs, L2 1e-6, zero-initialised fixed OOV vectors,
+selection on dev accuracy; widths d = 225 and n_h = 5 (6.52M parameters, see
+gcnn_match/models/coin.py).
 
 Quora uses the paper's GloVe 840B-300d vectors when DATA_DIR/embeddings holds them, else the
 packaged GloVe 6B-50d stand-in (works offline). Each run records the vectors it used.
@@ -18,7 +19,7 @@ from gcnn_match.experiments.registry import register, slug
 
 PAPER = "COIN"
 OPTIMIZER = OptimizerConfig(name="adam", learning_rate=1e-3, global_clipnorm=5.0,
-                            decay="exponential:0.95:128000")
+                            decay="exponential:0.95:128000:6e-5")
 COMMON = dict(paper=PAPER, model="coin", optimizer=OPTIMIZER, batch_size=128, epochs=30)
 WIDTHS = {"d": 225, "n_h": 5}
 

@@ -6,13 +6,16 @@ are "<paper>/<dataset>/<row-slug>", and `table_id` groups rows as "<paper>-<data
 import importlib
 import pkgutil
 import re
+import unicodedata
 
 _EXPERIMENTS = {}
 _TIME_RATIOS = {}
 
 
 def slug(text):
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    """"Attention LSTMs (Rocktäschel et al., 2015)" -> "attention_lstms_rocktaschel_et_al_2015"."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_")
 
 
 def register(config):

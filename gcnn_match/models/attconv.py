@@ -110,7 +110,8 @@ def build_attconv(inputs, variant="light", hidden=300, kernel_size=3, matching="
         matching: "dot" (Eq. 1; the default, MODEL_SPECS §2.3), "bilinear" or "additive".
         classifier: "paper": logistic regression on t_x's max-pooled vector (§4.1);
             "code": the authors' code, t_x attending to t_y AND t_y attending to t_x with the
-            same weights, LR on [l; r; l + r; l * r] (MODEL_SPECS §2.5, `--symmetric_head`).
+            same weights, LR on [l; r; l + r; l * r] (MODEL_SPECS §2.5, the code's symmetric
+            head; select it with `--model_kwargs=classifier=code`).
         code_faithful: the authors' code's attention (softmax over padding with score 0),
             unmasked convolution input and batch-column L2 normalisation before the LR
             (MODEL_SPECS §2.5, §5 #7). Predictions then depend on the batch's padding and

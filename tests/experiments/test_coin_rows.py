@@ -16,7 +16,7 @@ def test_single_model_rows_have_the_paper_settings():
     assert quora.model_kwargs == {"d": 225, "n_h": 5, "blocks": 3}
     assert quora.targets["test_accuracy"] == pytest.approx(0.894)
     assert (quora.optimizer.learning_rate, quora.optimizer.global_clipnorm,
-            quora.optimizer.decay) == (1e-3, 5.0, "exponential:0.95:128000")
+            quora.optimizer.decay) == (1e-3, 5.0, "exponential:0.95:128000:6e-5")
     assert (quora.batch_size, quora.epochs) == (128, 30)
 
     lcqmc = registry.get("coin/lcqmc/coin_ours")
