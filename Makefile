@@ -18,7 +18,7 @@ GCNN_MATCH_TEST_DATA ?= $(wildcard ../shared/data)
 export GCNN_MATCH_TEST_DATA
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: install test lint bench clean reproduce-mnli data-mnli
+.PHONY: install test lint bench latency clean reproduce-mnli data-mnli
 
 $(VENV)/.installed: setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,13 @@ data-mnli: data-multinli
 
 bench: install
 	$(PY) experiments/bench.py --data_dir=$(DATA_DIR)
+
+# COIN Table 5: CPU latency of COIN vs a BERT-base-shaped encoder (keras-hub). keras-hub is
+# installed without its dependencies: they would pull the full `tensorflow` wheel, which clashes
+# with tensorflow-cpu; what it imports is already installed.
+latency: install
+	$(PY) -m pip install --quiet --no-deps "keras-hub>=0.32" tokenizers
+	$(PY) experiments/latency.py $(if $(BATCHES),--batches=$(BATCHES))
 
 clean:
 	rm -rf $(VENV) $(RUNS_DIR) data/cache .pytest_cache .ruff_cache *.egg-info
