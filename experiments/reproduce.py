@@ -7,6 +7,7 @@ Finished runs are skipped (a run directory with metrics.json), interrupted ones 
 table goes into REPRODUCTION.md (a marked section per table and scale) and results/*.json.
 """
 import pathlib
+import shlex
 import sys
 import time
 
@@ -110,7 +111,7 @@ def main(argv):
         print(f"reproduce: {(time.time() - start) / 60:.1f} min")
     # The runs came from the same command without --report_only.
     command = "python experiments/reproduce.py " + " ".join(
-        a for a in sys.argv[1:] if a not in ("--report_only", "--noestimate"))
+        shlex.quote(a) for a in sys.argv[1:] if a not in ("--report_only", "--noestimate"))
     for table in dict.fromkeys(registry.table_id(c) for c in configs):
         # The whole table is rendered, so rows restricted away by --rows show as "not run"
         # instead of disappearing from the report.
