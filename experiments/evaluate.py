@@ -8,7 +8,7 @@ import json
 from absl import app, flags
 
 from gcnn_match.data import registry
-from gcnn_match.data.readers import read_pairs
+from gcnn_match.data.readers import parse_column, read_pairs
 from gcnn_match.training.metrics import classification_metrics
 from gcnn_match.training.predict import SavedModel
 
@@ -25,10 +25,6 @@ flags.DEFINE_string("label", "2", "Column of the label (class name or index).")
 flags.DEFINE_bool("header", False, "The tsv/csv input starts with a header line.")
 
 
-def _column(value):
-    return int(value) if value.isdigit() else value
-
-
 def main(argv):
     del argv
     saved = (SavedModel.from_run(FLAGS.run_dir) if FLAGS.run_dir
@@ -39,8 +35,8 @@ def main(argv):
     elif FLAGS.input:
         names = {name: i for i, name in enumerate(saved.labels)}
         names.update({str(i): i for i in range(len(saved.labels))})
-        examples = list(read_pairs(FLAGS.input, FLAGS.format, a=_column(FLAGS.a),
-                                   b=_column(FLAGS.b), label=_column(FLAGS.label),
+        examples = list(read_pairs(FLAGS.input, FLAGS.format, a=parse_column(FLAGS.a),
+                                   b=parse_column(FLAGS.b), label=parse_column(FLAGS.label),
                                    labels=names, header=FLAGS.header))
     else:
         raise app.UsageError("give --split or --input")

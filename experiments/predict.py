@@ -12,7 +12,7 @@ import numpy as np
 from absl import app, flags
 
 from gcnn_match.data.example import Example
-from gcnn_match.data.readers import read_pairs
+from gcnn_match.data.readers import parse_column, read_pairs
 from gcnn_match.training.predict import SavedModel
 
 FLAGS = flags.FLAGS
@@ -28,10 +28,6 @@ flags.DEFINE_bool("header", False, "The tsv/csv input starts with a header line.
 flags.DEFINE_string("output", "-", "Where to write the predictions ('-' = standard output).")
 
 
-def _column(value):
-    return int(value) if value.isdigit() else value
-
-
 def _examples():
     if FLAGS.input == "-":
         for number, line in enumerate(sys.stdin, 1):
@@ -40,8 +36,8 @@ def _examples():
                 raise SystemExit(f"<stdin>:{number}: expected a<TAB>b, got {line!r}")
             yield Example(a=fields[0], b=fields[1], label=None, uid=f"stdin:{number}")
         return
-    yield from read_pairs(FLAGS.input, FLAGS.format, a=_column(FLAGS.a), b=_column(FLAGS.b),
-                          header=FLAGS.header)
+    yield from read_pairs(FLAGS.input, FLAGS.format, a=parse_column(FLAGS.a),
+                          b=parse_column(FLAGS.b), header=FLAGS.header)
 
 
 def main(argv):

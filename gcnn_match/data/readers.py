@@ -415,6 +415,11 @@ def read_yelp_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
 # --- Generic reader ----------------------------------------------------------------------------
 
 
+def parse_column(text):
+    """A command-line column: "2" is the 0-based index 2, anything else a column name."""
+    return int(text) if text.isdigit() else text
+
+
 def read_pairs(path: PathLike, fmt: str = "tsv", *, a: Column, b: Column,
                label: Column | None = None, uid: Column | None = None,
                labels: Mapping[str, int] | None = None, header: bool = False,

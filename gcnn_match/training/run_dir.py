@@ -4,7 +4,8 @@
     environment.json     hardware, library versions, data location, command line
     preprocessing/       text policy + vocabularies (what predict needs to read raw pairs)
     model_summary.txt    layer table and parameter counts
-    checkpoints/last.keras  model + optimizer state after the last finished epoch (resume)
+    checkpoints/last-<epoch>.weights.h5 + last.json  model + optimizer state after the last
+                         finished epoch (resume)
     checkpoints/best.weights.h5  weights of the best epoch on the dev split (selection)
     epochs.jsonl         one record per finished epoch: train loss, dev metrics, seconds
     logs/                TensorBoard summaries
@@ -47,10 +48,6 @@ class RunDirectory:
         for sub in ("checkpoints", "logs", "predictions", "preprocessing"):
             (self.path / sub).mkdir(parents=True, exist_ok=True)
         return self
-
-    @property
-    def last_checkpoint(self):
-        return self.path / "checkpoints" / "last.keras"
 
     @property
     def best_weights(self):
