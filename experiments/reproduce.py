@@ -71,7 +71,13 @@ def _estimate(pending):
 
 
 def _planned(registered, seeds):
-    """(config, run directory) for each seed of a registered row at the chosen scale."""
+    """(config, run directory) for each seed of a registered row at the chosen scale; a row
+    that reports another row's runs plans those (seeds 1..n for an n-run vote)."""
+    if registered.runs_of:
+        if registered.ensemble_size:
+            seeds = range(1, registered.ensemble_size + 1)
+        yield from _planned(registry.get(registered.runs_of), seeds)
+        return
     for seed in seeds:
         changes = {"scale": FLAGS.scale, "seed": seed}
         if FLAGS.epochs:
@@ -94,7 +100,9 @@ def main(argv):
     if not configs:
         raise app.UsageError("no registered rows match; see --list")
     seeds = [int(s) for s in FLAGS.seeds]
-    planned = [(c, d) for registered in configs for c, d in _planned(registered, seeds)]
+    # Keyed by run directory: rows sharing runs (votes, aliases) train them once.
+    planned = list({d: (c, d) for registered in configs
+                    for c, d in _planned(registered, seeds)}.values())
     pending = [c for c, d in planned if not (d / "metrics.json").exists()]
     if not FLAGS.report_only:
         try:

@@ -69,6 +69,11 @@ class ExperimentConfig:
             compiled again, which cost more than it saved in our CPU runs (GCNN on Quora:
             0.97 s/step without XLA; 3.1 s/step over the first 14 steps with it). None means
             Keras' "auto".
+        runs_of: a row that trains nothing itself and reports the runs of the registered
+            row of that name (the same configuration printed in two tables, e.g. COIN's
+            "original" ablation); the reproduce driver trains that row's missing runs.
+        ensemble_size: with `runs_of`, report the majority vote of its seeds
+            1..ensemble_size instead (COIN's "ensemble" rows).
     """
 
     name: str
@@ -111,6 +116,8 @@ class ExperimentConfig:
     seed: int = 1
     bucket_width: int = 8
     jit_compile: Optional[bool] = False
+    runs_of: Optional[str] = None
+    ensemble_size: int = 0
 
     def __post_init__(self):
         if self.scale not in SCALES:

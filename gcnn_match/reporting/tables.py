@@ -12,6 +12,7 @@ import numpy as np
 
 from gcnn_match.files import write_atomic
 from gcnn_match.experiments.registry import table_id
+from gcnn_match.training.ensemble import ensemble_metrics
 from gcnn_match.training.run_dir import read_json
 
 SCALE_NOTES = {
@@ -35,11 +36,14 @@ def collect(configs, run_dirs):
     for config in configs:
         runs = [read_json(d / "metrics.json") for d in run_dirs.get(config.name, [])]
         runs = [m for m in runs if m is not None]
+        if config.ensemble_size:
+            runs = ([_vote(run_dirs[config.name], runs)]
+                    if len(runs) == config.ensemble_size else [])
         row = {"name": config.name, "row": config.row, "table": config.table,
                "table_id": table_id(config), "targets": config.targets,
                "target_notes": config.target_notes, "seeds": [m["seed"] for m in runs],
                "compare": [list(pair) for pair in config.compare],
-               "runs": len(runs)}
+               "runs": len(runs), "ensemble_size": config.ensemble_size}
         metric_keys = sorted({k for m in runs for k in m
                               if k.endswith(("_accuracy", "_f1")) or k in (
                                   "seconds_per_epoch", "train_examples_per_second")})
@@ -61,6 +65,19 @@ def collect(configs, run_dirs):
     return rows
 
 
+def _vote(member_dirs, members):
+    """One record for a majority-vote row: the members' record with the vote's dev and test
+    metrics, and the parameters of all members."""
+    record = dict(members[0])
+    for split in ("dev", "test"):
+        vote = ensemble_metrics(member_dirs, split)
+        record.update({k: v for k, v in vote.items() if k.startswith(split)})
+    record["seconds_per_epoch"] = float(np.mean([m["seconds_per_epoch"] for m in members]))
+    for key in ("trainable_params", "trainable_params_without_embeddings"):
+        record[key] = sum(m[key] for m in members)
+    return record
+
+
 def _pct(value):
     return "–" if value is None else f"{100 * value:.2f}"
 
@@ -77,6 +94,11 @@ def _epochs(row):
     if not row.get("best_epoch"):
         return "–"
     return ", ".join(f"{b}/{r}" for b, r in zip(row["best_epoch"], row["epochs_run"]))
+
+
+def _seeds(row):
+    size = row.get("ensemble_size")
+    return f"vote of {size}" if size and row["runs"] else row["runs"] or 0
 
 
 def _vectors(summary):
@@ -123,7 +145,7 @@ def render_markdown(rows, title=None, command=None):
         seconds = row.get("seconds_per_epoch")
         params = row.get("trainable_params_without_embeddings")
         lines.append(
-            f"| {row['row']} {''.join(cells)}| {row['runs'] or 0} "
+            f"| {row['row']} {''.join(cells)}| {_seeds(row)} "
             f"| {row['targets'].get('seconds_per_epoch', '–')} "
             f"| {_fmt(seconds, 1.0, 1) if seconds else 'not run'} | {_epochs(row)} "
             f"| {f'{params:,}' if params else '–'} | {data} | {_vectors(row.get('embeddings'))} |")
