@@ -65,6 +65,11 @@ class ExperimentConfig:
             and every seed sees the same split.
         select_metric: dev metric used for checkpoint selection.
         bucket_width: batches are padded to a multiple of this many tokens.
+        padding: "bucket" (length-bucketed batches padded per batch, evaluation sorted by
+            length) or "fixed" (every batch padded to the cut-offs, evaluation in file order:
+            what code whose outputs depend on padding or on batch composition needs). ATTCONV
+            with `model_kwargs.code_faithful` resolves to "fixed" with evaluation batches of
+            the training batch size, as the authors' Theano code.
         jit_compile: XLA. Off by default: with per-batch padding every new batch shape is
             compiled again, which cost more than it saved in our CPU runs (GCNN on Quora:
             0.97 s/step without XLA; 3.1 s/step over the first 14 steps with it). None means
@@ -115,6 +120,7 @@ class ExperimentConfig:
     select_metric: str = "accuracy"
     seed: int = 1
     bucket_width: int = 8
+    padding: str = "bucket"
     jit_compile: Optional[bool] = False
     runs_of: Optional[str] = None
     ensemble_size: int = 0
@@ -122,6 +128,8 @@ class ExperimentConfig:
     def __post_init__(self):
         if self.scale not in SCALES:
             raise ValueError(f"scale must be one of {SCALES}, got {self.scale!r}")
+        if self.padding not in ("bucket", "fixed"):
+            raise ValueError(f"padding must be 'bucket' or 'fixed', got {self.padding!r}")
 
     def replace(self, **changes):
         """A copy with `changes`; `optimizer` may be given as a dict of its fields."""

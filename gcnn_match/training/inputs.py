@@ -29,7 +29,7 @@ def official_splits(dataset):
 
 
 def apply_scale(config):
-    """Fills the split names and the scale's limits into `config`."""
+    """Fills the split names, the scale's limits and the padding a model needs into `config`."""
     train, dev, test = official_splits(config.dataset)
     changes = {}
     if config.scale == "full":
@@ -41,6 +41,10 @@ def apply_scale(config):
         changes = dict(train_split=config.train_split or dev,
                        dev_split=config.dev_split or "holdout",
                        test_split=config.test_split or test)
+    if config.model_kwargs.get("code_faithful"):
+        # The authors' attention softmax sees the padding and their batch normalisation uses the
+        # test batch's statistics: outputs depend on padding and on which examples share a batch.
+        changes.update(padding="fixed", eval_batch_size=config.batch_size)
     if config.scale == "smoke":
         changes.update(epochs=1,
                        max_train_examples=config.max_train_examples or SMOKE_EXAMPLES,

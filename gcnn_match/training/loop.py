@@ -105,7 +105,8 @@ def probe_seconds_per_step(config, data_dir, cache_dir=None, steps=6, warmup=3, 
     model = compiled_model(config, inputs)
     ds, steps_per_epoch = training_dataset(
         data.splits["train"], config.batch_size, data.encoder.feature_names(),
-        {"a": config.max_len_a, "b": config.max_len_b}, config.seed, 0, 1, config.bucket_width)
+        {"a": config.max_len_a, "b": config.max_len_b}, config.seed, 0, 1, config.bucket_width,
+        config.padding)
     batches = list(ds.take(warmup + steps))
     for features, labels in batches[:warmup]:
         model.train_on_batch(features, labels)
@@ -116,10 +117,11 @@ def probe_seconds_per_step(config, data_dir, cache_dir=None, steps=6, warmup=3, 
     return seconds, steps_per_epoch
 
 
-def predict_split(model, encoded, encoder, batch_size, bucket_width):
+def predict_split(model, encoded, encoder, batch_size, bucket_width, padding="bucket"):
     """Class probabilities in file order."""
     ds, order = evaluation_dataset(encoded, batch_size, encoder.feature_names(),
-                                   {"a": encoder.max_len_a, "b": encoder.max_len_b}, bucket_width)
+                                   {"a": encoder.max_len_a, "b": encoder.max_len_b}, bucket_width,
+                                   padding)
     logits = model.predict(ds, verbose=0)
     return unsort(keras.ops.convert_to_numpy(keras.ops.softmax(logits, axis=-1)), order)
 
@@ -181,7 +183,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
 
     def evaluate(model_, role):
         probs = predict_split(model_, data.splits[role], data.encoder, config.eval_batch_size,
-                              config.bucket_width)
+                              config.bucket_width, config.padding)
         return probs, classification_metrics(data.splits[role].labels, probs, positive)
 
     first_epoch, last = 0, read_json(run / "checkpoints" / "last.json")
@@ -203,7 +205,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     if first_epoch < config.epochs:
         train_ds, steps = training_dataset(
             train, config.batch_size, data.encoder.feature_names(), max_lens, config.seed,
-            first_epoch, config.epochs, config.bucket_width)
+            first_epoch, config.epochs, config.bucket_width, config.padding)
         model.fit(train_ds, epochs=config.epochs, initial_epoch=first_epoch,
                   steps_per_epoch=steps, shuffle=False, verbose=1 if sys.stdout.isatty() else 2,
                   callbacks=[keras.callbacks.TerminateOnNaN(), monitor,

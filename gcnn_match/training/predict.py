@@ -68,17 +68,19 @@ class SavedModel:
             {"labels": list(self.labels), "config": self.config.to_dict()}, indent=2))
         return export_dir
 
-    def predict_examples(self, examples, batch_size=256):
-        """Class probabilities (N, classes) for `Example`s, in their order."""
+    def predict_examples(self, examples, batch_size=None):
+        """Class probabilities (N, classes) for `Example`s, in their order; batches of the
+        run's evaluation batch size unless `batch_size` is given."""
         examples = list(examples)
         if not examples:
             return np.zeros((0, len(self.labels)), np.float32)
         pairs = tokenize_examples(examples, self.encoder.policy, tagger=self.encoder.tagger)
         encoded = self.encoder.encode("predict", examples, pairs)
-        return predict_split(self.model, encoded, self.encoder, batch_size,
-                             self.config.bucket_width)
+        return predict_split(self.model, encoded, self.encoder,
+                             batch_size or self.config.eval_batch_size,
+                             self.config.bucket_width, self.config.padding)
 
-    def predict_pairs(self, pairs, batch_size=256):
+    def predict_pairs(self, pairs, batch_size=None):
         """Class probabilities for raw `(text_a, text_b)` pairs."""
         examples = [Example(a=a, b=b, label=None, uid=str(i)) for i, (a, b) in enumerate(pairs)]
         return self.predict_examples(examples, batch_size)

@@ -64,6 +64,16 @@ def test_scales_resolve_splits():
         config.replace(scale="huge")
 
 
+def test_code_faithful_attconv_pads_to_the_cut_off_and_evaluates_in_training_batches():
+    config = registry.get("attconv/snli/attconv_light")
+    assert apply_scale(config).padding == "bucket"
+    faithful = apply_scale(config.replace(model_kwargs={**config.model_kwargs,
+                                                        "code_faithful": True}))
+    assert (faithful.padding, faithful.eval_batch_size) == ("fixed", 50)
+    with pytest.raises(ValueError, match="padding"):
+        config.replace(padding="left")
+
+
 def test_report_shows_paper_ours_delta_and_missing_rows(tmp_path):
     configs = registry.select(table="gcnn-quora")[:2]
     run = tmp_path / "run"
