@@ -20,7 +20,7 @@ from gcnn_match.training.metrics import accuracy, f1
 from gcnn_match.training.run_dir import read_json
 
 
-def _read_predictions(path):
+def read_predictions(path):
     """(uids, gold names, predicted names, label names, probabilities) of one predictions file."""
     with open(path, newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
@@ -51,7 +51,7 @@ def majority_vote(prediction_files):
 
     Every file must list the same examples (uids) in the same order with the same labels.
     """
-    files = [_read_predictions(path) for path in prediction_files]
+    files = [read_predictions(path) for path in prediction_files]
     if not files:
         raise ValueError("majority_vote needs at least one predictions file")
     uids, _, _, labels, _ = files[0]
@@ -69,13 +69,13 @@ def ensemble_metrics(run_dirs, split="test"):
     run_dirs = [pathlib.Path(d) for d in run_dirs]
     paths = [d / "predictions" / f"{split}.tsv" for d in run_dirs]
     voted, _ = majority_vote(paths)
-    _, gold, _, labels, _ = _read_predictions(paths[0])
+    _, gold, _, labels, _ = read_predictions(paths[0])
     if not all(gold):
         raise ValueError(f"{split} has unlabelled examples: nothing to score")
     index = {name: i for i, name in enumerate(labels)}
     gold_ids = np.array([index[name] for name in gold])
     voted_ids = np.array([index[name] for name in voted])
-    singles = [accuracy(gold_ids, [index[name] for name in _read_predictions(p)[2]])
+    singles = [accuracy(gold_ids, [index[name] for name in read_predictions(p)[2]])
                for p in paths]
     metrics = {"runs": len(run_dirs), f"{split}_accuracy": accuracy(gold_ids, voted_ids),
                f"{split}_single_run_accuracy_mean": float(np.mean(singles))}
