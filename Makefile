@@ -18,7 +18,7 @@ GCNN_MATCH_TEST_DATA ?= $(wildcard ../shared/data)
 export GCNN_MATCH_TEST_DATA
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: install test lint bench latency clean reproduce-mnli data-mnli
+.PHONY: install test lint bench latency figures clean reproduce-mnli data-mnli
 
 $(VENV)/.installed: setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -55,6 +55,13 @@ bench: install
 latency: install
 	$(PY) -m pip install --quiet --no-deps "keras-hub>=0.32" tokenizers
 	$(PY) experiments/latency.py $(if $(BATCHES),--batches=$(BATCHES))
+
+# Training curves of every run under RUNS_DIR (into <run>/figures/), paper-vs-ours bars of
+# every results/*.json table (into figures/), then the per-paper attention/activation figures.
+figures: install
+	$(PY) experiments/figures.py --runs_dir=$(RUNS_DIR) --results_dir=results --figures_dir=figures
+	$(if $(wildcard experiments/visualize.py),$(PY) experiments/visualize.py \
+	  --runs_dir=$(RUNS_DIR) --all,@echo "experiments/visualize.py not found: per-paper figures skipped")
 
 clean:
 	rm -rf $(VENV) $(RUNS_DIR) data/cache .pytest_cache .ruff_cache *.egg-info

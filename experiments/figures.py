@@ -1,0 +1,37 @@
+"""Figures of the runs and of the reproduced tables (`make figures` also runs visualize.py).
+
+    python experiments/figures.py --runs_dir=runs --results_dir=results --figures_dir=figures
+
+- every run directory under --runs_dir with finished epochs gets
+  `<run_dir>/figures/training_curves.png` (train loss, dev metrics, learning rate per epoch);
+  figures newer than the run's epochs.jsonl are kept unless --force;
+- every paper-vs-ours table in --results_dir/*.json (written by reproduce.py) gets
+  `<figures_dir>/<table>-<scale>.png`.
+"""
+import pathlib
+
+from absl import app, flags
+
+from gcnn_match.reporting.bars import write_table_figures
+from gcnn_match.reporting.curves import write_run_curves
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("runs_dir", "runs", "Searched recursively for run directories.")
+flags.DEFINE_string("results_dir", "results", "Folder of the tables' JSON records.")
+flags.DEFINE_string("figures_dir", "figures", "Where the table figures go.")
+flags.DEFINE_bool("force", False, "Redraw training curves that are already up to date.")
+
+
+def main(argv):
+    del argv
+    runs = sorted(p.parent for p in pathlib.Path(FLAGS.runs_dir).rglob("epochs.jsonl"))
+    for run_dir in runs:
+        path = write_run_curves(run_dir, force=FLAGS.force)
+        if path is not None:
+            print(f"{run_dir} -> {path}")
+    tables = write_table_figures(FLAGS.results_dir, FLAGS.figures_dir)
+    print(f"figures: training curves of {len(runs)} runs, {len(tables)} table figures")
+
+
+if __name__ == "__main__":
+    app.run(main)

@@ -1,0 +1,86 @@
+"""Paper-vs-ours bar charts of a reproduced table, drawn from its `results/<table>-<scale>.json`
+(the rows `reporting.tables.collect` returns).
+
+    write_table_figures("results", "figures")   # figures/<table>-<scale>.png per table
+
+One panel per compared metric (the rows' `compare` pairs, as in the markdown table); for each
+row the paper's number and ours (mean over seeds, the standard deviation as an error bar), in
+percent. A row that was not run has no "ours" bar and says so.
+"""
+import json
+import pathlib
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from gcnn_match.reporting.curves import save_png
+
+_BAR = 0.38
+
+
+def is_table(rows):
+    """Whether a loaded results file is a paper-vs-ours table (not e.g. bench.json)."""
+    return (isinstance(rows, list) and bool(rows)
+            and all(isinstance(r, dict) and "targets" in r and "compare" in r for r in rows))
+
+
+def paper_vs_ours(rows, title=None):
+    """The figure for `rows`. Each panel's containers are (paper bars, ours bars); bar widths
+    are 100 x the JSON values; "ours" holds bars for the rows that ran, in row order."""
+    compare = rows[0]["compare"]
+    figure = Figure(figsize=(5.5 * len(compare) + 1.5, 1.6 + 0.55 * len(rows)))
+    panels = figure.subplots(1, len(compare), squeeze=False)[0]
+    positions = np.arange(len(rows))[::-1]  # first row on top, as in the paper's table
+    names = [row["row"] for row in rows]
+    for axes, (paper_key, our_key) in zip(panels, compare):
+        paper = [100 * row["targets"][paper_key] if row["targets"].get(paper_key) is not None
+                 else np.nan for row in rows]
+        ran = [i for i, row in enumerate(rows) if row.get(our_key) and row[our_key][0] is not None]
+        ours = [100 * rows[i][our_key][0] for i in ran]
+        spread = [100 * (rows[i][our_key][1] or 0.0) for i in ran]
+        paper_bars = axes.barh(positions + _BAR / 2, paper, _BAR, color="#9aa5b1",
+                               label=f"paper: {paper_key.replace('_', ' ')}")
+        ours_bars = axes.barh(positions[ran] - _BAR / 2, ours, _BAR, xerr=spread, capsize=3,
+                              color="#2f6db5", label=f"ours: {our_key.replace('_', ' ')}")
+        axes.bar_label(paper_bars, labels=["" if np.isnan(v) else f"{v:.1f}" for v in paper],
+                       padding=2, fontsize="x-small")
+        axes.bar_label(ours_bars, labels=[_label(rows[i], our_key) for i in ran], padding=2,
+                       fontsize="x-small")
+        for i in sorted(set(range(len(rows))) - set(ran)):
+            axes.text(1, positions[i] - _BAR / 2, "not run", va="center", fontsize="x-small",
+                      color="#b03030")
+        axes.set_yticks(positions, labels=names)
+        axes.set_xlabel("%")
+        axes.set_xlim(0, 110)
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.5 / len(rows) - 0.08),
+                    ncol=2, fontsize="x-small", frameon=False)
+    scales = sorted({row["scale"] for row in rows if row.get("scale")})
+    note = f"ours: {', '.join(scales)} scale, mean ± std over seeds" if scales else ""
+    figure.suptitle("\n".join(t for t in (title, note) if t), fontsize="medium")
+    figure.tight_layout()
+    return figure
+
+
+def _label(row, key):
+    mean, std = row[key]
+    seeds = row.get("runs") or len(row.get("seeds", ()))
+    text = f"{100 * mean:.1f}"
+    return text + (f" ± {100 * std:.1f} ({seeds} seeds)" if seeds and seeds > 1 else "")
+
+
+def table_title(rows, stem):
+    first = rows[0]
+    return f"{first.get('table_id', stem)}: {first.get('table', '')}".strip(": ")
+
+
+def write_table_figures(results_dir, figures_dir, log=print):
+    """A PNG per table in `results_dir/*.json` into `figures_dir` (same stem); returns paths."""
+    written = []
+    for path in sorted(pathlib.Path(results_dir).glob("*.json")):
+        rows = json.loads(path.read_text("utf-8"))
+        if not is_table(rows):
+            continue
+        figure = paper_vs_ours(rows, title=table_title(rows, path.stem))
+        written.append(save_png(figure, pathlib.Path(figures_dir) / f"{path.stem}.png"))
+        log(f"{path} -> {written[-1]}")
+    return written
