@@ -197,12 +197,15 @@ def build_apcnn(inputs, hidden=300, kernel_size=3, classifier="product",
 
 
 def attention_model(model):
-    """A model from the same inputs to the hypothesis-over-premise attention weights.
+    """A model from the same inputs to what the paper's Figure 6(a) shows for t_x.
 
     Works for the attentive "attconv" variants: it re-uses `model`'s embedding and its
     "attention" layer (built with `return_attention=True`), so the weights are the trained
-    ones. Output (B, L_b, L_a): row i is softmax_j(e_ij) of hypothesis token i over the
-    premise tokens (the matrix of the paper's Figure 6(a), right).
+    ones. Outputs a dict:
+    - "attention" (B, L_b, L_a): row i is softmax_j(e_ij) of hypothesis token i over the
+      premise tokens (Eq. 1 after the softmax; Figure 6(a), right);
+    - "features" (B, L_b, hidden), light and advanced only: h^x_i,new of Eq. 5, the
+      attentive convolution's output before max-pooling (Figure 6(a), left).
     """
     layer = model.get_layer(ATTENTION_LAYER)
     if isinstance(layer, AttentivePooling):
@@ -210,6 +213,9 @@ def attention_model(model):
     features = model.input
     mask_y, mask_x = masks(features)
     embed = model.get_layer("word_embedding")
-    _, weights = layer([embed(features["b_ids"]), embed(features["a_ids"])],
-                       mask=[mask_x, mask_y])
-    return keras.Model(features, weights, name=f"{model.name}_attention")
+    first, weights = layer([embed(features["b_ids"]), embed(features["a_ids"])],
+                           mask=[mask_x, mask_y])
+    outputs = {"attention": weights}
+    if isinstance(layer, (AttentiveConv, AdvancedAttentiveConv)):
+        outputs["features"] = first  # the no_conv variant's first output is the context c_i
+    return keras.Model(features, outputs, name=f"{model.name}_attention")

@@ -202,3 +202,15 @@ def build_conditional_lstm(inputs, attention=None, units=100, shared_lstm=None,
             [premise, hypothesis, h_n], mask=[mask_a, mask_b])
     outputs = _output(hidden, inputs, head, l2)
     return keras.Model(features, outputs, name=name or f"conditional_lstm_{attention}")
+
+
+def grid_model(model):
+    """A model with `model`'s inputs that returns the grid its dynamic pooling reads.
+
+    Output (B, n, m, d_out): h_ijk, the summed four-directional states of the top
+    coupled-LSTM block at cell (i, j) (0 at padded cells) -- "the neuron activations in the
+    last aggregation layer" that the paper's §6.3.2 and Figure 3 visualise. The layer is the
+    trained one, unchanged; this only exposes its output.
+    """
+    return keras.Model(model.input, model.get_layer("coupled_lstm").output,
+                       name=f"{model.name}_grid")

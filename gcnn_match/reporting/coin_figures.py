@@ -3,12 +3,11 @@
     maps = alignment_maps(model, features, index=0)            # {"block 1": (L_a, L_b), ...}
     plot_alignment(maps, tokens_a, tokens_b, "figures/coin_alignment.png")
 """
-import pathlib
-
 import keras
 import numpy as np
 
 from gcnn_match.models.coin import cross_attention_model
+from gcnn_match.reporting.heatmaps import heatmap, new_figure, save_png
 
 
 def alignment_maps(model, features, index=0, blocks=(1, -1)):
@@ -21,22 +20,19 @@ def alignment_maps(model, features, index=0, blocks=(1, -1)):
             for key, value in outputs.items() if key.endswith("_a")}
 
 
-def plot_alignment(maps, tokens_a, tokens_b, path):
-    """Heatmaps side by side (rows: words of a, columns: words of b); writes a PNG."""
-    import matplotlib
+def plot_alignment(maps, tokens_a, tokens_b, path, title=None):
+    """Heatmaps side by side (rows: words of a, columns: words of b); writes a PNG.
 
-    matplotlib.use("Agg")  # files only; no display on the training machines
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, len(maps), figsize=(4.5 * len(maps), 4), squeeze=False)
-    for ax, (title, weights) in zip(axes[0], maps.items()):
-        ax.imshow(weights, cmap="viridis", vmin=0.0, vmax=1.0)  # lighter = higher
-        ax.set_xticks(range(len(tokens_b)), tokens_b, rotation=90)
-        ax.set_yticks(range(len(tokens_a)), tokens_a)
-        ax.set_title(title)
-    fig.tight_layout()
-    path = pathlib.Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    Lighter is higher, as in the paper's Figure 4; one colour scale [0, 1] for all blocks so
+    that a sharper distribution in a later block shows as such.
+    """
+    figure = new_figure(1.5 + (1.2 + 0.3 * len(tokens_b)) * len(maps),
+                        1.6 + 0.3 * len(tokens_a))
+    for number, (name, weights) in enumerate(maps.items(), 1):
+        axes = figure.add_subplot(1, len(maps), number)
+        image = heatmap(axes, weights, tokens_a, tokens_b, cmap="viridis", vmin=0.0, vmax=1.0)
+        axes.set_title(name)
+    figure.colorbar(image, ax=figure.axes, fraction=0.03)
+    if title:
+        figure.suptitle(title)
+    return save_png(figure, path)

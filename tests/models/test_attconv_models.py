@@ -152,7 +152,7 @@ def test_a_few_adagrad_steps_reduce_the_loss(key):
 def test_attention_model_exposes_hypothesis_over_premise_weights(key):
     model = _small(key)
     batch = _batch(np.random.RandomState(4))
-    weights = keras.ops.convert_to_numpy(attention_model(model)(batch))
+    weights = keras.ops.convert_to_numpy(attention_model(model)(batch)["attention"])
     assert weights.shape == (3, 4, 5)
     real_b = (batch["b_ids"] > 0).astype("float32")
     np.testing.assert_allclose(weights.sum(-1), real_b, atol=1e-5)
