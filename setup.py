@@ -25,6 +25,8 @@ setup(
         # dependency.
         "fever": ["six>=1.12"],
         "plots": ["matplotlib>=3.7"],
+        # Lucene BM25 for the Yahoo! Answers candidate sets (data/yahoo.py).
+        "yahoo": ["bm25s>=0.2"],
         "dev": ["pytest>=7.4", "ruff>=0.4"],
     },
 )

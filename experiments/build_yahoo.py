@@ -1,0 +1,59 @@
+"""Build the Yahoo! Answers MQA candidate sets of Liu et al. (2016) from your copy of the corpus.
+
+    python experiments/build_yahoo.py --xml=/path/to/FullOct2007.xml.gz --data_dir=data
+    python experiments/build_yahoo.py --xml=... --data_dir=data/yahoo10 --num_negatives=9
+
+Writes {data_dir}/yahoo/{train,dev,test}.tsv (question, answer, label, group) and summary.json.
+The paper's two test settings (best answer among 5 or 10 candidates) are two builds with the same
+seed: they share the split, and each question's 4 negatives are the first 4 of its 9.
+"""
+import json
+import pathlib
+
+from absl import app, flags
+
+from gcnn_match.data import yahoo
+from gcnn_match.data.readers import ReaderError, ReadStats
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("xml", None, "The Webscope Yahoo! Answers XML file (.xml or .xml.gz).")
+flags.DEFINE_string("data_dir", "data", "Root: the sets go to {data_dir}/yahoo/.")
+flags.DEFINE_integer("num_negatives", 4, "Negatives per question: 4 (P@1 of 5) or 9 (of 10).")
+flags.DEFINE_integer("top_k", 1000, "BM25 results the negatives are drawn from.")
+flags.DEFINE_integer("seed", 1, "Fixes the split and the negatives.")
+flags.DEFINE_integer("min_length", 4, "Shortest question / answer kept, in tokens.")
+flags.DEFINE_integer("max_length", 30, "Longest question / answer kept, in tokens.")
+flags.DEFINE_enum("question_fields", "subject", yahoo.QUESTION_FIELDS,
+                  "The question text: the subject line, or subject and details.")
+flags.DEFINE_enum("answer_pool", "kept", yahoo.ANSWER_POOLS,
+                  "BM25 searches the best answers of the kept pairs, or every best answer read.")
+flags.mark_flag_as_required("xml")
+
+
+def main(argv):
+    del argv
+    config = yahoo.BuildConfig(num_negatives=FLAGS.num_negatives, top_k=FLAGS.top_k,
+                               seed=FLAGS.seed, min_length=FLAGS.min_length,
+                               max_length=FLAGS.max_length,
+                               question_fields=FLAGS.question_fields,
+                               answer_pool=FLAGS.answer_pool)
+    path = pathlib.Path(FLAGS.xml)
+    if not path.is_file():
+        print(f"{path}: no such file; pass --xml=<your copy of the Yahoo! Answers XML>")
+        return 1
+    stats = ReadStats()
+    try:
+        sets = yahoo.build_candidate_sets(yahoo.read_yahoo_xml(path, stats), config)
+    except (ReaderError, ValueError) as err:
+        print(err)
+        return 1
+    source = {"file": str(path.resolve()), "bytes": path.stat().st_size, "lines": stats.lines,
+              "documents_skipped": stats.skipped}
+    paths = yahoo.write_candidate_sets(sets, pathlib.Path(FLAGS.data_dir) / "yahoo", source)
+    print(json.dumps({**sets.summary, "source": source}, indent=2))
+    print("wrote " + ", ".join(str(p) for p in paths.values()))
+    return 0
+
+
+if __name__ == "__main__":
+    app.run(main)
