@@ -219,6 +219,29 @@ def training_schedule(lengths, batch_size, seed, epoch, sort_window=50):
     return [batches[i] for i in rng.permutation(len(batches))]
 
 
+def group_training_schedule(group_ids, lengths, batch_size, seed, epoch):
+    """The batches of one ranking epoch: `batch_size` whole groups each.
+
+    A group (a question with all its candidates) is never split, because the ranking loss
+    compares the candidates of one question. Groups are scheduled like examples in
+    `training_schedule` (seeded, bucketed by their longest pair, batch order shuffled), so
+    the schedule depends only on (seed, epoch) and has ceil(groups / batch_size) batches.
+
+    Args:
+        group_ids: (N,) int group of each example; negative ids leave the example out.
+        lengths: (N,) bucketing key of each example.
+    """
+    group_ids = np.asarray(group_ids)
+    kept = np.flatnonzero(group_ids >= 0)
+    # Members of each group, in file order: a stable sort by group id.
+    kept = kept[np.argsort(group_ids[kept], kind="stable")]
+    keys, starts = np.unique(group_ids[kept], return_index=True)
+    members = np.split(kept, starts[1:]) if len(keys) else []
+    group_lengths = np.array([lengths[m].max() for m in members], dtype=np.int32)
+    return [np.concatenate([members[g] for g in batch])
+            for batch in training_schedule(group_lengths, batch_size, seed, epoch)]
+
+
 def evaluation_schedule(lengths, batch_size, sort=True):
     """Contiguous batches, sorted by length when `sort` (predictions are unsorted after)."""
     order = np.argsort(lengths, kind="stable") if sort else np.arange(len(lengths))
@@ -233,8 +256,12 @@ def _ragged(arrays, tf):
     return tf.RaggedTensor.from_row_lengths(values, lengths)
 
 
-def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, padding="bucket"):
+def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, padding="bucket",
+                    targets=None):
     """A `tf.data.Dataset` yielding `(features, labels)` for the given index batches.
+
+    `targets` (one row per example) replaces the split's labels as the second element, e.g.
+    [label, question id] rows for the ranking loss.
 
     Gathering and padding run inside tf.data (no Python per step). Each batch is padded to
     its longest pair rounded up to a multiple of `bucket_width` (few distinct shapes, so
@@ -244,7 +271,7 @@ def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, pad
     import tensorflow as tf
 
     features = {k: _ragged(split.features[k], tf) for k in feature_names}
-    labels = tf.constant(split.labels)
+    labels = tf.constant(split.labels if targets is None else targets)
     index = tf.RaggedTensor.from_row_lengths(
         np.concatenate(batches).astype(np.int64) if batches else np.zeros(0, np.int64),
         np.array([len(b) for b in batches], dtype=np.int64))
@@ -271,14 +298,25 @@ def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, pad
 
 
 def training_dataset(split, batch_size, feature_names, max_lens, seed, first_epoch, epochs,
-                     bucket_width=8, padding="bucket"):
-    """Batches of epochs [first_epoch, epochs) in one dataset; returns (dataset, steps)."""
+                     bucket_width=8, padding="bucket", group_ids=None, targets=None):
+    """Batches of epochs [first_epoch, epochs) in one dataset; returns (dataset, steps).
+
+    With `group_ids` (see `group_training_schedule`) a batch is `batch_size` whole groups;
+    `targets` replaces the labels (see `batches_dataset`).
+    """
     lengths = split.lengths()
+    if group_ids is not None:
+        group_ids = np.asarray(group_ids)
     batches = []
     for epoch in range(first_epoch, epochs):
-        batches.extend(training_schedule(lengths, batch_size, seed, epoch))
-    steps = -(-len(split) // batch_size)
-    return batches_dataset(split, batches, feature_names, max_lens, bucket_width, padding), steps
+        if group_ids is None:
+            batches.extend(training_schedule(lengths, batch_size, seed, epoch))
+        else:
+            batches.extend(group_training_schedule(group_ids, lengths, batch_size, seed, epoch))
+    units = len(split) if group_ids is None else len(np.unique(group_ids[group_ids >= 0]))
+    steps = -(-units // batch_size)
+    return batches_dataset(split, batches, feature_names, max_lens, bucket_width, padding,
+                           targets), steps
 
 
 def evaluation_dataset(split, batch_size, feature_names, max_lens, bucket_width=8,

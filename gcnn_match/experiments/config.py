@@ -8,6 +8,8 @@ import json
 from typing import Any, Dict, Optional, Tuple
 
 SCALES = ("full", "low-resource", "smoke")
+TASKS = ("classification", "ranking")
+RANKING_METRICS = ("p@1", "map", "mrr")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +46,12 @@ class ExperimentConfig:
         paper, table, row: where the target number is printed ("GCNN", "Table 2", "GCNN").
         dataset: dataset registry name.
         model: model registry name; `model_kwargs` are passed to its builder.
+        task: "classification" (cross-entropy over the labels; accuracy, F1) or "ranking"
+            (answer selection: a scalar score per candidate, the max-margin loss over each
+            question's candidates, P@1 / MAP / MRR; see `gcnn_match.training.tasks`). In
+            ranking, `batch_size` counts questions, each with all its candidates.
+        ranking_margin: the margin m of the max-margin ranking loss; the C-LSTM paper does
+            not state it [U->S 1.0, MODEL_SPECS §3.6].
         text: tokenizer name, lowercase, and whether to use tokens shipped with the data.
         max_len_a, max_len_b: hard cut-offs (truncate the end, keep the first tokens).
         embeddings: embeddings source (see gcnn_match.data.embeddings), or several separated by
@@ -63,7 +71,8 @@ class ExperimentConfig:
             the scale trains on the official dev split.
         split_seed: seed of that held-out split; fixed (not the run seed) so that every model
             and every seed sees the same split.
-        select_metric: dev metric used for checkpoint selection.
+        select_metric: dev metric used for checkpoint selection ("p@1", "map" or "mrr" for
+            ranking).
         bucket_width: batches are padded to a multiple of this many tokens.
         padding: "bucket" (length-bucketed batches padded per batch, evaluation sorted by
             length) or "fixed" (every batch padded to the cut-offs, evaluation in file order:
@@ -87,6 +96,8 @@ class ExperimentConfig:
     row: str
     dataset: str
     model: str
+    task: str = "classification"
+    ranking_margin: float = 1.0
     model_kwargs: Dict[str, Any] = dataclasses.field(default_factory=dict)
     tokenizer: str = "whitespace"
     lowercase: bool = False
@@ -128,6 +139,11 @@ class ExperimentConfig:
     def __post_init__(self):
         if self.scale not in SCALES:
             raise ValueError(f"scale must be one of {SCALES}, got {self.scale!r}")
+        if self.task not in TASKS:
+            raise ValueError(f"{self.name}: task must be one of {TASKS}, got {self.task!r}")
+        if self.task == "ranking" and self.select_metric not in RANKING_METRICS:
+            raise ValueError(f"{self.name}: a ranking run selects on one of {RANKING_METRICS}, "
+                             f"not {self.select_metric!r}; set select_metric")
         if self.padding not in ("bucket", "fixed"):
             raise ValueError(f"padding must be 'bucket' or 'fixed', got {self.padding!r}")
 

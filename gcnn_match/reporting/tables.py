@@ -13,6 +13,7 @@ import numpy as np
 from gcnn_match.files import write_atomic
 from gcnn_match.experiments.registry import table_id
 from gcnn_match.training.ensemble import ensemble_metrics
+from gcnn_match.training.metrics import is_headline_metric
 from gcnn_match.training.run_dir import read_json
 
 SCALE_NOTES = {
@@ -45,7 +46,7 @@ def collect(configs, run_dirs):
                "compare": [list(pair) for pair in config.compare],
                "runs": len(runs), "ensemble_size": config.ensemble_size}
         metric_keys = sorted({k for m in runs for k in m
-                              if k.endswith(("_accuracy", "_f1")) or k in (
+                              if is_headline_metric(k) or k in (
                                   "seconds_per_epoch", "train_examples_per_second")})
         for key in metric_keys:
             values = [m[key] for m in runs if m.get(key) is not None]

@@ -8,9 +8,10 @@ import time
 
 import numpy as np
 
-from gcnn_match.data.pipeline import batches_dataset, evaluation_schedule, training_schedule
+from gcnn_match.data.pipeline import batches_dataset, evaluation_schedule
 from gcnn_match.training.inputs import apply_scale, prepare_data
 from gcnn_match.training.loop import compiled_model, count_params, feature_flags, model_inputs
+from gcnn_match.training.tasks import task_for
 
 
 def _timed(fn, batches, warmup):
@@ -32,15 +33,16 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
     train = data.splits["train"]
     names = data.encoder.feature_names()
     max_lens = {"a": config.max_len_a, "b": config.max_len_b}
-    schedule = training_schedule(train.lengths(), config.batch_size, 1, 0)[: warmup + steps]
     result = {"name": config.name, "row": config.row, "batch_size": config.batch_size,
               "vectors": vectors, "mean_length": float(np.mean(train.lengths()))}
     model = None
     for padding in ("bucket", "fixed"):
         model = compiled_model(config, inputs)
-        batches = list(batches_dataset(train, schedule, names, max_lens, config.bucket_width,
-                                       padding))
-        pairs = sum(len(b) for b in schedule[warmup:])
+        # The run's own first-epoch batches (whole questions for a ranking row).
+        ds, _ = task_for(config.replace(padding=padding)).training_dataset(
+            train, data.encoder, 0, 1)
+        batches = list(ds.take(warmup + steps))
+        pairs = sum(int(labels.shape[0]) for _, labels in batches[warmup:])
         seconds = _timed(lambda b, m=model: m.train_on_batch(*b), batches, warmup).sum()
         result[f"train_pairs_per_second_{padding}"] = pairs / seconds
     result["trainable_params"] = count_params(model)

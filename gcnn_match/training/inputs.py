@@ -5,6 +5,7 @@ trains on the official dev split minus a held-out part (split by sentence groups
 for selection, and tests on the official test split; "smoke" is low-resource on a few hundred
 examples for one epoch.
 """
+import collections
 import dataclasses
 import functools
 import pathlib
@@ -96,6 +97,21 @@ def _read(config, split, data_dir, cache_dir, policy, notes, sources, tagging):
     return examples, tokenize_examples(examples, policy, cache, tagger)
 
 
+def first_whole_groups(examples, limit):
+    """Indices of the examples of the first questions (in order of first appearance) whose
+    candidates add up to at most `limit`; at least the first question."""
+    sizes = collections.Counter(ex.group for ex in examples)
+    kept, total = set(), 0
+    for ex in examples:
+        if ex.group in kept:
+            continue
+        if kept and total + sizes[ex.group] > limit:
+            break
+        kept.add(ex.group)
+        total += sizes[ex.group]
+    return [i for i, ex in enumerate(examples) if ex.group in kept]
+
+
 def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, encoder=None):
     """Reads, splits, tokenizes and encodes the splits named in the (scaled) `config`.
 
@@ -127,9 +143,16 @@ def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, e
 
     def limit(role, limit_n):
         examples, pairs = by_role[role]
-        if limit_n and len(examples) > limit_n:
-            by_role[role] = (examples[:limit_n], pairs[:limit_n])
-            notes.append(f"{role}: limited to the first {limit_n} examples")
+        if not limit_n or len(examples) <= limit_n:
+            return
+        if config.task == "ranking":  # a question keeps all its candidates
+            keep = first_whole_groups(examples, limit_n)
+            by_role[role] = ([examples[i] for i in keep], [pairs[i] for i in keep])
+            notes.append(f"{role}: limited to the first {len(keep)} examples (whole questions, "
+                         f"at most {limit_n})")
+            return
+        by_role[role] = (examples[:limit_n], pairs[:limit_n])
+        notes.append(f"{role}: limited to the first {limit_n} examples")
 
     limit("train", config.max_train_examples)
     for role in by_role:

@@ -7,18 +7,18 @@ import time
 import keras
 import numpy as np
 
-from gcnn_match.files import write_atomic
 from gcnn_match.data import pos
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.embeddings import build_embedding_matrix
-from gcnn_match.data.pipeline import evaluation_dataset, training_dataset, unsort
+from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.models.registry import ModelInputs, build_model
 from gcnn_match.training.inputs import apply_scale, prepare_data
-from gcnn_match.training.metrics import classification_metrics
+from gcnn_match.training.metrics import is_headline_metric
 from gcnn_match.training.monitor import RunMonitor
 from gcnn_match.training.optimizers import build_optimizer
 from gcnn_match.training.run_dir import (RunDirectory, environment_record, read_json,
                                          write_json)
+from gcnn_match.training.tasks import task_for
 
 
 def count_params(model, exclude_embeddings=False):
@@ -82,13 +82,14 @@ def model_input_shapes(inputs):
 
 
 def compiled_model(config, inputs):
-    """The configured model, compiled with the paper's optimizer and a logits loss."""
+    """The configured model, compiled with the paper's optimizer and its task's loss."""
+    task = task_for(config)
     model = build_model(config.model, inputs, **config.model_kwargs)
+    task.check_model(model)
     model.compile(
         optimizer=build_optimizer(config.optimizer, batch_size=config.batch_size),
-        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-        metrics=["accuracy"],
-        jit_compile=config.jit_compile if config.jit_compile is not None else "auto")
+        jit_compile=config.jit_compile if config.jit_compile is not None else "auto",
+        **task.compile_args())
     return model
 
 
@@ -103,10 +104,8 @@ def probe_seconds_per_step(config, data_dir, cache_dir=None, steps=6, warmup=3, 
     data = prepare_data(config, data_dir, cache_dir, **feature_flags(config))
     inputs, _ = model_inputs(config, data.encoder, data_dir, cache_dir, log=lambda *_: None)
     model = compiled_model(config, inputs)
-    ds, steps_per_epoch = training_dataset(
-        data.splits["train"], config.batch_size, data.encoder.feature_names(),
-        {"a": config.max_len_a, "b": config.max_len_b}, config.seed, 0, 1, config.bucket_width,
-        config.padding)
+    ds, steps_per_epoch = task_for(config).training_dataset(data.splits["train"], data.encoder,
+                                                            0, 1)
     batches = list(ds.take(warmup + steps))
     for features, labels in batches[:warmup]:
         model.train_on_batch(features, labels)
@@ -117,29 +116,14 @@ def probe_seconds_per_step(config, data_dir, cache_dir=None, steps=6, warmup=3, 
     return seconds, steps_per_epoch
 
 
-def predict_split(model, encoded, encoder, batch_size, bucket_width, padding="bucket"):
-    """Class probabilities in file order."""
-    ds, order = evaluation_dataset(encoded, batch_size, encoder.feature_names(),
-                                   {"a": encoder.max_len_a, "b": encoder.max_len_b}, bucket_width,
-                                   padding)
-    logits = model.predict(ds, verbose=0)
-    return unsort(keras.ops.convert_to_numpy(keras.ops.softmax(logits, axis=-1)), order)
-
-
-def write_predictions(path, encoded, probabilities, labels):
-    rows = ["uid\tgold\tpredicted\t" + "\t".join(f"p_{name}" for name in labels)]
-    for uid, gold, probs in zip(encoded.uids, encoded.labels, probabilities):
-        gold_name = labels[gold] if gold >= 0 else ""
-        rows.append("\t".join([uid, gold_name, labels[int(np.argmax(probs))]]
-                              + [f"{p:.6f}" for p in probs]))
-    write_atomic(path, ("\n".join(rows) + "\n").encode("utf-8"))
-
-
-def write_submission(path, encoded, probabilities, labels):
-    """Predictions of an unlabelled split in the Kaggle NLI layout: `pairID,gold_label`."""
-    rows = ["pairID,gold_label"] + [f"{uid},{labels[int(np.argmax(p))]}"
-                                    for uid, p in zip(encoded.uids, probabilities)]
-    write_atomic(path, ("\n".join(rows) + "\n").encode("utf-8"))
+def _same_config(saved, config):
+    """Whether `saved` (a run's config.json) describes `config`; fields added to
+    ExperimentConfig since that run started compare as their defaults."""
+    try:
+        saved = json.loads(ExperimentConfig.from_dict(saved).to_json())
+    except (TypeError, ValueError):  # not a config with this code's fields
+        return False
+    return saved == json.loads(config.to_json())
 
 
 def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=print):
@@ -151,7 +135,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     config = apply_scale(config)
     run.create()
     saved = read_json(run / "config.json")
-    if saved is not None and resume and saved != json.loads(config.to_json()):
+    if saved is not None and resume and not _same_config(saved, config):
         raise ValueError(f"{run.path} holds a run of a different config; choose another "
                          "--model_dir or pass --noresume to start over")
     write_json(run / "config.json", config.to_dict())
@@ -159,11 +143,12 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     keras.utils.set_random_seed(config.seed)
 
     start = time.perf_counter()
+    task = task_for(config)
     data = prepare_data(config, data_dir, cache_dir, **feature_flags(config))
+    data.notes.extend(task.data_notes(data.splits))
     for note in data.notes:
         log(note)
     data.encoder.save(run / "preprocessing")
-    dataset = data_registry.get_dataset(config.dataset)
     inputs, embedding_summary = model_inputs(config, data.encoder, data_dir, cache_dir, log)
     write_json(run / "model_inputs.json", model_input_shapes(inputs))
     preprocessing_seconds = time.perf_counter() - start
@@ -178,13 +163,8 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     model.summary(print_fn=lambda line, **_: summary_lines.append(line))
     (run / "model_summary.txt").write_text("\n".join(summary_lines) + "\n", "utf-8")
 
-    positive = dataset.positive_label if len(dataset.labels) == 2 else None
-    max_lens = {"a": config.max_len_a, "b": config.max_len_b}
-
     def evaluate(model_, role):
-        probs = predict_split(model_, data.splits[role], data.encoder, config.eval_batch_size,
-                              config.bucket_width, config.padding)
-        return probs, classification_metrics(data.splits[role].labels, probs, positive)
+        return task.evaluate(model_, data.splits[role], data.encoder)
 
     first_epoch, last = 0, read_json(run / "checkpoints" / "last.json")
     if resume and last is not None:
@@ -203,9 +183,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
                          config.early_stopping_patience, config.optimizer.plateau_halving,
                          len(train), log)
     if first_epoch < config.epochs:
-        train_ds, steps = training_dataset(
-            train, config.batch_size, data.encoder.feature_names(), max_lens, config.seed,
-            first_epoch, config.epochs, config.bucket_width, config.padding)
+        train_ds, steps = task.training_dataset(train, data.encoder, first_epoch, config.epochs)
         model.fit(train_ds, epochs=config.epochs, initial_epoch=first_epoch,
                   steps_per_epoch=steps, shuffle=False, verbose=1 if sys.stdout.isatty() else 2,
                   callbacks=[keras.callbacks.TerminateOnNaN(), monitor,
@@ -227,16 +205,11 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     for role in data.splits:
         if role == "train":
             continue
-        probs, values = evaluate(model, role)
-        write_predictions(run / "predictions" / f"{role}.tsv", data.splits[role], probs,
-                          dataset.labels)
-        if (data.splits[role].labels >= 0).any():
-            metrics.update({f"{role}_{k}": v for k, v in values.items()})
-        else:  # e.g. MultiNLI test: scored on Kaggle, never by us
-            write_submission(run / "predictions" / f"{role}_submission.csv", data.splits[role],
-                             probs, dataset.labels)
+        outputs, values = evaluate(model, role)
+        task.write_predictions(run / "predictions", role, data.splits[role], outputs)
+        metrics.update({f"{role}_{k}": v for k, v in values.items()})
     metrics["wall_seconds"] = time.perf_counter() - start
     write_json(run.metrics_file, metrics)
     log(f"{config.name}: " + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items()
-                                        if k.endswith(("_accuracy", "_f1"))))
+                                        if is_headline_metric(k)))
     return metrics

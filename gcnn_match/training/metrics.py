@@ -1,6 +1,14 @@
 """Task metrics computed from predictions in NumPy (identical for dev, test and saved runs)."""
 import numpy as np
 
+# The metrics a report compares with the papers: classification, then ranking (P@1/MAP/MRR).
+HEADLINE_METRICS = ("accuracy", "f1", "p@1", "map", "mrr")
+
+
+def is_headline_metric(key):
+    """Whether `key` is a split's headline metric: "test_accuracy", "dev_map", "test_10_p@1"."""
+    return key.endswith(tuple("_" + name for name in HEADLINE_METRICS))
+
 
 def accuracy(labels, predictions):
     labels, predictions = np.asarray(labels), np.asarray(predictions)

@@ -16,7 +16,7 @@ from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
 from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.files import write_text_atomic
 from gcnn_match.models.registry import ModelInputs, build_model, import_all
-from gcnn_match.training.loop import predict_split
+from gcnn_match.training.tasks import predict_split
 from gcnn_match.training.run_dir import RunDirectory, read_json
 
 

@@ -56,7 +56,7 @@ def test_unlabelled_split_gets_a_kaggle_submission(tmp_path):
     import numpy as np
 
     from gcnn_match.data.pipeline import EncodedSplit
-    from gcnn_match.training.loop import write_submission
+    from gcnn_match.training.tasks import write_submission
 
     split = EncodedSplit("test", {}, np.array([-1, -1]), ["p1", "p2"], [None, None])
     write_submission(tmp_path / "s.csv", split, np.array([[0.1, 0.7, 0.2], [0.8, 0.1, 0.1]]),
