@@ -8,7 +8,7 @@ import json
 from absl import app, flags
 
 from gcnn_match.data import registry
-from gcnn_match.data.readers import parse_column, read_pairs
+from gcnn_match.data.readers import ReaderError, parse_column, read_pairs
 from gcnn_match.training.metrics import classification_metrics
 from gcnn_match.training.predict import SavedModel
 
@@ -30,16 +30,19 @@ def main(argv):
     saved = (SavedModel.from_run(FLAGS.run_dir) if FLAGS.run_dir
              else SavedModel.from_export(FLAGS.export_dir))
     dataset = registry.get_dataset(saved.config.dataset)
-    if FLAGS.split:
-        examples = list(registry.read_split(dataset.name, FLAGS.split, FLAGS.data_dir))
-    elif FLAGS.input:
-        names = {name: i for i, name in enumerate(saved.labels)}
-        names.update({str(i): i for i in range(len(saved.labels))})
-        examples = list(read_pairs(FLAGS.input, FLAGS.format, a=parse_column(FLAGS.a),
-                                   b=parse_column(FLAGS.b), label=parse_column(FLAGS.label),
-                                   labels=names, header=FLAGS.header))
-    else:
+    if not (FLAGS.split or FLAGS.input):
         raise app.UsageError("give --split or --input")
+    try:
+        if FLAGS.split:
+            examples = list(registry.read_split(dataset.name, FLAGS.split, FLAGS.data_dir))
+        else:
+            names = {name: i for i, name in enumerate(saved.labels)}
+            names.update({str(i): i for i in range(len(saved.labels))})
+            examples = list(read_pairs(FLAGS.input, FLAGS.format, a=parse_column(FLAGS.a),
+                                       b=parse_column(FLAGS.b), label=parse_column(FLAGS.label),
+                                       labels=names, header=FLAGS.header))
+    except (ReaderError, registry.MissingDataError) as error:
+        raise SystemExit(f"error: {error}") from None
     probabilities = saved.predict_examples(examples)
     positive = dataset.positive_label if len(saved.labels) == 2 else None
     metrics = classification_metrics([e.label for e in examples], probabilities, positive)

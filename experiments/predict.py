@@ -11,33 +11,21 @@ import sys
 import numpy as np
 from absl import app, flags
 
-from gcnn_match.data.example import Example
-from gcnn_match.data.readers import parse_column, read_pairs
+from gcnn_match.data.readers import ReaderError, parse_column, read_pairs
+from gcnn_match.files import write_text_atomic
 from gcnn_match.training.predict import SavedModel
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("run_dir", None, "A trained run directory.")
 flags.DEFINE_string("export_dir", None, "Export folder: read from it, or (with --run_dir) "
                     "write the export there.")
-flags.DEFINE_string("input", None, "Pairs file, or '-' for standard input (a<TAB>b lines).")
+flags.DEFINE_string("input", None, "Pairs file, or '-' for standard input (same formats).")
 flags.DEFINE_enum("format", "tsv", ["tsv", "csv", "jsonl"], "Input format.")
 flags.DEFINE_string("a", "0", "Column (0-based index, or name with --header / jsonl key) of "
                     "the first text.")
 flags.DEFINE_string("b", "1", "Column of the second text.")
 flags.DEFINE_bool("header", False, "The tsv/csv input starts with a header line.")
 flags.DEFINE_string("output", "-", "Where to write the predictions ('-' = standard output).")
-
-
-def _examples():
-    if FLAGS.input == "-":
-        for number, line in enumerate(sys.stdin, 1):
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) < 2:
-                raise SystemExit(f"<stdin>:{number}: expected a<TAB>b, got {line!r}")
-            yield Example(a=fields[0], b=fields[1], label=None, uid=f"stdin:{number}")
-        return
-    yield from read_pairs(FLAGS.input, FLAGS.format, a=parse_column(FLAGS.a),
-                          b=parse_column(FLAGS.b), header=FLAGS.header)
 
 
 def main(argv):
@@ -53,7 +41,11 @@ def main(argv):
         raise app.UsageError("give --run_dir or --export_dir")
     if not FLAGS.input:
         raise app.UsageError("give --input (a file, or '-' for standard input)")
-    examples = list(_examples())
+    try:
+        examples = list(read_pairs(FLAGS.input, FLAGS.format, a=parse_column(FLAGS.a),
+                                   b=parse_column(FLAGS.b), header=FLAGS.header))
+    except ReaderError as error:
+        raise SystemExit(f"error: {error}") from None
     probabilities = saved.predict_examples(examples)
     lines = ["uid\tpredicted\t" + "\t".join(f"p_{name}" for name in saved.labels)]
     for example, probs in zip(examples, probabilities):
@@ -63,8 +55,7 @@ def main(argv):
     if FLAGS.output == "-":
         sys.stdout.write(text)
     else:
-        with open(FLAGS.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        write_text_atomic(FLAGS.output, text)
 
 
 if __name__ == "__main__":

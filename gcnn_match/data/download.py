@@ -57,8 +57,29 @@ def _finish(part: pathlib.Path, dest: pathlib.Path, sha256: str | None, source: 
         if actual != sha256:
             part.unlink()
             raise ChecksumError(f"{source}: sha256 mismatch: expected {sha256}, got {actual} "
-                                f"(the partial file {part} was deleted)")
+                                f"(the partial file {part} was deleted). Rerun to fetch it "
+                                "again; if the mismatch persists the file changed upstream: "
+                                "check the URL and the pin in gcnn_match/data/registry.py")
     os.replace(part, dest)
+
+
+def _announced_size(response) -> int | None:
+    """The full file size the server announced (Content-Range total, else Content-Length)."""
+    content_range = response.headers.get("Content-Range", "")
+    total = content_range.rpartition("/")[2]
+    if total.isdigit():
+        return int(total)
+    length = response.headers.get("Content-Length")
+    return int(length) if response.status == 200 and length and length.isdigit() else None
+
+
+def _check_complete(url: str, part: pathlib.Path, size: int | None) -> None:
+    # A connection that closes early ends the read without an exception: compare sizes, so a
+    # truncated file is never moved into place (even when no checksum is pinned).
+    got = part.stat().st_size
+    if size is not None and got != size:
+        raise DownloadError(f"could not fetch {url}: truncated download, {got:,} of {size:,} "
+                            f"bytes (partial data kept in {part}; rerun to resume)")
 
 
 def _download(url: str, dest: pathlib.Path, sha256: str | None, resume: bool,
@@ -66,6 +87,7 @@ def _download(url: str, dest: pathlib.Path, sha256: str | None, resume: bool,
     part = dest.with_name(dest.name + ".part")
     dest.parent.mkdir(parents=True, exist_ok=True)
     offset = part.stat().st_size if resume and part.exists() else 0
+    size = None
     request = urllib.request.Request(url, headers={"User-Agent": "gcnn_match"})
     if offset:
         request.add_header("Range", f"bytes={offset}-")
@@ -75,6 +97,7 @@ def _download(url: str, dest: pathlib.Path, sha256: str | None, resume: bool,
             mode = "ab" if offset and response.status == 206 else "wb"
             with open(part, mode) as out:
                 shutil.copyfileobj(response, out, _CHUNK)
+            size = _announced_size(response)
     except urllib.error.HTTPError as err:
         # 416: the .part already holds the whole file; the checksum below decides.
         if not (err.code == 416 and offset):
@@ -82,6 +105,7 @@ def _download(url: str, dest: pathlib.Path, sha256: str | None, resume: bool,
     except (urllib.error.URLError, OSError) as err:
         raise DownloadError(f"could not fetch {url}: {getattr(err, 'reason', err)} "
                             f"(partial data kept in {part})") from err
+    _check_complete(url, part, size)
     _finish(part, dest, sha256, url)
 
 
@@ -203,7 +227,8 @@ class Check:
     def describe(self) -> str:
         if self.ok is None:
             return f"unpinned  {self.path}"
-        status = "ok" if self.ok else f"MISMATCH (expected {self.expected}, got {self.actual})"
+        status = "ok" if self.ok else (f"MISMATCH (expected {self.expected}, got "
+                                       f"{self.actual}; delete the file and download it again)")
         return f"{status:<8}  {self.path} [{self.kind}]"
 
 

@@ -162,10 +162,27 @@ class _Matcher:
         return self._by_lower.get(token.lower()) if vector is None else vector
 
 
-def _scan_glove_text(stream, dim: int | None, matcher: _Matcher) -> int:
+def _looks_like_a_value(field: bytes) -> bool:
+    """A vector component as GloVe writes it ("-0.1234", "1e-05"), not a piece of a word."""
+    try:
+        float(field)
+    except ValueError:
+        return False
+    return b"." in field or b"e" in field.lower()
+
+
+def _dimension_error(name: str, number: int, values: int, dim: int) -> ValueError:
+    return ValueError(f"{name}:{number}: {values} values where the vectors have {dim}; the "
+                      "file is damaged or mixes dimensions: download it again, or point "
+                      "--embeddings at a file with one dimension")
+
+
+def _scan_glove_text(stream, dim: int | None, matcher: _Matcher, name: str = "<vectors>") -> int:
     """Stream `word v1 ... v_dim` lines (an optional word2vec-text `count dim` header is
     skipped). A "word" may contain spaces (a few 840B lines), so the vector is always the
-    last `dim` fields; `dim` defaults to the field count of the first line minus one."""
+    last `dim` fields; `dim` defaults to the field count of the first line minus one. A line
+    with fewer values, or with extra fields that are all numbers, is a dimension error naming
+    `name` and the line."""
     for number, raw in enumerate(stream, 1):
         line = raw.rstrip()
         if not line:
@@ -178,21 +195,23 @@ def _scan_glove_text(stream, dim: int | None, matcher: _Matcher) -> int:
             dim = len(fields) - 1
         spaces = line.count(b" ")
         if spaces < dim:
-            raise ValueError(f"line {number}: fewer than {dim} values")
+            raise _dimension_error(name, number, spaces, dim)
         if spaces == dim:
             word_bytes, _, values = line.partition(b" ")
         else:
             *word_parts, values = line.split(b" ", spaces - dim + 1)
+            if all(_looks_like_a_value(part) for part in word_parts[1:]):
+                raise _dimension_error(name, number, spaces, dim)
             word_bytes = b" ".join(word_parts)
         word = word_bytes.decode("utf-8", errors="replace")
         if matcher.wants(word):
             matcher.offer(word, np.array(values.split(b" "), dtype=np.float32))
     if dim is None:
-        raise ValueError("empty embedding file")
+        raise ValueError(f"{name}: empty embedding file; download it again")
     return dim
 
 
-def _scan_word2vec_bin(stream, matcher: _Matcher) -> int:
+def _scan_word2vec_bin(stream, matcher: _Matcher, name: str = "<vectors>") -> int:
     """Stream word2vec's binary format: a `count dim` header line, then `count` records
     `word<space><dim little-endian float32>`, each optionally followed by a newline."""
     count, dim = (int(f) for f in stream.readline().split())
@@ -203,7 +222,8 @@ def _scan_word2vec_bin(stream, matcher: _Matcher) -> int:
         while space < 0 or len(buffer) < space + 1 + size:
             chunk = stream.read(1 << 20)
             if not chunk:
-                raise ValueError("word2vec file ends before its header's word count")
+                raise ValueError(f"{name}: the word2vec file ends before its header's word "
+                                 f"count ({count:,}); it is truncated: download it again")
             buffer, pos = buffer[pos:] + chunk, 0
             space = buffer.find(b" ")
         word = buffer[pos:space].lstrip(b"\n").decode("utf-8", errors="replace")
@@ -307,12 +327,13 @@ def _pretrained_rows(
         file, known_dim = _resolve(source, dim, data_dir)
         with _open_binary(file) as stream:
             if file.word2vec:
-                source_dim = _scan_word2vec_bin(stream, matcher)
+                source_dim = _scan_word2vec_bin(stream, matcher, file.describe())
             else:
-                source_dim = _scan_glove_text(stream, known_dim, matcher)
+                source_dim = _scan_glove_text(stream, known_dim, matcher, file.describe())
         description = file.describe() if source == file.path else f"{source} ({file.describe()})"
     if dim is not None and dim != source_dim:
-        raise ValueError(f"{source} has {source_dim}-d vectors, not the requested {dim}")
+        raise ValueError(f"{source} has {source_dim}-d vectors, not the requested {dim}: "
+                         f"ask for {source_dim}, or use a {dim}-d file")
     rows = np.zeros((len(tokens), source_dim), np.float32)
     found = np.zeros(len(tokens), bool)
     for index in range(2, len(tokens)):

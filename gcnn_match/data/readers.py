@@ -1,9 +1,10 @@
 """Streaming readers: one function per file format, each yielding `Example`s.
 
 Every reader goes through the same machinery (`_iter_lines` + `_drive`):
-- `.gz` files are decompressed transparently; text is decoded as strict UTF-8, line by line, so
-  an error names the exact line;
-- a malformed line stops the read with a `ReaderError` whose message starts `path:line:`;
+- `.gz` files are decompressed transparently; the path "-" reads standard input; text is
+  decoded as strict UTF-8, line by line, so an error names the exact line;
+- a malformed line stops the read with a `ReaderError` whose message starts `path:line:` and
+  says how to fix it;
 - documented skips (SNLI/MultiNLI gold_label '-', blank lines) are counted in a `ReadStats`,
   never silently dropped;
 - a file that yields no example at all is an error too (`path:N: no examples ...`): an empty
@@ -27,6 +28,7 @@ import gzip
 import json
 import pathlib
 import re
+import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
@@ -34,6 +36,7 @@ from gcnn_match.data.example import Example
 
 PathLike = str | pathlib.Path
 Column = str | int
+STDIN = "-"
 
 
 class ReaderError(ValueError):
@@ -43,7 +46,11 @@ class ReaderError(ValueError):
         self.path = pathlib.Path(path)
         self.line = line
         self.reason = reason
-        super().__init__(f"{path}:{line}: {reason}")
+        super().__init__(f"{_display(path)}:{line}: {reason}")
+
+
+def _display(path: PathLike) -> str:
+    return "<stdin>" if str(path) == STDIN else str(path)
 
 
 @dataclasses.dataclass
@@ -87,19 +94,31 @@ def _iter_lines(path: pathlib.Path, stats: ReadStats) -> Iterator[tuple[int, str
     opener = gzip.open if path.suffix == ".gz" else open
     lineno = 0
     try:
-        with opener(path, "rb") as handle:
+        with (_stdin() if str(path) == STDIN else opener(path, "rb")) as handle:
             for lineno, raw in enumerate(handle, start=1):
                 stats.lines += 1
                 try:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as err:
-                    reason = f"not UTF-8 ({err.reason} at byte {err.start})"
+                    reason = (f"not UTF-8 ({err.reason} at byte {err.start}); convert the file "
+                              "to UTF-8, e.g. iconv -f latin1 -t utf-8")
                     raise ReaderError(path, lineno, reason) from None
                 if lineno == 1:
                     text = text.lstrip("\ufeff")
                 yield lineno, text.rstrip("\r\n")
     except (gzip.BadGzipFile, EOFError, zlib.error) as err:
-        raise ReaderError(path, lineno + 1, f"corrupt gzip data ({err})") from err
+        raise ReaderError(path, lineno + 1, f"corrupt gzip data ({err}); the file is truncated "
+                                            "or damaged: download it again") from err
+
+
+class _stdin:
+    """Standard input's bytes as a context manager that leaves the stream open."""
+
+    def __enter__(self):
+        return sys.stdin.buffer
+
+    def __exit__(self, *exc):
+        return False
 
 
 # (path, stats) -> (line number, record) pairs: decoded lines, or csv rows.
@@ -131,15 +150,25 @@ def _drive(path: PathLike, records: Records, parse: Callable[[object, int], obje
         yield item
     if not yielded:
         raise ReaderError(path, stats.lines, f"no examples ({stats.lines} lines read, "
-                                             f"{stats.num_skipped} skipped)")
+                                             f"{stats.num_skipped} skipped): an empty or "
+                                             "truncated file, or the wrong one; check the path "
+                                             "or download it again")
 
 
 def _fields(line: str, expected: int, delimiter: str = "\t") -> list:
     parts = line.split(delimiter)
     if len(parts) != expected:
         raise _Malformed(f"expected {expected} {_delimiter_name(delimiter)}-separated columns, "
-                         f"found {len(parts)}")
+                         f"found {len(parts)}{_column_hint(len(parts) > expected, delimiter)}")
     return parts
+
+
+def _column_hint(extra: bool, delimiter: str) -> str:
+    name = _delimiter_name(delimiter)
+    if extra:
+        return (f" (a {name} inside a text? remove it, or quote the texts and read the file as "
+                "csv)")
+    return " (a truncated line or a missing field: complete or remove the line)"
 
 
 def _delimiter_name(delimiter: str) -> str:
@@ -155,7 +184,7 @@ def _label(raw, labels: Mapping[str, int] | None) -> int:
         raise _Malformed(f"label {raw!r} is not a class index (pass labels= to map it)")
     if raw not in labels:
         known = ", ".join(repr(k) for k in labels)
-        raise _Malformed(f"unknown label {raw!r} (known: {known})")
+        raise _Malformed(f"unknown label {raw!r} (known: {known}); correct or remove the line")
     return labels[raw]
 
 
@@ -163,7 +192,8 @@ def _json(line: str) -> dict:
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as err:
-        raise _Malformed(f"invalid JSON ({err.msg} at column {err.colno})") from None
+        raise _Malformed(f"invalid JSON ({err.msg} at column {err.colno}); the line is cut "
+                         "or not one JSON object: fix or remove it") from None
     if not isinstance(obj, dict):
         raise _Malformed(f"expected a JSON object, found {type(obj).__name__}")
     return obj
@@ -171,12 +201,12 @@ def _json(line: str) -> dict:
 
 def _key(obj: dict, key: str):
     if key not in obj:
-        raise _Malformed(f"missing key {key!r}")
+        raise _Malformed(f"missing key {key!r} (the line has: {', '.join(map(str, obj))})")
     return obj[key]
 
 
 def _uid(path: pathlib.Path, lineno: int) -> str:
-    return f"{path.name}:{lineno}"
+    return f"{'stdin' if str(path) == STDIN else path.name}:{lineno}"
 
 
 # --- Penn trees (SNLI / MultiNLI / SciTail snli_format) ------------------------------------------
@@ -332,7 +362,8 @@ def _parse_fever(line: str) -> FeverClaim:
     obj = _json(line)
     label = obj.get("label")
     if label is not None and label not in FEVER_LABELS:
-        raise _Malformed(f"unknown label {label!r} (known: {', '.join(map(repr, FEVER_LABELS))})")
+        raise _Malformed(f"unknown label {label!r} (known: {', '.join(map(repr, FEVER_LABELS))}); "
+                         "correct or remove the line")
     sets = []
     for evidence_set in obj.get("evidence", ()):
         try:
@@ -422,6 +453,7 @@ def parse_column(text):
 
 def read_pairs(path: PathLike, fmt: str = "tsv", *, a: Column, b: Column,
                label: Column | None = None, uid: Column | None = None,
+               group: Column | None = None,
                labels: Mapping[str, int] | None = None, header: bool = False,
                delimiter: str | None = None,
                stats: ReadStats | None = None) -> Iterator[Example]:
@@ -432,14 +464,18 @@ def read_pairs(path: PathLike, fmt: str = "tsv", *, a: Column, b: Column,
         fmt: "tsv", "csv" (RFC-4180 quoting) or "jsonl".
         a, b, label, uid: column names (header row, or jsonl keys) or 0-based indices. `label` is
             optional (label None); without `uid` it is `file:line`.
+        group: optional column of `Example.group` (the question of a ranking candidate).
         labels: raw label string -> class index. Unknown labels are errors. Without it the raw
             label must already be the index.
         header: tsv/csv only: the first line names the columns.
         delimiter: overrides the tab (tsv) or comma (csv).
+
+    Every tsv/csv line must have as many columns as the first one: a line with more or fewer
+    (a tab inside a text, a cut line) is an error, not a shifted or half-read pair.
     """
     if fmt not in ("tsv", "csv", "jsonl"):
         raise ValueError(f"fmt must be 'tsv', 'csv' or 'jsonl', not {fmt!r}")
-    columns = {"a": a, "b": b, "label": label, "uid": uid}
+    columns = {"a": a, "b": b, "label": label, "uid": uid, "group": group}
     if fmt == "jsonl":
         if any(isinstance(c, int) for c in columns.values()):
             raise ValueError("jsonl columns are keys, not indices")
@@ -448,6 +484,7 @@ def read_pairs(path: PathLike, fmt: str = "tsv", *, a: Column, b: Column,
     path = pathlib.Path(path)
     delimiter = delimiter or ("," if fmt == "csv" else "\t")
     index: dict[str, int] = {}
+    first: list[int] = []  # line number and column count of the first line
 
     def cell(row, column):
         if isinstance(row, dict):
@@ -459,6 +496,12 @@ def read_pairs(path: PathLike, fmt: str = "tsv", *, a: Column, b: Column,
             row = _json(record)
         else:
             row = record if fmt == "csv" else record.split(delimiter)
+            if not first:
+                first.extend((lineno, len(row)))
+            elif len(row) != first[1]:
+                raise _Malformed(
+                    f"{len(row)} {_delimiter_name(delimiter)}-separated columns where line "
+                    f"{first[0]} has {first[1]}{_column_hint(len(row) > first[1], delimiter)}")
             if header and not index:
                 index.update((name, i) for i, name in enumerate(row))
                 missing = [c for c in columns.values() if isinstance(c, str) and c not in index]
@@ -470,10 +513,12 @@ def read_pairs(path: PathLike, fmt: str = "tsv", *, a: Column, b: Column,
                             for c in columns.values() if c is not None)
             if len(row) < width:
                 raise _Malformed(f"expected at least {width} {_delimiter_name(delimiter)}-"
-                                 f"separated columns, found {len(row)}")
+                                 f"separated columns, found {len(row)} (check the a/b/label "
+                                 "columns or the delimiter)")
         return Example(a=cell(row, a), b=cell(row, b),
                        label=None if label is None else _label(cell(row, label), labels),
-                       uid=str(cell(row, uid)) if uid is not None else _uid(path, lineno))
+                       uid=str(cell(row, uid)) if uid is not None else _uid(path, lineno),
+                       group=str(cell(row, group)) if group is not None else None)
 
     records = _csv_rows(delimiter) if fmt == "csv" else _iter_lines
     return _drive(path, records, parse, stats)

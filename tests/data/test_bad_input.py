@@ -1,0 +1,218 @@
+"""Bad input, one case per row of README.md's "Bad input" table.
+
+Each case either stops with an error naming the file (or URL), the line and the fix, or is
+handled in a documented way and counted. None may give a silently wrong result.
+"""
+import gzip
+import hashlib
+import http.server
+import io
+import json
+import struct
+import sys
+import threading
+
+import pytest
+
+from gcnn_match.data import readers
+from gcnn_match.data.download import ChecksumError, DownloadError, fetch
+from gcnn_match.data.embeddings import build_embedding_matrix
+from gcnn_match.data.readers import ReaderError, ReadStats, read_pairs
+from gcnn_match.data.vocab import Vocabulary
+
+PAYLOAD = b"q1\tq2\t1\n" * 5000
+
+
+class _Server(http.server.BaseHTTPRequestHandler):
+    """/full sends the whole payload; /cut announces it but closes the connection halfway."""
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(PAYLOAD)))
+        self.end_headers()
+        self.wfile.write(PAYLOAD if self.path == "/full" else PAYLOAD[: len(PAYLOAD) // 2])
+        self.close_connection = True
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server():
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Server)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(autouse=True)
+def _no_proxy(monkeypatch):
+    for var in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def _file(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    return path
+
+
+def _pairs(path, **options):
+    return lambda: list(read_pairs(path, **options))
+
+
+def _tsv(path):
+    return lambda: list(readers.read_pair_label_tsv(path, labels={"0": 0, "1": 1}))
+
+
+def _vectors(tmp_path, text):
+    path = _file(tmp_path, "vectors.txt", text)
+    vocab = Vocabulary(["cat", "dog"])
+    return path, lambda: build_embedding_matrix(vocab, str(path))
+
+
+# --- errors: (exception, where, what, fix) -----------------------------------------------------
+
+def non_utf8_file(tmp_path, server):
+    path = _file(tmp_path, "pairs.tsv", b"a\tb\t0\ncaf\xe9\tb\t1\n")
+    return _tsv(path), ReaderError, f"{path}:2:", "not UTF-8", "convert the file to UTF-8"
+
+
+def non_utf8_stdin(tmp_path, server):
+    class Stdin:
+        buffer = io.BytesIO(b"ok\tfine\n\xff\xfe\tb\n")
+
+    def read():
+        real = sys.stdin
+        sys.stdin = Stdin
+        try:
+            return list(read_pairs("-", a=0, b=1))
+        finally:
+            sys.stdin = real
+
+    return read, ReaderError, "<stdin>:2:", "not UTF-8", "convert the file to UTF-8"
+
+
+def missing_column(tmp_path, server):
+    path = _file(tmp_path, "pairs.tsv", "a\tb\t0\na\tb\n")
+    return (_tsv(path), ReaderError, f"{path}:2:", "expected 3 tab-separated columns, found 2",
+            "complete or remove the line")
+
+
+def extra_column(tmp_path, server):
+    path = _file(tmp_path, "pairs.tsv", "a\tb\t0\na\tb\twith a tab\t1\n")
+    return (_tsv(path), ReaderError, f"{path}:2:", "expected 3 tab-separated columns, found 4",
+            "quote the texts and read the file as csv")
+
+
+def extra_column_generic_reader(tmp_path, server):
+    path = _file(tmp_path, "mine.tsv", "q\tr\tlabel\nx\ty\t1\nx\ty\tz\t1\n")
+    return (_pairs(path, a="q", b="r", header=True), ReaderError, f"{path}:3:",
+            "4 tab-separated columns where line 1 has 3", "a tab inside a text?")
+
+
+def missing_json_key(tmp_path, server):
+    path = _file(tmp_path, "pairs.jsonl", json.dumps({"s1": "x", "label": "yes"}) + "\n")
+    return (_pairs(path, fmt="jsonl", a="s1", b="s2"), ReaderError, f"{path}:1:",
+            "missing key 's2'", "the line has: s1, label")
+
+
+def unknown_label(tmp_path, server):
+    path = _file(tmp_path, "pairs.tsv", "a\tb\t1\na\tb\tmaybe\n")
+    return (_tsv(path), ReaderError, f"{path}:2:", "unknown label 'maybe' (known: '0', '1')",
+            "correct or remove the line")
+
+
+def empty_split_file(tmp_path, server):
+    path = _file(tmp_path, "dev.tsv", "")
+    return (_tsv(path), ReaderError, f"{path}:0:", "no examples (0 lines read",
+            "check the path or download it again")
+
+
+def blank_split_file(tmp_path, server):
+    path = _file(tmp_path, "dev.tsv", "\n\n\n")
+    return (_tsv(path), ReaderError, f"{path}:3:", "no examples (3 lines read, 3 skipped)",
+            "check the path or download it again")
+
+
+def truncated_gzip(tmp_path, server):
+    path = _file(tmp_path, "dev.tsv.gz", gzip.compress(PAYLOAD)[:-40])
+    return (_tsv(path), ReaderError, f"{path}:", "corrupt gzip data",
+            "the file is truncated or damaged: download it again")
+
+
+def truncated_download(tmp_path, server):
+    dest = tmp_path / "dev.tsv"
+    return (lambda: fetch(f"{server}/cut", dest), DownloadError, f"{server}/cut",
+            f"truncated download, {len(PAYLOAD) // 2:,} of {len(PAYLOAD):,} bytes",
+            "rerun to resume")
+
+
+def wrong_checksum(tmp_path, server):
+    dest = tmp_path / "dev.tsv"
+    return (lambda: fetch(f"{server}/full", dest, sha256="0" * 64), ChecksumError,
+            f"{server}/full", f"expected {'0' * 64}, got {hashlib.sha256(PAYLOAD).hexdigest()}",
+            "Rerun to fetch it again")
+
+
+def embedding_line_too_short(tmp_path, server):
+    path, build = _vectors(tmp_path, "cat 0.1 0.2 0.3\ndog 0.4 0.5\n")
+    return (build, ValueError, f"{path}:2:", "2 values where the vectors have 3",
+            "download it again")
+
+
+def embedding_line_too_long(tmp_path, server):
+    path, build = _vectors(tmp_path, "cat 0.1 0.2 0.3\ndog 0.4 0.5 0.6 0.7\n")
+    return (build, ValueError, f"{path}:2:", "4 values where the vectors have 3",
+            "download it again")
+
+
+def truncated_word2vec(tmp_path, server):
+    data = b"2 3\n" + b"cat " + struct.pack("<3f", 1, 2, 3) + b"\ndog " + struct.pack("<f", 1)
+    path = _file(tmp_path, "vectors.bin", data)
+    vocab = Vocabulary(["cat", "dog"])
+    return (lambda: build_embedding_matrix(vocab, str(path)), ValueError, f"{path}:",
+            "ends before its header's word count (2)", "truncated: download it again")
+
+
+ERRORS = [non_utf8_file, non_utf8_stdin, missing_column, extra_column,
+          extra_column_generic_reader, missing_json_key, unknown_label, empty_split_file,
+          blank_split_file, truncated_gzip, truncated_download, wrong_checksum,
+          embedding_line_too_short, embedding_line_too_long, truncated_word2vec]
+
+
+@pytest.mark.parametrize("case", ERRORS, ids=lambda case: case.__name__)
+def test_bad_input_stops_with_where_what_and_fix(case, tmp_path, server):
+    trigger, error, where, what, fix = case(tmp_path, server)
+    with pytest.raises(error) as info:
+        trigger()
+    message = str(info.value)
+    assert where in message, message
+    assert what in message and fix in message, message
+
+
+def test_a_failed_download_leaves_nothing_at_the_final_path(tmp_path, server):
+    for case in (truncated_download, wrong_checksum):
+        trigger, error, *_ = case(tmp_path, server)
+        with pytest.raises(error):
+            trigger()
+        assert not (tmp_path / "dev.tsv").exists()
+    with pytest.raises(DownloadError):  # a cut download keeps its part for resuming
+        fetch(f"{server}/cut", tmp_path / "dev.tsv", resume=False)
+    assert (tmp_path / "dev.tsv.part").stat().st_size == len(PAYLOAD) // 2
+
+
+# --- documented, counted handling ------------------------------------------------------------
+
+def test_blank_lines_and_unlabelled_nli_pairs_are_counted_skips(tmp_path):
+    stats = ReadStats()
+    path = _file(tmp_path, "pairs.tsv", "a\tb\t0\n\n \nc\td\t1\n")
+    assert len(list(readers.read_pair_label_tsv(path, stats=stats))) == 2
+    assert stats.summary() == "pairs.tsv: 2 examples, skipped 2 (blank line)"
+    line = {"gold_label": "-", "sentence1": "a", "sentence2": "b"}
+    nli = _file(tmp_path, "snli.jsonl", json.dumps(line) + "\n" + json.dumps(
+        dict(line, gold_label="neutral")) + "\n")
+    stats = ReadStats()
+    assert [ex.label for ex in readers.read_nli_jsonl(nli, stats=stats)] == [1]
+    assert stats.skipped == {"gold_label '-'": 1}
