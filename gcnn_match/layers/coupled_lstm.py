@@ -233,19 +233,47 @@ class CoupledLSTM(keras.layers.Layer):
         streams = ops.reshape(cells, ops.shape(cells)[:2] + (2, self.units))
         return ops.matmul(streams, block["input_kernel"]) + block["bias"]
 
+    def _cell(self, block, pre_in, col_pred, row_pred, valid):
+        """(h, c), each (B', R, S * k), of R cells updated at once (Eq. 5-11).
+
+        `pre_in` (B', R, S, G) holds the cells' input pre-activations; `col_pred` and
+        `row_pred` are the (h, c) of their column predecessors (i, j -/+ 1) and row
+        predecessors (i -/+ 1, j); `valid` (B', R) is 0 where a cell is padding or off the
+        grid, whose states are zeroed.
+        """
+        (h_col, c_col), (h_row, c_row) = col_pred, row_pred
+        k, recurrent = self.units, block["recurrent_kernel"]
+        if self.cell == "tight":
+            # Eq. 9 orders the recurrent input as [h_{i,j-1}; h_{i-1,j}].
+            pre = pre_in[:, :, 0] + ops.matmul(ops.concatenate([h_col, h_row], axis=-1),
+                                               recurrent)
+            cand, out_gate, in_gate, f_col, f_row = ops.split(pre, 5, axis=-1)
+            c = (ops.tanh(cand) * ops.sigmoid(in_gate) + ops.sigmoid(f_col) * c_col
+                 + ops.sigmoid(f_row) * c_row)
+        else:
+            # LSTM1 recurs on the row predecessor, LSTM2 on the column predecessor; both
+            # read [h1; h2] of their predecessor through the one shared kernel.
+            rec_in = ops.stack([h_row, h_col], axis=2)  # (B', R, 2, 2k)
+            pre = pre_in + ops.matmul(rec_in, recurrent)
+            cand, out_gate, in_gate, forget = ops.split(pre, 4, axis=-1)
+            c_pred = ops.stack([c_row[..., :k], c_col[..., k:]], axis=2)
+            c = ops.tanh(cand) * ops.sigmoid(in_gate) + ops.sigmoid(forget) * c_pred
+            c = ops.reshape(c, ops.shape(c)[:2] + (self.num_streams * k,))
+            out_gate = ops.reshape(out_gate, ops.shape(c))
+        keep = valid[:, :, None]
+        c = c * keep
+        return ops.sigmoid(out_gate) * ops.tanh(c) * keep, c
+
     def _scan(self, block, row_term, col_term, grid_term, mask_x, mask_y):
         """All cells of one block in one pass over the anti-diagonals -> (B', n, m, d_out)."""
-        k, streams = self.units, self.num_streams
+        width = self.num_streams * self.units
         ref = grid_term if grid_term is not None else row_term
         batch, n = ops.shape(mask_x)[0], ops.shape(mask_x)[1]
         m = ops.shape(mask_y)[1]
         steps = n + m - 1
         rows = ops.arange(n, dtype="int32")
-        recurrent = block["recurrent_kernel"]
         if grid_term is not None:
             flat_grid = ops.reshape(grid_term, (batch, -1, ops.shape(grid_term)[-1]))
-
-        width = streams * k
 
         def step(state, t):
             # state (B', n, 2 * S * k): [h; c] of the cells of diagonal t - 1, by row.
@@ -262,26 +290,7 @@ class CoupledLSTM(keras.layers.Layer):
             # Row predecessor (i - 1, j): previous diagonal one row up; zeros at row 0.
             h_up = ops.pad(h_prev[:, :-1], ((0, 0), (1, 0), (0, 0)))
             c_up = ops.pad(c_prev[:, :-1], ((0, 0), (1, 0), (0, 0)))
-            if self.cell == "tight":
-                # Eq. 9 orders the recurrent input as [h_{i,j-1}; h_{i-1,j}].
-                pre = pre_in[:, :, 0] + ops.matmul(
-                    ops.concatenate([h_prev, h_up], axis=-1), recurrent)
-                cand, out_gate, in_gate, f_col, f_row = ops.split(pre, 5, axis=-1)
-                c = (ops.tanh(cand) * ops.sigmoid(in_gate) + ops.sigmoid(f_col) * c_prev
-                     + ops.sigmoid(f_row) * c_up)
-            else:
-                # LSTM1 recurs on the row predecessor, LSTM2 on the column predecessor; both
-                # read [h1; h2] of their predecessor through the one shared kernel.
-                rec_in = ops.stack([h_up, h_prev], axis=2)  # (B', n, 2, 2k)
-                pre = pre_in + ops.matmul(rec_in, recurrent)
-                cand, out_gate, in_gate, forget = ops.split(pre, 4, axis=-1)
-                c_pred = ops.stack([c_up[..., :k], c_prev[..., k:]], axis=2)
-                c = ops.tanh(cand) * ops.sigmoid(in_gate) + ops.sigmoid(forget) * c_pred
-                c = ops.reshape(c, ops.shape(c)[:2] + (streams * k,))
-                out_gate = ops.reshape(out_gate, ops.shape(c))
-            keep = valid[:, :, None]
-            c = c * keep
-            h = ops.sigmoid(out_gate) * ops.tanh(c) * keep
+            h, c = self._cell(block, pre_in, (h_prev, c_prev), (h_up, c_up), valid)
             state = ops.concatenate([h, c], axis=-1)
             # Keras' TensorFlow scan requires the per-step output to have the carry's
             # structure, so the whole state is stacked and c is dropped afterwards.
