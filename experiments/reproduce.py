@@ -3,8 +3,10 @@
     python experiments/reproduce.py --dataset=quora --scale=low-resource --data_dir=../shared/data
     python experiments/reproduce.py --list
 
-Finished runs are skipped (a run directory with metrics.json), interrupted ones resume. The
-table goes into REPRODUCTION.md (a marked section per table and scale) and results/*.json.
+Finished runs are skipped (a run directory with metrics.json), interrupted ones resume. Before
+training, a throughput probe prints an upper bound of the duration; after each trained run, the
+time left is re-estimated from the measured durations. The table goes into REPRODUCTION.md (a
+marked section per table and scale) and results/*.json.
 """
 import pathlib
 import shlex
@@ -17,6 +19,7 @@ from gcnn_match.data.download import ensure_dataset
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.overrides import default_run_dir
+from gcnn_match.progress import RemainingTime
 from gcnn_match.reporting import tables
 from gcnn_match.training.inputs import apply_scale
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
@@ -112,10 +115,15 @@ def main(argv):
         if FLAGS.estimate and pending:
             _estimate(pending)
         start = time.time()
+        remaining = RemainingTime(len(pending))
         for config, run_dir in planned:
             print(f"== {config.name} (seed {config.seed}, {config.scale}) -> {run_dir}",
                   flush=True)
+            trained = not (run_dir / "metrics.json").exists()
+            run_start = time.time()
             run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir)
+            if trained:
+                print(remaining.finished(time.time() - run_start), flush=True)
         print(f"reproduce: {(time.time() - start) / 60:.1f} min")
     # The runs came from the same command without --report_only.
     command = "python experiments/reproduce.py " + " ".join(

@@ -47,7 +47,7 @@ def main(argv):
     print(f"run directory: {run_dir}")
     try:
         run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir, resume=FLAGS.resume)
-    except MissingDataError as error:
+    except (MissingDataError, FloatingPointError) as error:  # no data; a NaN loss
         raise SystemExit(f"error: {error}") from None
 
 

@@ -72,7 +72,9 @@ class RunMonitor(keras.callbacks.Callback):
         for key, value in dev.items():
             logs[f"dev_{key}"] = value
         value = dev[self.select_metric]
-        improved = value > self.best_value
+        # A run killed after saving this epoch's best checkpoint but before its last one
+        # repeats the epoch on resume: the same epoch then counts as the improvement it was.
+        improved = value > self.best_value or epoch == self.best_epoch
         if improved:
             self.best_value, self.best_epoch = value, epoch
             self.run.save_atomically(self.model, self.run.best_weights, weights_only=True)
@@ -90,8 +92,10 @@ class RunMonitor(keras.callbacks.Callback):
                  f"{record['train_examples_per_second']:.0f} ex/s")
         if not improved:
             self._on_no_improvement(epoch)
-        self._save_last(epoch)
+        # Records first, then the resume point: a kill in between repeats the epoch, whose
+        # record then replaces this one (never an epoch without its record).
         self.run.write_epochs(self.records)
+        self._save_last(epoch)
 
     def _on_no_improvement(self, epoch):
         if self.plateau_halving:

@@ -4,7 +4,7 @@ import pytest
 import numpy as np
 
 from gcnn_match.training.monitor import RunMonitor
-from gcnn_match.training.run_dir import RunDirectory, read_json
+from gcnn_match.training.run_dir import RunDirectory, read_json, write_json
 
 
 def _model(learning_rate=0.1):
@@ -74,3 +74,22 @@ def test_nan_loss_stops_with_a_clear_error_and_keeps_the_last_good_checkpoint(tm
         monitor.on_epoch_end(1, {"loss": float("nan")})
     assert read_json(run / "checkpoints" / "last.json")["epoch"] == 1
     assert [r["epoch"] for r in run.epochs()] == [1]
+
+
+def test_an_epoch_repeated_after_a_kill_keeps_its_best_mark(tmp_path):
+    # Killed after epoch 2 wrote its best checkpoint but before its resume point: best.json says
+    # epoch 2, last.json epoch 1, so the resumed run repeats epoch 2 with the same dev score.
+    run = RunDirectory(tmp_path).create()
+    model = _model()
+    monitor = RunMonitor(run, None, "accuracy", patience=1, plateau_halving=1,
+                         train_examples=10, log=lambda *_: None)
+    _drive(monitor, model, [0.5])
+    write_json(run / "checkpoints" / "best.json", {"epoch": 1, "value": 0.7})
+    resumed = RunMonitor(run, lambda m: {"accuracy": 0.7}, "accuracy", patience=1,
+                         plateau_halving=1, train_examples=10, log=lambda *_: None)
+    resumed.set_model(model)
+    resumed.on_epoch_begin(1)
+    resumed.on_epoch_end(1, {"loss": 1.0, "accuracy": 0.5})
+    assert [r["best"] for r in run.epochs()] == [True, True]
+    assert read_json(run / "checkpoints" / "last.json")["halvings"] == 0  # no spurious halving
+    assert float(model.optimizer.learning_rate.numpy()) == pytest.approx(0.1)
