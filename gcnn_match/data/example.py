@@ -19,6 +19,9 @@ class Example:
             format ships parses.
         group: the key that ties examples together: the question of a ranking candidate
             set, or the claim of a FEVER evidence set.
+        a_segments: when `a` joins several sentences (FEVER evidence), the sentence (1, 2,
+            ...) of each token of `a_tokens`, for models that read each one as a separate
+            context (ATTCONV context-wise). None for a single text.
     """
 
     a: str
@@ -30,3 +33,4 @@ class Example:
     a_pos: Optional[Tuple[str, ...]] = None
     b_pos: Optional[Tuple[str, ...]] = None
     group: Optional[str] = None
+    a_segments: Optional[Tuple[int, ...]] = None

@@ -29,6 +29,7 @@ class TokenizedPair:
     b: List[str]
     a_pos: Optional[List[str]] = None
     b_pos: Optional[List[str]] = None
+    a_segments: Optional[List[int]] = None  # the sentence of each token of a (FEVER evidence)
 
 
 def tokenize_examples(examples, policy, cache_path=None, tagger=None):
@@ -51,7 +52,8 @@ def tokenize_examples(examples, policy, cache_path=None, tagger=None):
             a_pos, b_pos = policy.pos_pair(ex)
             if tagger is not None and a_pos is None:
                 a_pos, b_pos = pos.tag_tokens(tagger, a), pos.tag_tokens(tagger, b)
-            pair = TokenizedPair(list(a), list(b), a_pos and list(a_pos), b_pos and list(b_pos))
+            pair = TokenizedPair(list(a), list(b), a_pos and list(a_pos), b_pos and list(b_pos),
+                                 policy.segments(ex))
             cache[ex.uid] = pair
             changed = True
         out.append(pair)
@@ -73,8 +75,8 @@ def file_cache_key(path, *parts):
 class EncodedSplit:
     """Variable-length id arrays per example, ready to batch.
 
-    `features` maps "a_ids"/"b_ids" (and "a_chars"/"b_chars", "a_pos"/"b_pos" when enabled)
-    to one array per example; labels are class indices, PAD_LABEL when unknown.
+    `features` maps "a_ids"/"b_ids" (and "a_chars"/"b_chars", "a_pos"/"b_pos", "a_segments"
+    when enabled) to one array per example; labels are class indices, PAD_LABEL when unknown.
     """
 
     name: str
@@ -103,10 +105,12 @@ class PairEncoder:
         pos: enable per-token POS ids from the fixed 47-tag inventory (`gcnn_match.data.pos`).
         tagger: the POS tagger for text that comes without tags (kept with the run so new
             pairs are tagged the same way).
+        segments: enable "a_segments", the sentence (1, 2, ...) of each token of a text that
+            joins several (FEVER evidence); 0 is padding, like the ids.
     """
 
     def __init__(self, policy, vocab, max_len_a, max_len_b, char_vocab=None, max_chars=16,
-                 pos=False, tagger=None):
+                 pos=False, tagger=None, segments=False):
         self.policy = policy
         self.vocab = vocab
         self.max_len_a = max_len_a
@@ -115,10 +119,11 @@ class PairEncoder:
         self.max_chars = max_chars
         self.pos = pos
         self.tagger = tagger
+        self.segments = segments
 
     @classmethod
     def fit(cls, pairs, policy, max_len_a, max_len_b, min_count=1, chars=False, max_chars=16,
-            pos=False, tagger=None):
+            pos=False, tagger=None, segments=False):
         """Builds the vocabularies from training `pairs` (a list of `TokenizedPair`)."""
         vocab = Vocabulary.build(
             [p.a for p in pairs] + [p.b for p in pairs], min_count=min_count)
@@ -126,7 +131,8 @@ class PairEncoder:
         if chars:
             char_vocab = Vocabulary.build(
                 [list(tok) for p in pairs for tok in p.a + p.b])
-        return cls(policy, vocab, max_len_a, max_len_b, char_vocab, max_chars, pos, tagger)
+        return cls(policy, vocab, max_len_a, max_len_b, char_vocab, max_chars, pos, tagger,
+                   segments)
 
     def encode_pair(self, pair):
         tokens = {"a": pair.a[: self.max_len_a], "b": pair.b[: self.max_len_b]}
@@ -146,6 +152,11 @@ class PairEncoder:
                     raise ValueError(
                         f"POS tags do not align with tokens ({len(tags)} vs {len(tokens[side])})")
                 out[f"{side}_pos"] = np.asarray(pos.pos_ids(tags), dtype=np.int32)
+        if self.segments:
+            if pair.a_segments is None:
+                raise ValueError("this model reads the sentences of 'a' separately, but the "
+                                 "data gives no sentence segments (a FEVER contexts file does)")
+            out["a_segments"] = np.asarray(pair.a_segments[: len(tokens["a"])], dtype=np.int32)
         return out
 
     def encode(self, name, examples, pairs):
@@ -164,6 +175,8 @@ class PairEncoder:
             names += ["a_chars", "b_chars"]
         if self.pos:
             names += ["a_pos", "b_pos"]
+        if self.segments:
+            names.append("a_segments")
         return names
 
     def save(self, directory):
@@ -176,7 +189,8 @@ class PairEncoder:
             pos.save_tagger(self.tagger, directory / "pos_tagger.pkl")
         state = {"policy": self.policy.to_dict(), "max_len_a": self.max_len_a,
                  "max_len_b": self.max_len_b, "max_chars": self.max_chars,
-                 "pos_tags": list(pos.POS_TAGS) if self.pos else None}
+                 "pos_tags": list(pos.POS_TAGS) if self.pos else None,
+                 "segments": self.segments}
         write_atomic(directory / "preprocessing.json",
                            json.dumps(state, indent=2).encode("utf-8"))
 
@@ -196,7 +210,8 @@ class PairEncoder:
         tagger = pos.load_saved_tagger(tagger_path) if tagger_path.exists() else None
         return cls(TextPolicy.from_dict(state["policy"]), Vocabulary.load(directory / "vocab.txt"),
                    state["max_len_a"], state["max_len_b"], optional("char_vocab.txt"),
-                   state["max_chars"], bool(state["pos_tags"]), tagger)
+                   state["max_chars"], bool(state["pos_tags"]), tagger,
+                   state.get("segments", False))
 
 
 def training_schedule(lengths, batch_size, seed, epoch, sort_window=50):

@@ -94,6 +94,22 @@ class TextPolicy:
                 )
         return list(example.a_pos), list(example.b_pos)
 
+    def segments(self, example: Example) -> list[int] | None:
+        """`example.a_segments` (the sentence of each token of `a`), or None.
+
+        Segments are given per token of `a_tokens`, so they align only when the policy takes
+        those tokens; otherwise this raises instead of mis-assigning sentences.
+        """
+        if example.a_segments is None:
+            return None
+        if not self.use_given_tokens or example.a_tokens is None:
+            raise ValueError(f"example {example.uid}: sentence segments come with the given "
+                             "tokens of 'a'; set use_given_tokens=True")
+        if len(example.a_segments) != len(example.a_tokens):
+            raise ValueError(f"example {example.uid}: {len(example.a_segments)} segments for "
+                             f"{len(example.a_tokens)} tokens")
+        return list(example.a_segments)
+
     def to_dict(self) -> dict[str, object]:
         return dataclasses.asdict(self)
 

@@ -67,6 +67,10 @@ class ExperimentConfig:
             Kaggle-only, so ("test_matched_accuracy", "dev_accuracy") with a note.
         scale: "full", "low-resource" or "smoke" (see DESIGN.md, "Scales").
         train_split, dev_split, test_split: explicit splits; None resolves from the scale.
+        split_variant: read the official splits in this registered variant: split
+            "paper_dev" becomes the registry's "paper_dev.gold" (FEVER claims with their gold
+            evidence as context; "retrieved" for the top-5 retrieved sentences). Explicit
+            split names are used as given.
         holdout_fraction: share of the training source held out for model selection when
             the scale trains on the official dev split.
         split_seed: seed of that held-out split; fixed (not the run seed) so that every model
@@ -123,6 +127,7 @@ class ExperimentConfig:
     train_split: Optional[str] = None
     dev_split: Optional[str] = None
     test_split: Optional[str] = None
+    split_variant: Optional[str] = None
     extra_eval_splits: Tuple[str, ...] = ()
     holdout_fraction: float = 0.1
     split_seed: int = 0

@@ -1,7 +1,10 @@
 """ATTCONV (Yin & Schütze, TACL 2018) and the CNN baselines of its Tables 5 and 7.
 
 Every model reads the pipeline's pair: "a" is the premise, the context t_y, and "b" the
-hypothesis, the text t_x being modelled (MODEL_SPECS §2.6). The paper's set-up (§4.1):
+hypothesis, the text t_x being modelled (MODEL_SPECS §2.6). The paper's three scenarios are
+options of the same "attconv" model: single context (SciTail, SNLI; FEVER context-conc, whose
+context is the concatenated evidence), intra-context (Yelp, `intra_context=True`: t_y = t_x)
+and multiple contexts (FEVER context-wise, `context_wise=True`). The paper's set-up (§4.1):
 fine-tuned word embedding -> attentive convolution over t_x with context t_y -> max-pooling
 -> logistic regression on t_x's vector. Models output logits.
 
@@ -25,7 +28,7 @@ from gcnn_match.layers.attentive_conv import AttentiveConv
 from gcnn_match.layers.attentive_pooling import AttentivePooling
 from gcnn_match.layers.batch_column_normalization import BatchColumnNormalization
 from gcnn_match.layers.initializers import fresh_initializer
-from gcnn_match.layers.masking import apply_mask
+from gcnn_match.layers.masking import apply_mask, masked_max
 from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
@@ -95,10 +98,31 @@ def _attentive_encoder(variant, hidden, kernel_size, matching, code_faithful,
     return encode
 
 
+def _context_wise(encode, pool, x, y, mask_x, mask_y, segments, max_contexts):
+    """FEVER's context-wise usage (§4.4): t_x's pooled vector with each context sentence k
+    alone as t_y, then the element-wise max over the sentences.
+
+    Sentence k is the focus masked to the tokens of segment k, so attention and every
+    convolution over the focus see that sentence only, as if it were the one context. A claim
+    without any context text keeps one all-padding context (its attentive context is 0),
+    [U→S] MODEL_SPECS §2.6.
+    """
+    vectors, present = [], []
+    for k in range(1, max_contexts + 1):
+        in_sentence = keras.ops.cast(keras.ops.equal(segments, k), mask_y.dtype)
+        mask_k = mask_y * in_sentence
+        vectors.append(keras.ops.expand_dims(pool(encode(x, y, mask_x, mask_k), mask=mask_x), 1))
+        present.append(keras.ops.max(mask_k, axis=1, keepdims=True))
+    present[0] = keras.ops.ones_like(present[0])
+    return masked_max(keras.ops.concatenate(vectors, axis=1),
+                      keras.ops.concatenate(present, axis=1), axis=1)
+
+
 @register("attconv")
 def build_attconv(inputs, variant="light", hidden=300, kernel_size=3, matching="dot",
                   classifier="paper", code_faithful=False, share_focus_weights=True,
-                  share_beneficiary_weights=False, fc_layers=4,
+                  share_beneficiary_weights=False, fc_layers=4, intra_context=False,
+                  context_wise=False, max_contexts=5,
                   kernel_initializer="glorot_uniform", name=None):
     """ATTCONV of §3 with the paper's single-layer set-up (see the module docstring).
 
@@ -119,6 +143,13 @@ def build_attconv(inputs, variant="light", hidden=300, kernel_size=3, matching="
         share_focus_weights: advanced, [U→S] True: one f_mgran for source and focus.
         share_beneficiary_weights: advanced, [U→S] False: f_bene has its own weights.
         fc_layers: no_conv's position-wise layers (4, "the same size as light").
+        intra_context: t_y = t_x (§3.3, §4.2, Yelp): the text attends to itself; "a" is not
+            read.
+        context_wise: "a" is several context sentences ("a_segments", FEVER evidence); t_x is
+            pooled against each one alone and the vectors are max-pooled (§4.4). Without it a
+            multi-sentence "a" is one concatenated context (context-conc).
+        max_contexts: context-wise: sentences read (segments 1..max_contexts; the data must
+            not hold more: the FEVER reader's `max_sentences`).
         kernel_initializer: of every kernel. The paper does not state it ([U→S] Glorot);
             the authors' code uses U(-0.01, 0.01), i.e. {"class_name": "RandomUniform",
             "config": {"minval": -0.01, "maxval": 0.01}}.
@@ -130,12 +161,19 @@ def build_attconv(inputs, variant="light", hidden=300, kernel_size=3, matching="
         raise ValueError(f"classifier must be 'paper' or 'code', got {classifier!r}")
     if variant == "no_context" and classifier == "code":
         raise ValueError("no_context models the hypothesis alone; use classifier='paper'")
+    if (intra_context or context_wise) and (variant == "no_context" or classifier == "code"):
+        raise ValueError("intra_context and context_wise need an attentive variant with "
+                         "classifier='paper' (the paper's t_x-only classifier)")
+    if context_wise and not inputs.segments:
+        raise ValueError("context_wise reads the sentences of 'a' separately: the inputs need "
+                         "'a_segments' (ModelInputs.segments; a FEVER contexts split)")
     kernel_initializer = keras.initializers.get(kernel_initializer)
     features = pair_inputs(inputs)
     mask_y, mask_x = masks(features)
     embed = word_embedding(inputs)
-    y = embed(features["a_ids"])
     x = embed(features["b_ids"])
+    y = x if intra_context else embed(features["a_ids"])
+    mask_y = mask_x if intra_context else mask_y
     pool = MaxMeanPooling(order=("max",), name="max_pooling")
 
     if variant == "no_context":
@@ -145,7 +183,11 @@ def build_attconv(inputs, variant="light", hidden=300, kernel_size=3, matching="
         encode = _attentive_encoder(variant, hidden, kernel_size, matching, code_faithful,
                                     share_focus_weights, share_beneficiary_weights,
                                     fc_layers, kernel_initializer)
-        vector = pool(encode(x, y, mask_x, mask_y), mask=mask_x)
+        if context_wise:
+            vector = _context_wise(encode, pool, x, y, mask_x, mask_y, features["a_segments"],
+                                   max_contexts)
+        else:
+            vector = pool(encode(x, y, mask_x, mask_y), mask=mask_x)
         if classifier == "code":
             premise = pool(encode(y, x, mask_y, mask_x), mask=mask_y)
             vector = _pair_features(premise, vector, "code", name="pair_features")

@@ -11,6 +11,8 @@ def pair_inputs(inputs):
         spec.update(a_chars=(None, inputs.max_chars), b_chars=(None, inputs.max_chars))
     if inputs.pos_vocab_size:
         spec.update(a_pos=(None,), b_pos=(None,))
+    if inputs.segments:
+        spec.update(a_segments=(None,))
     return {name: keras.Input(shape, dtype="int32", name=name) for name, shape in spec.items()}
 
 

@@ -19,6 +19,8 @@ class ModelInputs:
         embeddings_trainable: fine-tune the word vectors.
         char_vocab_size, max_chars: set when character ids are fed ("a_chars"/"b_chars").
         pos_vocab_size: set when POS tag ids are fed ("a_pos"/"b_pos").
+        segments: the sentence of each token of "a" is fed ("a_segments", 0 at padding), for
+            models that read the sentences of a multi-sentence context separately.
     """
 
     vocab_size: int
@@ -29,6 +31,7 @@ class ModelInputs:
     char_vocab_size: Optional[int] = None
     max_chars: int = 16
     pos_vocab_size: Optional[int] = None
+    segments: bool = False
 
     @property
     def word_dim(self):

@@ -25,13 +25,15 @@ _OFFICIAL_SPLITS = {
 SMOKE_EXAMPLES = 400
 
 
-def official_splits(dataset):
-    return _OFFICIAL_SPLITS.get(dataset, ("train", "dev", "test"))
+def official_splits(dataset, variant=None):
+    """(train, dev, test) split names, in the registered `variant` when given ("paper_dev.gold")."""
+    names = _OFFICIAL_SPLITS.get(dataset, ("train", "dev", "test"))
+    return tuple(f"{name}.{variant}" for name in names) if variant else names
 
 
 def apply_scale(config):
     """Fills the split names, the scale's limits and the padding a model needs into `config`."""
-    train, dev, test = official_splits(config.dataset)
+    train, dev, test = official_splits(config.dataset, config.split_variant)
     changes = {}
     if config.scale == "full":
         changes = dict(train_split=config.train_split or train,
@@ -112,9 +114,11 @@ def first_whole_groups(examples, limit):
     return [i for i, ex in enumerate(examples) if ex.group in kept]
 
 
-def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, encoder=None):
+def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, segments=False,
+                 encoder=None):
     """Reads, splits, tokenizes and encodes the splits named in the (scaled) `config`.
 
+    `chars`, `use_pos` and `segments` add the optional per-token features (see `PairEncoder`).
     Returns a PreparedData whose splits are keyed "train", "dev", "test" and any
     `extra_eval_splits`. The vocabulary comes from the training part only, unless an already
     fitted `encoder` (from a saved run) is given.
@@ -165,7 +169,7 @@ def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, e
     if encoder is None:
         encoder = PairEncoder.fit(by_role["train"][1], policy, config.max_len_a,
                                   config.max_len_b, chars=chars, pos=use_pos,
-                                  tagger=tagging.tagger)
+                                  tagger=tagging.tagger, segments=segments)
     splits = {role: encoder.encode(role, examples, pairs)
               for role, (examples, pairs) in by_role.items()}
     return PreparedData(encoder, splits, sources, notes)

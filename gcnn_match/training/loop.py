@@ -35,7 +35,8 @@ def feature_flags(config):
     """Which optional per-token features the model consumes."""
     kwargs = config.model_kwargs
     return {"chars": bool(kwargs.get("char_features")),
-            "use_pos": bool(kwargs.get("pos_features"))}
+            "use_pos": bool(kwargs.get("pos_features")),
+            "segments": bool(kwargs.get("context_wise"))}
 
 
 def model_inputs(config, encoder, data_dir, cache_dir, log=print):
@@ -69,7 +70,8 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
         embedding_dim=config.embedding_dim, embeddings_trainable=config.embeddings_trainable,
         char_vocab_size=len(encoder.char_vocab) if encoder.char_vocab else None,
         max_chars=encoder.max_chars,
-        pos_vocab_size=pos.NUM_POS_TAGS + 1 if encoder.pos else None)
+        pos_vocab_size=pos.NUM_POS_TAGS + 1 if encoder.pos else None,
+        segments=encoder.segments)
     return inputs, summary
 
 
@@ -78,7 +80,7 @@ def model_input_shapes(inputs):
     return {"vocab_size": inputs.vocab_size, "num_classes": inputs.num_classes,
             "embedding_dim": inputs.word_dim, "embeddings_trainable": inputs.embeddings_trainable,
             "char_vocab_size": inputs.char_vocab_size, "max_chars": inputs.max_chars,
-            "pos_vocab_size": inputs.pos_vocab_size}
+            "pos_vocab_size": inputs.pos_vocab_size, "segments": inputs.segments}
 
 
 def compiled_model(config, inputs):
