@@ -13,7 +13,7 @@ import pathlib
 import numpy as np
 from matplotlib.figure import Figure
 
-from gcnn_match.reporting.curves import save_png
+from gcnn_match.reporting.heatmaps import save_png
 
 _BAR = 0.38
 

@@ -6,12 +6,11 @@
 Three panels over epochs: the training loss; the dev (selection) metrics beside the training
 accuracy, with the selected epoch marked; the learning rate (ESIM's halvings, COIN's decay).
 """
-import io
 import math
 
 from matplotlib.figure import Figure
 
-from gcnn_match.files import write_atomic
+from gcnn_match.reporting.heatmaps import save_png
 from gcnn_match.training.run_dir import RunDirectory, read_json
 
 FIGURE_NAME = "training_curves.png"
@@ -24,14 +23,6 @@ def _series(records, key):
         value = record.get(key)
         values.append(math.nan if value is None else float(value))
     return values
-
-
-def save_png(figure, path):
-    """Renders `figure` and writes it atomically (a reader never sees half a PNG)."""
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110)
-    write_atomic(path, buffer.getvalue())
-    return path
 
 
 def training_curves(records, title=None, select_metric=None):
