@@ -67,8 +67,7 @@ latency: install
 # every results/*.json table (into figures/), then the per-paper attention/activation figures.
 figures: install
 	$(PY) experiments/figures.py --runs_dir=$(RUNS_DIR) --results_dir=results --figures_dir=figures
-	$(if $(wildcard experiments/visualize.py),$(PY) experiments/visualize.py \
-	  --runs_dir=$(RUNS_DIR) --all,@echo "experiments/visualize.py not found: per-paper figures skipped")
+	$(PY) experiments/visualize.py --runs_dir=$(RUNS_DIR) --all
 
 clean:
 	rm -rf $(VENV) $(RUNS_DIR) data/cache .pytest_cache .ruff_cache *.egg-info
