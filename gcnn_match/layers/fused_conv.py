@@ -23,13 +23,18 @@ class FusedConvLayer(keras.layers.Layer):
         bias_initializer: initializer of the convolution bias.
         projection_initializer: initializer of P (built only when the input width differs
             from `units`).
+        fused: run the blocks as the one fused convolution (default), or as `num_blocks`
+            separate convolutions over the blocks of the same kernel and bias: the same
+            function and weights, kept to measure what fusing saves (`set_fused`).
     """
 
     uses_projection = True
 
     def __init__(self, units, kernel_size=3, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", projection_initializer="glorot_uniform", **kwargs):
+                 bias_initializer="zeros", projection_initializer="glorot_uniform", fused=True,
+                 **kwargs):
         super().__init__(**kwargs)
+        self.fused = bool(fused)
         self.units = int(units)
         self.kernel_size = int(kernel_size)
         self.kernel_initializer = keras.initializers.get(kernel_initializer)
@@ -62,7 +67,12 @@ class FusedConvLayer(keras.layers.Layer):
     def conv_blocks(self, inputs, mask):
         """(masked inputs, list of the `num_blocks` pre-activations (B, L, units))."""
         inputs = apply_mask(inputs, mask)
-        return inputs, ops.split(self.conv(inputs), self.num_blocks, axis=-1)
+        if self.fused:
+            return inputs, ops.split(self.conv(inputs), self.num_blocks, axis=-1)
+        kernels = ops.split(self.conv.kernel, self.num_blocks, axis=-1)
+        biases = ops.split(self.conv.bias, self.num_blocks, axis=-1)
+        return inputs, [ops.conv(inputs, kernel, padding="same") + bias
+                        for kernel, bias in zip(kernels, biases)]
 
     def project(self, inputs):
         """P(H): identity when the widths match, else the bias-free projection."""
@@ -83,5 +93,17 @@ class FusedConvLayer(keras.layers.Layer):
             "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
             "bias_initializer": keras.initializers.serialize(self.bias_initializer),
             "projection_initializer": keras.initializers.serialize(self.projection_initializer),
+            "fused": self.fused,
         })
         return config
+
+
+def set_fused(model, fused):
+    """Switches every multi-block `FusedConvLayer` of `model` to the fused or the per-block
+    convolutions (weights unchanged; takes effect when the model is next traced). Returns
+    how many layers were switched: 0 means the model has nothing to fuse."""
+    layers = [layer for layer in model._flatten_layers(include_self=False)
+              if isinstance(layer, FusedConvLayer) and layer.num_blocks > 1]
+    for layer in layers:
+        layer.fused = bool(fused)
+    return len(layers)

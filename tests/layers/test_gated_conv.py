@@ -1,4 +1,5 @@
 """GCNN layer (Chen et al. 2018, Eq. 2-3): harness checks and a NumPy re-computation."""
+import keras
 import numpy as np
 import pytest
 from harness import Mask, Seq, np_gcnn, random_inputs, run_layer_test
@@ -106,3 +107,21 @@ def test_block_initializer_matches_separate_kernels():
 def test_invalid_initial_memory():
     with pytest.raises(ValueError):
         GCNN(UNITS, initial_memory="ones")
+
+
+def test_unfused_gate_convolutions_compute_the_same_layer():
+    from gcnn_match.layers.conv_encoder import ConvEncoder
+    from gcnn_match.layers.fused_conv import set_fused
+
+    x, mask = _inputs(5)
+    layer = GCNN(UNITS, fused=False)
+    assert GCNN.from_config(layer.get_config()).fused is False
+    inputs = keras.Input((None, 5))
+    model = keras.Model(inputs, ConvEncoder("gcnn", 2, UNITS)(inputs))
+    fused = np.asarray(model(x))
+    assert set_fused(model, False) == 2  # both GCNN layers of the encoder
+    np.testing.assert_allclose(np.asarray(model(x)), fused, rtol=1e-5, atol=1e-6)
+    h, c = layer(x, mask=mask)
+    want_h, want_c = np_gcnn(layer, x, mask)
+    np.testing.assert_allclose(np.asarray(h), want_h, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(c), want_c, rtol=1e-5, atol=1e-5)
