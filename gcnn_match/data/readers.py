@@ -17,8 +17,10 @@ string found in the file to the class index.
 
 Format-specific choices:
 - `fever_jsonl`: a FEVER claim file has no evidence *text* (it lives in wiki-pages), so the
-  Example is `a = claim`, `b = ""`, `group = uid = str(id)`. Build claim/evidence pairs from
-  `read_fever_claims` (gold evidence ids) plus the wiki-pages sentences.
+  Example is `a = claim`, `b = ""`, `group = uid = str(id)`.
+- `fever_contexts`: a claim with its evidence sentences, as `gcnn_match.data.fever` builds them
+  from a claim file, wiki-pages and retrieved sentences: `a` = the context (ATTCONV's t_y),
+  `b` = the claim (t_x), `a_segments` = the sentence of each context token.
 - `yelp_jsonl` / `yelp_tsv`: single-text rating prediction (Lin et al. 2017's Yelp split), so
   `a = b = review text` for intra-context models; the label is the star rating `"1"`..`"5"`.
 """
@@ -350,12 +352,31 @@ class FeverClaim:
         label: "SUPPORTS" / "REFUTES" / "NOT ENOUGH INFO", or None (unlabelled shared-task test).
         evidence: the gold evidence sets; each set is a tuple of (wiki page, sentence id), all of
             which together are needed. NOT ENOUGH INFO claims have none.
+        context: in a contexts file (`gcnn_match.data.fever`), the claim's context sentences
+            in order, each (wiki page, sentence id, text or None when the text was not found);
+            empty in a claim file.
     """
 
     id: int
     claim: str
     label: str | None
     evidence: tuple[tuple[tuple[str, int], ...], ...] = ()
+    context: tuple[tuple[str, int, str | None], ...] = ()
+
+
+def _fever_context(entries) -> tuple[tuple[str, int, str | None], ...]:
+    if not isinstance(entries, list):
+        raise _Malformed("'context' must be a list of [page, sentence_id, text or null]")
+    context = []
+    for entry in entries:
+        if (not isinstance(entry, list) or len(entry) != 3 or not isinstance(entry[0], str)
+                or isinstance(entry[1], bool) or not isinstance(entry[1], int)
+                or not (entry[2] is None or isinstance(entry[2], str))):
+            raise _Malformed(f"context entries must be [page, sentence_id, text or null], found "
+                             f"{json.dumps(entry)[:80]}; rebuild the file with "
+                             "experiments/prepare_fever.py")
+        context.append(tuple(entry))
+    return tuple(context)
 
 
 def _parse_fever(line: str) -> FeverClaim:
@@ -375,11 +396,12 @@ def _parse_fever(line: str) -> FeverClaim:
         if items:
             sets.append(items)
     return FeverClaim(id=_key(obj, "id"), claim=_key(obj, "claim"), label=label,
-                      evidence=tuple(sets))
+                      evidence=tuple(sets), context=_fever_context(obj.get("context", [])))
 
 
 def read_fever_claims(path: PathLike, stats: ReadStats | None = None) -> Iterator[FeverClaim]:
-    """FEVER 1.0 jsonl (id, verifiable, label, claim, evidence) as `FeverClaim`s."""
+    """FEVER 1.0 jsonl (id, verifiable, label, claim, evidence), or a contexts file (the same
+    keys plus "context"), as `FeverClaim`s."""
     return _drive(path, _iter_lines, lambda line, lineno: _parse_fever(line), stats)
 
 
@@ -391,6 +413,35 @@ def read_fever_jsonl(path: PathLike, labels: Mapping[str, int] | None = None,
         if claim.label is not None:
             label = (labels or _FEVER_INDEX)[claim.label]
         yield Example(a=claim.claim, b="", label=label, uid=str(claim.id), group=str(claim.id))
+
+
+def read_fever_contexts(path: PathLike, labels: Mapping[str, int] | None = None,
+                        stats: ReadStats | None = None, max_sentences: int = 5,
+                        sentence_len: int = 40) -> Iterator[Example]:
+    """A FEVER contexts file as Examples: a = the context, b = the claim, uid = group = id.
+
+    The sentences are wiki-pages text, already tokenized: `a_tokens` holds their whitespace
+    tokens, each sentence cut to its first `sentence_len` ([U→S] 40, MODEL_SPECS §2.8), and
+    `a_segments` the sentence (1, 2, ...) of every token. Context-wise models read each
+    sentence alone; context-conc ones the concatenation, in order, with no separator
+    (MODEL_SPECS §2.6). Sentences without text (page or line not in wiki-pages) are left out,
+    as are those after the first `max_sentences`; both are counted in `stats`.
+    """
+    stats = stats if stats is not None else ReadStats()
+    for claim in read_fever_claims(path, stats):
+        texts = [text for _, _, text in claim.context if text is not None]
+        for _ in range(len(claim.context) - len(texts)):
+            stats.skip("context sentence not in wiki-pages")
+        for _ in texts[max_sentences:]:
+            stats.skip(f"context sentence after the first {max_sentences}")
+        tokens, segments = [], []
+        for number, text in enumerate(texts[:max_sentences], start=1):
+            words = text.split()[:sentence_len]
+            tokens += words
+            segments += [number] * len(words)
+        label = None if claim.label is None else (labels or _FEVER_INDEX)[claim.label]
+        yield Example(a=" ".join(tokens), b=claim.claim, label=label, uid=str(claim.id),
+                      group=str(claim.id), a_tokens=tuple(tokens), a_segments=tuple(segments))
 
 
 # --- Yelp (Lin et al. 2017 split) ----------------------------------------------------------------
@@ -549,6 +600,7 @@ READERS: dict[str, Callable[..., Iterator[Example]]] = {
     "scitail_tsv": read_scitail_tsv,
     "wikiqa_tsv": read_wikiqa_tsv,
     "fever_jsonl": read_fever_jsonl,
+    "fever_contexts": read_fever_contexts,
     "yelp_jsonl": read_yelp_jsonl,
     "yelp_tsv": read_yelp_tsv,
     "columns": _column_reader,
