@@ -1,0 +1,49 @@
+"""Coupled LSTM layer: wavefront scan vs a per-cell loop, and cost against n·m, on this machine.
+
+    python experiments/clstm_speed.py                       # n = m in {8, 16, 32}, both cells
+    python experiments/clstm_speed.py --sizes=8,16,32,48 --naive_max_cells=1024
+
+Prints a markdown table and writes it with the raw numbers to --json (atomically). Throughput
+of the registered C-LSTM rows on real SNLI lengths is `experiments/bench.py --dataset=snli
+--paper=C-LSTMs`.
+"""
+import dataclasses
+import json
+import sys
+
+from absl import app, flags
+
+from gcnn_match.files import write_text_atomic
+from gcnn_match.reporting.clstm_speed import SpeedConfig, growth_exponents, measure, render_markdown
+from gcnn_match.training.run_dir import environment_record
+
+FLAGS = flags.FLAGS
+flags.DEFINE_list("cells", ["loose", "tight"], "Cell types.")
+flags.DEFINE_list("sizes", ["8", "16", "32"], "Grid sides n = m.")
+flags.DEFINE_list("batches", ["32", "1"], "Sentence pairs per batch.")
+flags.DEFINE_integer("num_layers", 1, "Stacked blocks.")
+flags.DEFINE_integer("repeats", 3, "Timed calls per measurement (median).")
+flags.DEFINE_integer("naive_max_cells", 1024, "Skip the per-cell loop above this n·m.")
+flags.DEFINE_string("json", "results/clstm_speed.json", "JSON record.")
+
+
+def main(argv):
+    del argv
+    config = SpeedConfig(cells=tuple(FLAGS.cells), sizes=tuple(int(s) for s in FLAGS.sizes),
+                         batches=tuple(int(b) for b in FLAGS.batches),
+                         num_layers=FLAGS.num_layers, repeats=FLAGS.repeats,
+                         naive_max_cells=FLAGS.naive_max_cells)
+    rows = measure(config)
+    environment = environment_record()
+    command = "python experiments/clstm_speed.py " + " ".join(sys.argv[1:])
+    markdown = render_markdown(rows, config, environment, command.strip())
+    print(markdown)
+    record = {"environment": environment, "config": dataclasses.asdict(config), "rows": rows,
+              "growth_exponents": {key: growth_exponents(rows, key)
+                                   for key in ("wavefront_ms", "naive_ms")},
+              "markdown": markdown}
+    write_text_atomic(FLAGS.json, json.dumps(record, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    app.run(main)

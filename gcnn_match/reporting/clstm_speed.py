@@ -1,0 +1,204 @@
+"""Wavefront vs cell-by-cell speed of the coupled LSTM layer, and how its cost grows with n·m.
+
+`CoupledLSTM` updates all cells of one anti-diagonal at once: n + m - 1 sequential steps. The
+reference here, `NaiveCoupledLSTM`, is the same layer with the same weights and the same cell
+arithmetic (`CoupledLSTM._cell`), but visits the n·m cells one at a time in a `tf.while_loop`
+(row-major, each step batched only over examples and directions). Both run as `tf.function`
+graphs without XLA, as training does (`ExperimentConfig.jit_compile` is off by default), and
+are timed forward + backward (gradients of a scalar of the output with respect to every
+weight and both inputs): the work of one training step, without the optimizer update.
+"""
+import dataclasses
+import os
+import statistics
+import time
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+from gcnn_match.layers.coupled_lstm import CoupledLSTM
+
+
+class NaiveCoupledLSTM(CoupledLSTM):
+    """`CoupledLSTM` computed one cell at a time: the speed reference for the wavefront scan.
+
+    A `tf.while_loop` visits the n·m cells of each block in row-major order (for every
+    direction at once, which the parent stacks on the batch axis). The column predecessor
+    (i, j - 1) is the cell of the previous step; the row predecessor (i - 1, j) is read back
+    from the `TensorArray` of finished cells, m steps earlier. Masking, directions, stacking
+    and weights are the parent's, so outputs match it to float rounding.
+
+    Args:
+        As `CoupledLSTM`.
+    """
+
+    def _scan(self, block, row_term, col_term, grid_term, mask_x, mask_y):
+        width = self.num_streams * self.units
+        batch, n, m = tf.shape(mask_x)[0], tf.shape(mask_x)[1], tf.shape(mask_y)[1]
+        dtype = mask_x.dtype
+        zeros = tf.zeros((batch, 1, width), dtype)
+
+        def body(index, h_left, c_left, cells):
+            i, j = index // m, index % m
+            first_column = tf.equal(j, 0)  # (i, 0) has the zero boundary on its left
+            col_pred = tuple(tf.where(first_column, zeros, s) for s in (h_left, c_left))
+            above = tf.cond(i > 0, lambda: cells.read(tf.maximum(index - m, 0))[:, None],
+                            lambda: tf.zeros((batch, 1, 2 * width), dtype))
+            row_pred = (above[..., :width], above[..., width:])
+            if grid_term is None:
+                pre_in = row_term[:, i][:, None] + col_term[:, j][:, None]
+            else:
+                pre_in = self._grid_input(block, grid_term[:, i, j][:, None])
+            valid = (mask_x[:, i] * mask_y[:, j])[:, None]
+            h, c = self._cell(block, pre_in, col_pred, row_pred, valid)
+            cells = cells.write(index, tf.concat([h, c], axis=-1)[:, 0])
+            return index + 1, h, c, cells
+
+        cells = tf.TensorArray(dtype, size=n * m, clear_after_read=False,
+                               element_shape=(None, 2 * width))
+        _, _, _, cells = tf.while_loop(lambda index, *_: index < n * m, body,
+                                       (tf.constant(0), zeros, zeros, cells))
+        by_cell = tf.transpose(cells.stack()[..., :width], (1, 0, 2))  # (B', n·m, width)
+        return tf.reshape(by_cell, (batch, n, m, width))
+
+
+def grid_inputs(batch, n, m, dim, seed=0):
+    """Random (x, y) of shapes (batch, n, dim), (batch, m, dim) and all-ones masks."""
+    rng = np.random.default_rng(seed)
+    x = tf.constant(rng.normal(size=(batch, n, dim)).astype("float32"))
+    y = tf.constant(rng.normal(size=(batch, m, dim)).astype("float32"))
+    return x, y, [tf.ones((batch, n)), tf.ones((batch, m))]
+
+
+def copy_weights(source, target, x, y, mask):
+    """Builds `target` on (x, y) and gives it `source`'s weights."""
+    target([x, y], mask=mask)
+    target.set_weights(source.get_weights())
+
+
+def training_step_fn(layer):
+    """A compiled forward + backward pass of `layer` (no XLA), returning the loss."""
+    @tf.function
+    def step(x, y, mask):
+        with tf.GradientTape() as tape:
+            tape.watch([x, y])
+            loss = tf.reduce_sum(layer([x, y], mask=mask))
+        tape.gradient(loss, [x, y] + layer.trainable_weights)
+        return loss
+
+    return step
+
+
+def median_seconds(fn, args, repeats, warmup=2):
+    """Median wall time of `fn(*args)` over `repeats` calls after `warmup` calls (the first
+    traces the graph, the second still pays one-off graph optimisation)."""
+    for _ in range(warmup):
+        fn(*args)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+@dataclasses.dataclass(frozen=True)
+class SpeedConfig:
+    """What is measured.
+
+    Attributes:
+        cells: cell types ("loose", "tight").
+        sizes: grid sides n = m.
+        batches: sentence pairs per batch: 32 (the rows' batch, compute-bound) and 1 (where
+            the number of sequential steps dominates).
+        units, dim: hidden size k and word-vector size e (the paper's 50 and 100).
+        num_layers: stacked blocks (one: cost per block; stacks multiply it).
+        directions: scan directions (the paper's four).
+        repeats: timed calls per measurement (median reported).
+        naive_max_cells: the per-cell loop is skipped above this n·m (too slow to wait for).
+    """
+
+    cells: tuple[str, ...] = ("loose", "tight")
+    sizes: tuple[int, ...] = (8, 16, 32)
+    batches: tuple[int, ...] = (32, 1)
+    units: int = 50
+    dim: int = 100
+    num_layers: int = 1
+    directions: tuple[int, ...] = (1, 2, 3, 4)
+    repeats: int = 3
+    naive_max_cells: int = 1024
+
+
+def measure(config: SpeedConfig, log=print) -> list[dict]:
+    """One row per (cell, batch, size): ms per batch of both implementations, their ratio,
+    and the 1-minute load average of the machine when it was measured."""
+    rows = []
+    for cell in config.cells:
+        for batch in config.batches:
+            for size in config.sizes:
+                rows.append(_measure_one(config, cell, batch, size))
+                log(", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"
+                              for k, v in rows[-1].items()))
+                keras.backend.clear_session()
+    return rows
+
+
+def _measure_one(config, cell, batch, size):
+    x, y, mask = grid_inputs(batch, size, size, config.dim)
+    kwargs = dict(units=config.units, cell=cell, num_layers=config.num_layers,
+                  directions=config.directions)
+    wavefront = CoupledLSTM(**kwargs)
+    wavefront([x, y], mask=mask)
+    row = {"cell": cell, "batch": batch, "n": size, "m": size, "cells": size * size,
+           "wavefront_ms": 1000 * median_seconds(training_step_fn(wavefront), (x, y, mask),
+                                                 config.repeats)}
+    if size * size <= config.naive_max_cells:
+        naive = NaiveCoupledLSTM(**kwargs)
+        copy_weights(wavefront, naive, x, y, mask)
+        row["naive_ms"] = 1000 * median_seconds(training_step_fn(naive), (x, y, mask),
+                                                config.repeats)
+        row["naive_over_wavefront"] = row["naive_ms"] / row["wavefront_ms"]
+    row["load_average"] = os.getloadavg()[0]
+    return row
+
+
+def growth_exponents(rows, key):
+    """"cell, batch B" -> slope of log(time) against log(n·m) (1: cost proportional to n·m)."""
+    exponents = {}
+    for cell, batch in dict.fromkeys((r["cell"], r["batch"]) for r in rows):
+        points = [(np.log(r["cells"]), np.log(r[key])) for r in rows
+                  if (r["cell"], r["batch"]) == (cell, batch) and key in r]
+        if len(points) >= 2:
+            exponents[f"{cell}, batch {batch}"] = float(np.polyfit(*zip(*points), 1)[0])
+    return exponents
+
+
+def render_markdown(rows, config: SpeedConfig, environment, command):
+    """The table, the fitted growth exponents and how the numbers were made."""
+    directions = "four" if len(config.directions) == 4 else str(len(config.directions))
+    lines = [f"Produced by `{command}` on {environment['cpu']} ({environment['cpu_count']} "
+             f"cores), TensorFlow {environment['tensorflow']}, no XLA. {config.num_layers} "
+             f"block(s) of {directions} directions, k = {config.units}, e = {config.dim}; "
+             f"forward + backward, median of {config.repeats} calls. The wavefront takes "
+             "n + m - 1 sequential steps, the per-cell loop n·m.", "",
+             "| cell | batch | n = m | n·m | wavefront ms/batch | naive ms/batch "
+             "| naive / wavefront | wavefront µs per cell | naive µs per cell | load avg |",
+             "|" + "---|" * 10]
+    for r in rows:
+        naive = r.get("naive_ms")
+        cells = [r["cell"], r["batch"], r["n"], r["cells"], f"{r['wavefront_ms']:.1f}",
+                 f"{naive:.1f}" if naive else "skipped",
+                 f"{r['naive_over_wavefront']:.1f}x" if naive else "–",
+                 f"{1000 * r['wavefront_ms'] / r['cells']:.0f}",
+                 f"{1000 * naive / r['cells']:.0f}" if naive else "–",
+                 f"{r['load_average']:.1f}"]
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    lines.append("")
+    for key, name in (("wavefront_ms", "wavefront"), ("naive_ms", "naive")):
+        exponents = growth_exponents(rows, key)
+        if exponents:
+            fitted = "; ".join(f"{group}: {slope:.2f}" for group, slope in exponents.items())
+            lines.append(f"- {name}: time ∝ (n·m)^a, fitted a = {fitted} (a = 1: linear in "
+                         "the number of cells).")
+    return "\n".join(lines) + "\n"
