@@ -37,11 +37,11 @@ def plot_neuron(grid, neuron, tokens_a, tokens_b, path, title=None):
     if not 0 <= neuron < grid.shape[-1]:
         raise ValueError(f"neuron {neuron} out of range: the grid has {grid.shape[-1]} "
                          f"(use 0..{grid.shape[-1] - 1})")
-    figure = new_figure(2.2 + 0.36 * len(tokens_b), 1.6 + 0.3 * len(tokens_a))
+    figure = new_figure(max(6.5, 2.2 + 0.36 * len(tokens_b)), 2.0 + 0.3 * len(tokens_a))
     axes = figure.add_subplot()
     image = heatmap(axes, grid[..., neuron], tokens_a, tokens_b, cmap="Greys", origin="lower")
     axes.set_ylabel("X (text a)")
     axes.set_xlabel("Y (text b)")
-    axes.set_title(title or f"neuron {neuron}")
+    axes.set_title(title or f"neuron {neuron}", fontsize="medium")
     figure.colorbar(image, ax=axes, fraction=0.05)
     return save_png(figure, path)

@@ -25,7 +25,7 @@ from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.reporting.attconv_figures import attconv_maps, plot_attconv
 from gcnn_match.reporting.clstm_figures import neuron_grid, plot_neuron, strongest_neuron
 from gcnn_match.reporting.coin_figures import alignment_maps, plot_alignment
-from gcnn_match.reporting.figure_pairs import encode_pair, split_example
+from gcnn_match.reporting.figure_pairs import UNKNOWN_MARK, encode_pair, split_example
 from gcnn_match.reporting.length_groups import (group_accuracies, length_groups,
                                                 plot_length_groups, run_correct, text_lengths)
 from gcnn_match.training.predict import SavedModel
@@ -34,16 +34,18 @@ from gcnn_match.training.run_dir import RunDirectory, read_json
 FIGURES = ("attconv", "length_groups", "clstm", "coin")
 # The builder each pair figure needs.
 MODEL_OF_FIGURE = {"attconv": "attconv", "clstm": "clstm", "coin": "coin"}
-# (figure, dataset) -> (text a, text b, gold label or None, where it comes from). The papers
-# print these pairs; Quora's is the test pair matching COIN's description of its Figure 4.
+# (figure, dataset) -> (text a, text b, gold label or None). The papers print these pairs
+# (Quora's is the test pair that fits COIN's description of its Figure 4). They are written
+# tokenized, with spaces around punctuation as in the datasets' own tokens: the SNLI rows split
+# raw text on whitespace only.
 PAPER_PAIRS = {
     # Figure 6: t_x = "A dog jumping ..." (text b) with context t_y (text a), the roles the
     # paper names; SNLI itself has this pair the other way round (pairID 3338217927.jpg#2r1e).
-    ("attconv", "snli"): ("An animal is outside in the cold weather, playing with a plastic toy.",
-                          "A dog jumping for a Frisbee in the snow.", None),
+    ("attconv", "snli"): ("An animal is outside in the cold weather , playing with a plastic "
+                          "toy .", "A dog jumping for a Frisbee in the snow .", None),
     # Figure 3(a), labelled contradiction in the paper's text.
-    ("clstm", "snli"): ("A person in a red shirt and black pants hunched over.",
-                        "A person is wearing a green shirt.", "contradiction"),
+    ("clstm", "snli"): ("A person in a red shirt and black pants hunched over .",
+                        "A person is wearing a green shirt .", "contradiction"),
     # Figure 4: "new macbook pro" and "what do you think of", DUPLICATE (Quora test line 13).
     ("coin", "quora"): ("What do people think of new MacBook Pro with Touch Bar ?",
                         "What do you think of the new MacBook Pro Apple announced in 2016 ?",
@@ -105,13 +107,15 @@ def _load(run_dir, figure):
 
 
 def _describe(saved, pair):
-    """'row seed N, pair: gold X, predicted Y (p)' for titles."""
+    """Two title lines: the run, then the pair with its gold and predicted labels."""
     logits = saved.model(pair.features, training=False)
     probabilities = keras.ops.convert_to_numpy(keras.ops.softmax(logits, axis=-1))[0]
     predicted = int(np.argmax(probabilities))
     gold = f"gold {pair.label}, " if pair.label else ""
-    return (f"{saved.config.row} (seed {saved.config.seed}), pair {pair.tag}: {gold}"
-            f"predicted {saved.labels[predicted]} ({probabilities[predicted]:.2f})")
+    unknown = any(t.endswith(UNKNOWN_MARK) for t in pair.tokens_a + pair.tokens_b)
+    return (f"{saved.config.row} (seed {saved.config.seed})\npair {pair.tag}: {gold}"
+            f"predicted {saved.labels[predicted]} ({probabilities[predicted]:.2f})"
+            + (f"; {UNKNOWN_MARK} = not in the training vocabulary" if unknown else ""))
 
 
 def _pair(figure, saved, run_dir, data_dir, index, split, text):
@@ -142,7 +146,7 @@ def clstm_figure(run_dir, data_dir=None, index=None, split=None, text=None, neur
     neuron = strongest_neuron(grid) if neuron is None else neuron
     path = pathlib.Path(run_dir) / "figures" / f"clstm_figure3_{pair.tag}_neuron{neuron}.png"
     return plot_neuron(grid, neuron, pair.tokens_a, pair.tokens_b, path,
-                       title=f"neuron {neuron}: {_describe(saved, pair)}")
+                       title=f"neuron {neuron}, {_describe(saved, pair)}")
 
 
 def coin_figure(run_dir, data_dir=None, index=None, split=None, text=None):
