@@ -300,6 +300,21 @@ _WIKIQA_RESOURCES = types.MappingProxyType({
 })
 
 
+_YAHOO_HOW = (
+    "licensed (Yahoo! Webscope L6), not downloadable: build the candidate sets from your copy "
+    "with `python experiments/build_yahoo.py --xml=<FullOct2007.xml.gz> --data_dir={data_dir}` "
+    "(1 + 4 candidates per question). test_10 is the 1 + 9 candidate test set: run it again with "
+    "--num_negatives=9 --data_dir=<another folder> and copy that folder's yahoo/test.tsv to "
+    "{data_dir}/yahoo/test_10.tsv (same seed, so the same test questions)")
+# question<TAB>answer<TAB>label<TAB>group, no header, label 1 = the best answer.
+_YAHOO_COLUMNS = types.MappingProxyType({"fmt": "tsv", "a": 0, "b": 1, "label": 2, "group": 3})
+
+
+def _yahoo_split(split: str) -> tuple[FileSpec, ...]:
+    return (FileSpec(f"yahoo/{split}.tsv", "columns", how_to_get=_YAHOO_HOW, labels=_indices(2),
+                     options=_YAHOO_COLUMNS),)
+
+
 def _splits(make, names) -> Mapping[str, tuple[FileSpec, ...]]:
     return types.MappingProxyType({name: make(name) for name in names})
 
@@ -366,6 +381,13 @@ DATASETS: Mapping[str, DatasetSpec] = types.MappingProxyType({spec.name: spec fo
         licence="Microsoft Research Data License Agreement (research use)",
         splits=_splits(_wikiqa_split, ("train", "dev", "test")),
         resources=_WIKIQA_RESOURCES),
+    DatasetSpec(
+        name="yahoo", description="Yahoo! Answers MQA (Liu et al. 2016 §6.4): a question's best "
+        "answer among BM25-retrieved negatives, built from the user's copy.",
+        task="ranking", language="en", labels=("incorrect", "correct"), positive_label=1,
+        homepage="https://webscope.sandbox.yahoo.com/catalog.php?datatype=l",
+        licence="Yahoo! Webscope data agreement (research use, no redistribution)",
+        splits=_splits(_yahoo_split, ("train", "dev", "test", "test_10"))),
 )})
 
 

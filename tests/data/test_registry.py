@@ -21,6 +21,7 @@ SPLITS = {
     "lcqmc": ["train", "dev", "test"],
     "sick": ["train", "dev", "test"],
     "wikiqa": ["train", "dev", "test"],
+    "yahoo": ["train", "dev", "test", "test_10"],
 }
 
 
