@@ -39,6 +39,14 @@ def feature_flags(config):
             "segments": bool(kwargs.get("context_wise"))}
 
 
+def source_split(config, role):
+    """The split file that a role's examples come from (the held-out part: the train split)."""
+    if role == "dev" and config.dev_split == "holdout":
+        return config.train_split
+    return {"train": config.train_split, "dev": config.dev_split,
+            "test": config.test_split}.get(role, role)
+
+
 def model_inputs(config, encoder, data_dir, cache_dir, log=print):
     """ModelInputs for `encoder`'s vocabularies, with the configured pretrained vectors."""
     dataset = data_registry.get_dataset(config.dataset)
@@ -209,6 +217,9 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
             continue
         outputs, values = evaluate(model, role)
         task.write_predictions(run / "predictions", role, data.splits[role], outputs)
+        source = data_registry.resolve_split(config.dataset, source_split(config, role),
+                                             data_dir)
+        values.update(task.official_metrics(source, data.splits[role], outputs))
         metrics.update({f"{role}_{k}": v for k, v in values.items()})
     metrics["wall_seconds"] = time.perf_counter() - start
     write_json(run.metrics_file, metrics)

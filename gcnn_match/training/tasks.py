@@ -17,6 +17,7 @@ import numpy as np
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.pipeline import evaluation_dataset, training_dataset, unsort
 from gcnn_match.files import write_atomic
+from gcnn_match.training.fever_score import score_contexts_file
 from gcnn_match.training.metrics import classification_metrics
 from gcnn_match.training.ranking import (MaxMarginRankingLoss, group_index, rankable,
                                          ranking_metrics, ranking_targets)
@@ -113,6 +114,11 @@ class Task:
     def write_predictions(self, folder, role, split, outputs):
         raise NotImplementedError
 
+    def official_metrics(self, source, split, outputs):
+        """Metrics of the dataset's own scorer over `split`, read from `source` (the
+        `registry.resolve_split` result of its file), where one exists; else {}."""
+        return {}
+
 
 class ClassificationTask(Task):
     """Labels from softmax logits (B, classes); cross-entropy; accuracy and F1."""
@@ -133,6 +139,14 @@ class ClassificationTask(Task):
         if not (split.labels >= 0).any():  # e.g. MultiNLI test: scored on Kaggle, never by us
             write_submission(folder / f"{role}_submission.csv", split, outputs,
                              self.dataset.labels)
+
+    def official_metrics(self, source, split, outputs):
+        """FEVER contexts: the official scorer's label accuracy (ALL) and FEVER score (SUB),
+        with each claim's context as its predicted evidence (`training/fever_score.py`)."""
+        path, file_spec = source
+        if file_spec.format != "fever_contexts":
+            return {}
+        return score_contexts_file(path, split.uids, outputs, self.dataset.labels)
 
 
 class RankingTask(Task):
