@@ -31,8 +31,9 @@ def test_measure_and_render_on_a_tiny_grid():
     rows = measure(config, log=lambda *_: None)
     assert [(r["n"], "naive_ms" in r) for r in rows] == [(2, True), (3, False)]
     assert rows[0]["naive_over_wavefront"] == rows[0]["naive_ms"] / rows[0]["wavefront_ms"]
-    assert set(growth_exponents(rows, "wavefront_ms")) == {"tight, batch 2"}
-    assert growth_exponents(rows, "naive_ms") == {}
+    assert 0 < rows[0]["naive_cpu_ms"] and 0 < rows[1]["wavefront_cpu_ms"]
+    assert set(growth_exponents(rows, "wavefront_cpu_ms")) == {"tight, batch 2"}
+    assert growth_exponents(rows, "naive_cpu_ms") == {}
     env = {"cpu": "cpu", "cpu_count": 2, "tensorflow": tf.__version__}
     table = render_markdown(rows, config, env, "cmd")
     assert "| tight | 2 | 3 | 9 |" in table and "skipped" in table
