@@ -1,5 +1,6 @@
-"""ATTCONV (Yin & Schütze, TACL 2018): Table 5 (SciTail) and Table 7 (SNLI) rows that the
-paper ran itself with the models of `gcnn_match.models.attconv`.
+"""ATTCONV (Yin & Schütze, TACL 2018): the Table 3 (Yelp), Table 5 (SciTail), Table 7 (SNLI)
+and Table 9 (FEVER) rows that the paper ran itself with the models of
+`gcnn_match.models.attconv`.
 
 Settings are the paper's common set-up (§4.1): fine-tuned embeddings, hidden 300, filter width
 3, AdaGrad lr 0.01 (Theano-like accumulator 0 and epsilon outside the root, see
@@ -10,8 +11,17 @@ early stopping on dev (the code reported its maximum test score; we select on de
 no dropout / L2 / clipping (as the code). The paper used 300-d word2vec (GoogleNews): it is
 used when DATA_DIR/embeddings holds it, else the packaged GloVe 6B-50d stand-in (the report
 says which).
-Not registered yet: Table 3 (Yelp) and Table 9 (FEVER).
+
+Yelp (§4.2) is the intra-context scenario: the review attends to itself (`intra_context`),
+5-way stars; max length [U→S] 100 (the authors' loader; MODEL_SPECS §2.8), lower-cased as that
+loader. FEVER (§4.4): the claim t_x attends to its evidence, built by
+`experiments/prepare_fever.py` in two settings (`split_variant`): the top-5 retrieved sentences
+(Table 9's "retrie. evi." ALL / SUB, table "attconv-fever") and the gold evidence ("gold evi.",
+table "attconv-fever-gold"); each context sentence is cut to 40 tokens [U→S] and read either one
+at a time with an element-wise max over sentences (context-wise) or concatenated
+(context-conc). Claims [U→S] 40 tokens.
 """
+from gcnn_match.data.registry import FEVER_CONTEXT_SENTENCES, FEVER_SENTENCE_TOKENS
 from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
 from gcnn_match.experiments.registry import register, slug
 
@@ -58,12 +68,40 @@ SNLI = {
 }
 
 
-def _register(dataset, key, row, targets, notes, **settings):
-    model, kwargs = MODELS[key]
+# Table 3, Yelp test accuracy %: row as printed, by the row names of MODELS.
+YELP = {
+    "ATTCONV-light": ("light", 66.75),
+    "w/o convolution": ("w/o convolution", 61.34),
+    "ATTCONV-advanced": ("advanced", 67.36),
+}
+
+# Table 9, FEVER paper_dev %: row as printed (the two "w/o conv." rows named after the row
+# they ablate) -> (model kwargs, retrieved ALL, retrieved SUB, gold evi.).
+FEVER = {
+    "light,context-wise": ({"variant": "light", "context_wise": True}, 57.78, 34.29, 83.20),
+    "light,context-wise w/o conv.": (
+        {"variant": "no_conv", "context_wise": True}, 47.29, 25.94, 73.18),
+    "light,context-conc": ({"variant": "light"}, 59.31, 37.75, 84.74),
+    "light,context-conc w/o conv.": ({"variant": "no_conv"}, 48.02, 26.67, 73.44),
+    "advan.,context-wise": ({"variant": "advanced", "context_wise": True}, 60.20, 37.94, 84.99),
+    "advan.,context-conc": ({"variant": "advanced"}, 62.26, 39.44, 86.02),
+}
+# Table 9's test row "ATTCONV" (ALL, SUB, gold evi.) does not name its configuration; [D] the
+# best on dev, advan.,context-conc, whose rows carry it as test targets.
+FEVER_TEST = ("advan.,context-conc", 61.03, 38.77, 84.61)
+FEVER_NOTE = (
+    "FEVER paper_dev % (Table 9), official scorer: ALL = label accuracy, SUB = FEVER score "
+    "(the retrieved top-5 sentences as evidence), gold evi. = accuracy with the gold evidence. "
+    "Ours is on paper_test (3,333 claims per label, like paper_dev): at low-resource scale "
+    "paper_dev is the training data, at full scale it selects the model. " + VECTORS_NOTE)
+
+
+def _register(dataset, key, row, targets, notes, model_kwargs=None, name=None, **settings):
+    model, kwargs = MODELS[key] if key else ("attconv", {})
     register(ExperimentConfig(
-        name=f"attconv/{dataset}/{slug(row)}", row=row, dataset=dataset, model=model,
-        model_kwargs=dict(kwargs), targets=targets, target_notes=notes, **settings,
-        **COMMON))
+        name=f"attconv/{dataset}/{name or slug(row)}", row=row, dataset=dataset, model=model,
+        model_kwargs=dict(kwargs, **(model_kwargs or {})), targets=targets, target_notes=notes,
+        **settings, **COMMON))
 
 
 for key, (row, accuracy) in SCITAIL.items():
@@ -85,3 +123,39 @@ for key, (row, accuracy, params) in SNLI.items():
         + " Lower-cased parse-tree tokens, as the authors' pre-processed file.",
         table="Table 7", tokenizer="whitespace", lowercase=True, use_given_tokens=True,
         max_len_a=70, max_len_b=70)
+
+for key, (row, accuracy) in YELP.items():
+    _register(
+        "yelp", key, row, {"test_accuracy": accuracy / 100},
+        "Yelp test accuracy % (Table 3), 5-way stars, Lin et al. (2017) split. " + VECTORS_NOTE
+        + " Treebank tokens, lower-cased (the authors' loader lower-cases and splits on "
+        "whitespace; raw reviews are not tokenized).",
+        model_kwargs={"intra_context": True}, table="Table 3", tokenizer="treebank",
+        lowercase=True, use_given_tokens=False, max_len_a=100, max_len_b=100)
+
+
+def _fever_settings(setting, kwargs):
+    sentences = FEVER_CONTEXT_SENTENCES[setting]
+    model_kwargs = dict(kwargs, max_contexts=sentences) if kwargs.get("context_wise") else kwargs
+    return dict(model_kwargs=model_kwargs, table="Table 9", split_variant=setting,
+                tokenizer="treebank", lowercase=False, use_given_tokens=True,
+                max_len_a=sentences * FEVER_SENTENCE_TOKENS, max_len_b=40)
+
+
+for row, (kwargs, retrieved_all, retrieved_sub, gold) in FEVER.items():
+    tested = row == FEVER_TEST[0]
+    _register(
+        "fever", None, row,
+        {"dev_label_accuracy": retrieved_all / 100, "dev_fever_score": retrieved_sub / 100,
+         **({"test_label_accuracy": FEVER_TEST[1] / 100, "test_fever_score": FEVER_TEST[2] / 100}
+            if tested else {})},
+        FEVER_NOTE, compare=(("dev_label_accuracy", "test_label_accuracy"),
+                             ("dev_fever_score", "test_fever_score")),
+        **_fever_settings("retrieved", kwargs))
+    _register(
+        "fever", None, f"{row} (gold evi.)",
+        {"dev_gold_accuracy": gold / 100,
+         **({"test_gold_accuracy": FEVER_TEST[3] / 100} if tested else {})},
+        FEVER_NOTE, name=f"{slug(row)}_gold_evidence", table_key="attconv-fever-gold",
+        compare=(("dev_gold_accuracy", "test_label_accuracy"),),
+        **_fever_settings("gold", kwargs))

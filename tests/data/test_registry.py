@@ -16,7 +16,9 @@ SPLITS = {
     "multinli": ["train", "dev_matched", "dev_mismatched", "test_matched", "test_mismatched"],
     "quora": ["train", "dev", "test"],
     "scitail": ["train", "dev", "test"],
-    "fever": ["train", "paper_dev", "paper_test", "shared_task_dev"],
+    "fever": ["train", "paper_dev", "paper_test", "shared_task_dev"] + [
+        f"{split}.{setting}" for setting in ("retrieved", "gold")
+        for split in ("train", "paper_dev", "paper_test", "shared_task_dev")],
     "yelp": ["train", "dev", "test"],
     "lcqmc": ["train", "dev", "test"],
     "sick": ["train", "dev", "test"],

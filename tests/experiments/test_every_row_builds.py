@@ -31,7 +31,8 @@ def test_row_model_builds_and_predicts(config):
     inputs = ModelInputs(vocab_size=40, num_classes=len(get_dataset(config.dataset).labels),
                          embedding_dim=50, max_chars=5,
                          char_vocab_size=20 if kwargs.get("char_features") else None,
-                         pos_vocab_size=48 if kwargs.get("pos_features") else None)
+                         pos_vocab_size=48 if kwargs.get("pos_features") else None,
+                         segments=bool(kwargs.get("context_wise")))
     model = build_model(config.model, inputs, **kwargs)
     rng = np.random.RandomState(0)
     batch = {"a_ids": rng.randint(1, 40, (2, 7)), "b_ids": rng.randint(1, 40, (2, 5))}
@@ -39,6 +40,8 @@ def test_row_model_builds_and_predicts(config):
         batch.update(a_chars=rng.randint(1, 20, (2, 7, 5)), b_chars=rng.randint(1, 20, (2, 5, 5)))
     if inputs.pos_vocab_size:
         batch.update(a_pos=rng.randint(1, 48, (2, 7)), b_pos=rng.randint(1, 48, (2, 5)))
+    if inputs.segments:  # three context sentences
+        batch.update(a_segments=np.array([[1, 1, 2, 2, 3, 3, 3]] * 2))
     logits = np.asarray(model({k: v.astype("int32") for k, v in batch.items()}))
     width = 1 if config.task == "ranking" else inputs.num_classes  # one score per pair
     assert logits.shape == (2, width) and np.isfinite(logits).all()
