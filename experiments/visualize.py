@@ -78,7 +78,8 @@ def main(argv):
         raise app.UsageError("give --run_dir")
     try:
         print(_draw(argv[1]))
-    except run_figures.SkipFigure as reason:
+    except (run_figures.SkipFigure, FileNotFoundError, IndexError, ValueError) as reason:
+        # Bad input (wrong run, missing file, index out of range): the message says the fix.
         raise SystemExit(f"cannot draw {argv[1]}: {reason}") from None
 
 

@@ -106,7 +106,7 @@ def plot_length_groups(lengths, groups, curves, path, difference=None, title=Non
     lengths = np.asarray(lengths)
     x = np.arange(1, len(groups) + 1)
     ticks = [f"{lengths[g].min()}-{lengths[g].max()}" for g in groups]
-    figure = new_figure(1.8 + 0.65 * len(groups), 4.2)
+    figure = new_figure(1.8 + 0.65 * len(groups), 4.6 + 0.2 * len(curves))
     axes = figure.add_subplot()
     for name, accuracies in curves.items():
         axes.plot(x, accuracies, marker="o", label=name)
@@ -116,15 +116,17 @@ def plot_length_groups(lengths, groups, curves, path, difference=None, title=Non
     axes.set_xlabel(f"length group (tokens; {each} examples each)")
     axes.set_ylabel("accuracy")
     axes.grid(alpha=0.3)
+    handles = axes.get_legend_handles_labels()[0]
     if difference is not None:
         first, second = difference
         twin = axes.twinx()
-        twin.plot(x, np.asarray(curves[first]) - np.asarray(curves[second]), color="gray",
-                  linestyle="--", marker="x", label=f"{first} - {second}")
+        handles += twin.plot(x, np.asarray(curves[first]) - np.asarray(curves[second]),
+                             color="gray", linestyle="--", marker="x",
+                             label=f"difference: {first} - {second}")
         twin.axhline(0.0, color="gray", linewidth=0.5)
         twin.set_ylabel("difference")
-        twin.legend(loc="lower right", fontsize="small")
-    axes.legend(loc="upper left", fontsize="small")
+    # Below the axes, so that no curve is hidden.
+    figure.legend(handles=handles, loc="outside lower center", ncols=2, fontsize="small")
     if title:
         axes.set_title(title)
     return save_png(figure, path)

@@ -146,3 +146,11 @@ def test_all_draws_what_it_can_and_says_why_it_skips(runs, tmp_path):
     assert "clstm_figure3_paper_neuron" in out and "coin_figure4_paper.png" in out
     assert "no selected weights yet" in out
     assert "per-paper figures: 4 written; 1 runs of models without one" in out
+
+
+def test_bad_pairs_are_clear_errors(runs):
+    _, paths = runs
+    with pytest.raises(IndexError, match="--index=100000 is out of range"):
+        run_figures.attconv_figure(paths["light"], index=100000)
+    with pytest.raises(ValueError, match="has no tokens"):
+        run_figures.attconv_figure(paths["light"], text=("A dog runs .", "   "))
