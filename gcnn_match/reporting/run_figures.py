@@ -107,14 +107,17 @@ def _load(run_dir, figure):
 
 
 def _describe(saved, pair):
-    """Two title lines: the run, then the pair with its gold and predicted labels."""
-    logits = saved.model(pair.features, training=False)
-    probabilities = keras.ops.convert_to_numpy(keras.ops.softmax(logits, axis=-1))[0]
-    predicted = int(np.argmax(probabilities))
+    """Two title lines: the run, then the pair with its gold label and the model's output."""
+    outputs = keras.ops.convert_to_numpy(saved.model(pair.features, training=False))[0]
+    if outputs.shape[-1] == len(saved.labels):
+        probabilities = keras.ops.convert_to_numpy(keras.ops.softmax(outputs))
+        predicted = int(np.argmax(probabilities))
+        output = f"predicted {saved.labels[predicted]} ({probabilities[predicted]:.2f})"
+    else:  # a ranking head: one score per pair
+        output = f"score {float(outputs[0]):.3f}"
     gold = f"gold {pair.label}, " if pair.label else ""
     unknown = any(t.endswith(UNKNOWN_MARK) for t in pair.tokens_a + pair.tokens_b)
-    return (f"{saved.config.row} (seed {saved.config.seed})\npair {pair.tag}: {gold}"
-            f"predicted {saved.labels[predicted]} ({probabilities[predicted]:.2f})"
+    return (f"{saved.config.row} (seed {saved.config.seed})\npair {pair.tag}: {gold}{output}"
             + (f"; {UNKNOWN_MARK} = not in the training vocabulary" if unknown else ""))
 
 
