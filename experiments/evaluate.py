@@ -2,6 +2,9 @@
 
     python experiments/evaluate.py --run_dir=runs/... --data_dir=../shared/data --split=test
     python experiments/evaluate.py --run_dir=runs/... --input=mine.tsv --a=0 --b=1 --label=2
+
+A ranking run (e.g. the C-LSTM WikiQA rows) reports P@1 / MAP / MRR; its --input needs the
+question column (--group) that ties each question's candidates together.
 """
 import json
 
@@ -9,7 +12,6 @@ from absl import app, flags
 
 from gcnn_match.data import registry
 from gcnn_match.data.readers import ReaderError, parse_column, read_pairs
-from gcnn_match.training.metrics import classification_metrics
 from gcnn_match.training.predict import SavedModel
 
 FLAGS = flags.FLAGS
@@ -23,6 +25,7 @@ flags.DEFINE_string("a", "0", "Column of the first text.")
 flags.DEFINE_string("b", "1", "Column of the second text.")
 flags.DEFINE_string("label", "2", "Column of the label (class name or index).")
 flags.DEFINE_bool("header", False, "The tsv/csv input starts with a header line.")
+flags.DEFINE_string("group", None, "Column of the question a candidate answers (ranking runs).")
 
 
 def main(argv):
@@ -40,12 +43,14 @@ def main(argv):
             names.update({str(i): i for i in range(len(saved.labels))})
             examples = list(read_pairs(FLAGS.input, FLAGS.format, a=parse_column(FLAGS.a),
                                        b=parse_column(FLAGS.b), label=parse_column(FLAGS.label),
+                                       group=parse_column(FLAGS.group) if FLAGS.group else None,
                                        labels=names, header=FLAGS.header))
     except (ReaderError, registry.MissingDataError) as error:
         raise SystemExit(f"error: {error}") from None
-    probabilities = saved.predict_examples(examples)
-    positive = dataset.positive_label if len(saved.labels) == 2 else None
-    metrics = classification_metrics([e.label for e in examples], probabilities, positive)
+    try:
+        metrics = saved.evaluate_examples(examples)
+    except ValueError as error:  # e.g. a ranking input without its question column
+        raise SystemExit(f"error: {error}") from None
     print(json.dumps({"examples": len(examples), **metrics}, indent=2))
 
 

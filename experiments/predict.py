@@ -46,11 +46,15 @@ def main(argv):
                                    b=parse_column(FLAGS.b), header=FLAGS.header))
     except ReaderError as error:
         raise SystemExit(f"error: {error}") from None
-    probabilities = saved.predict_examples(examples)
-    lines = ["uid\tpredicted\t" + "\t".join(f"p_{name}" for name in saved.labels)]
-    for example, probs in zip(examples, probabilities):
-        lines.append("\t".join([example.uid, saved.labels[int(np.argmax(probs))]]
-                               + [f"{p:.6f}" for p in probs]))
+    if saved.config.task == "ranking":  # one score per (question, candidate) pair
+        scores = saved.score_examples(examples)
+        lines = ["uid\tscore"] + [f"{e.uid}\t{s:.9g}" for e, s in zip(examples, scores)]
+    else:
+        probabilities = saved.predict_examples(examples)
+        lines = ["uid\tpredicted\t" + "\t".join(f"p_{name}" for name in saved.labels)]
+        for example, probs in zip(examples, probabilities):
+            lines.append("\t".join([example.uid, saved.labels[int(np.argmax(probs))]]
+                                   + [f"{p:.6f}" for p in probs]))
     text = "\n".join(lines) + "\n"
     if FLAGS.output == "-":
         sys.stdout.write(text)

@@ -16,7 +16,7 @@ from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
 from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.files import write_text_atomic
 from gcnn_match.models.registry import ModelInputs, build_model, import_all
-from gcnn_match.training.tasks import predict_split
+from gcnn_match.training.tasks import model_outputs, predict_split, task_for
 from gcnn_match.training.run_dir import RunDirectory, read_json
 
 
@@ -24,7 +24,7 @@ class SavedModel:
     """A trained model with its preprocessing, loaded from a run or an export.
 
     Args:
-        model: the Keras model (logits).
+        model: the Keras model (logits, or one score per pair for a ranking run).
         encoder: the run's `PairEncoder`.
         labels: class names, index = class id.
         config: the run's ExperimentConfig.
@@ -68,17 +68,44 @@ class SavedModel:
             {"labels": list(self.labels), "config": self.config.to_dict()}, indent=2))
         return export_dir
 
+    def _encode(self, examples):
+        pairs = tokenize_examples(examples, self.encoder.policy, tagger=self.encoder.tagger)
+        return self.encoder.encode("predict", examples, pairs)
+
+    def _require_task(self, task):
+        if self.config.task != task:
+            method = "score_examples" if task == "classification" else "predict_examples"
+            raise ValueError(f"{self.config.name} is a {self.config.task} run: {method} gives "
+                             "its outputs")
+
     def predict_examples(self, examples, batch_size=None):
         """Class probabilities (N, classes) for `Example`s, in their order; batches of the
         run's evaluation batch size unless `batch_size` is given."""
+        self._require_task("classification")
         examples = list(examples)
         if not examples:
             return np.zeros((0, len(self.labels)), np.float32)
-        pairs = tokenize_examples(examples, self.encoder.policy, tagger=self.encoder.tagger)
-        encoded = self.encoder.encode("predict", examples, pairs)
-        return predict_split(self.model, encoded, self.encoder,
+        return predict_split(self.model, self._encode(examples), self.encoder,
                              batch_size or self.config.eval_batch_size,
                              self.config.bucket_width, self.config.padding)
+
+    def score_examples(self, examples, batch_size=None):
+        """Ranking scores (N,) of a ranking run for `Example`s (a = question, b = candidate):
+        the higher, the better the candidate answers its question."""
+        self._require_task("ranking")
+        examples = list(examples)
+        if not examples:
+            return np.zeros(0, np.float32)
+        return model_outputs(self.model, self._encode(examples), self.encoder,
+                             batch_size or self.config.eval_batch_size,
+                             self.config.bucket_width, self.config.padding)[:, 0]
+
+    def evaluate_examples(self, examples):
+        """The run's task metrics on labelled `Example`s, as its metrics.json reports them
+        (ranking: candidates grouped by `Example.group`)."""
+        examples = list(examples)
+        return task_for(self.config).evaluate(self.model, self._encode(examples),
+                                              self.encoder)[1]
 
     def predict_pairs(self, pairs, batch_size=None):
         """Class probabilities for raw `(text_a, text_b)` pairs."""

@@ -162,14 +162,17 @@ class RankingTask(Task):
                 f"{self.config.name}: a ranking run needs one score per pair, but model "
                 f"{self.config.model!r} outputs {width} values; set model_kwargs head='score'")
 
+    def _require_questions(self, split):
+        missing = sum(group is None for group in split.groups)
+        if missing:
+            raise ValueError(
+                f"{self.config.dataset} {split.name}: {missing} of {len(split)} candidates have "
+                "no question (Example.group); ranking needs a candidate-set reader, or the "
+                "question column of a pairs file (evaluate.py --group)")
+
     def data_notes(self, splits):
-        for role, split in splits.items():
-            missing = sum(group is None for group in split.groups)
-            if missing:
-                raise ValueError(
-                    f"{self.config.dataset} {role}: {missing} of {len(split)} candidates have "
-                    "no question (Example.group); a ranking run needs the reader of a "
-                    "candidate-set format")
+        for split in splits.values():
+            self._require_questions(split)
         train = splits["train"]
         groups = group_index(train.groups)
         trained = np.unique(groups[rankable(groups, train.labels)])
@@ -187,6 +190,7 @@ class RankingTask(Task):
                 "targets": ranking_targets(split.labels, groups)}
 
     def evaluate(self, model, split, encoder):
+        self._require_questions(split)
         c = self.config
         scores = model_outputs(model, split, encoder, c.eval_batch_size, c.bucket_width,
                                c.padding)[:, 0]

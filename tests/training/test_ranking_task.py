@@ -184,3 +184,34 @@ def test_yahoo_split_reads_the_builders_layout(tmp_path):
         ("how do i x ?", "you do y .", 1, "q7"), ("how do i x ?", "z is nice .", 0, "q7")]
     with pytest.raises(data_registry.MissingDataError, match="build_yahoo.py"):
         data_registry.resolve_split("yahoo", "test_10", tmp_path)
+
+
+def test_report_table_shows_map_mrr_and_p_at_1(wikiqa_run):
+    from gcnn_match.reporting import tables
+
+    config, run_dir, metrics = wikiqa_run
+    rows = tables.collect([registry.get(config.name)], {config.name: [run_dir]})
+    assert rows[0]["test_map"] == (metrics["test_map"], 0.0)
+    markdown = tables.render_markdown(rows)
+    assert "ours: test map | Δ | paper: test mrr" in markdown
+    cells = [c.strip() for c in markdown.splitlines()[2].split("|")]
+    for key in ("test_map", "test_mrr", "test_p@1"):
+        assert f"{100 * metrics[key]:.2f}" in cells
+
+
+def test_saved_ranking_run_scores_and_evaluates_like_its_records(wikiqa_run, shared_data):
+    from gcnn_match.training.predict import SavedModel
+
+    _, run_dir, metrics = wikiqa_run
+    saved = SavedModel.from_run(run_dir)
+    examples = list(data_registry.read_split("wikiqa", "test", shared_data))
+    examples = [examples[i] for i in first_whole_groups(examples, 300)]
+    rows = _predictions(run_dir / "predictions" / "test.tsv")
+    assert [e.uid for e in examples] == [row["uid"] for row in rows]
+    np.testing.assert_allclose(saved.score_examples(examples),
+                               [float(row["score"]) for row in rows], rtol=1e-5, atol=1e-6)
+    values = saved.evaluate_examples(examples)
+    for key in ("p@1", "map", "mrr", "num_groups"):
+        assert values[key] == pytest.approx(metrics[f"test_{key}"]), key
+    with pytest.raises(ValueError, match="score_examples"):
+        saved.predict_examples(examples[:2])
