@@ -37,8 +37,8 @@ flags.DEFINE_integer("neuron", None, "clstm: 0-based neuron (default: the most a
 flags.DEFINE_list("compare", [], "length_groups: other runs on the same split; the first one "
                   "is subtracted from --run_dir's curve.")
 flags.DEFINE_integer("groups", 10, "length_groups: number of equal-size groups (paper: 10).")
-flags.DEFINE_enum("length_of", "pair", list(LENGTH_OF), "length_groups: tokens of a + b, a, or"
-                  " b (use a for single-text data such as Yelp).")
+flags.DEFINE_enum("length_of", None, list(LENGTH_OF), "length_groups: tokens of a + b, a or b"
+                  " (default: a for single-text data such as Yelp, else a + b).")
 
 
 def _text():

@@ -53,6 +53,11 @@ PAPER_PAIRS = {
 }
 
 
+# Datasets whose reader puts the one text on both sides (intra-context ATTCONV): Figure 5
+# groups them by that text's length, the paper's Yelp set-up.
+SINGLE_TEXT_DATASETS = ("yelp",)
+
+
 class SkipFigure(Exception):
     """A figure cannot be drawn for this run; the message says why."""
 
@@ -161,12 +166,14 @@ def coin_figure(run_dir, data_dir=None, index=None, split=None, text=None):
     return plot_alignment(maps, pair.tokens_a, pair.tokens_b, path, title=_describe(saved, pair))
 
 
-def length_group_figure(run_dirs, data_dir=None, split="test", length_of="pair", groups=10,
+def length_group_figure(run_dirs, data_dir=None, split="test", length_of=None, groups=10,
                         difference=True):
     """Figure 5 for runs that predicted the same `split` -> the first run's figures/ folder.
 
-    The first two runs' difference is drawn when `difference` (the paper: ATTCONV minus its
-    strongest no-attention baseline). Returns (path, {row: group accuracies}).
+    `length_of` ("pair", "a", "b"; see `text_lengths`) defaults to "a" on single-text
+    datasets and "pair" otherwise. The first two runs' difference is drawn when
+    `difference` (the paper: ATTCONV minus its strongest no-attention baseline).
+    Returns (path, {row: group accuracies}).
     """
     run_dirs = [pathlib.Path(d) for d in run_dirs]
     try:
@@ -178,13 +185,14 @@ def length_group_figure(run_dirs, data_dir=None, split="test", length_of="pair",
         if other != uids:
             raise SkipFigure(f"{run_dir} predicted other {split} examples than {run_dirs[0]}; "
                              "compare runs of the same dataset and limits")
+    configs = [run_config(d) for d in run_dirs]
+    length_of = length_of or ("a" if configs[0].dataset in SINGLE_TEXT_DATASETS else "pair")
     folder = run_data_dir(run_dirs[0], data_dir)
     try:
         lengths = text_lengths(run_dirs[0], folder, split, length_of, uids=uids)
     except MissingDataError as error:
         raise SkipFigure(str(error)) from error
     index = length_groups(lengths, groups)
-    configs = [run_config(d) for d in run_dirs]
     names = [f"{c.row} (seed {c.seed})" for c in configs]
     if len(set(names)) < len(names):
         names = [str(d) for d in run_dirs]
@@ -193,7 +201,7 @@ def length_group_figure(run_dirs, data_dir=None, split="test", length_of="pair",
     path = run_dirs[0] / "figures" / f"attconv_figure5_{split}_{length_of}.png"
     plot_length_groups(lengths, index, curves, path,
                        difference=tuple(names[:2]) if difference and len(names) > 1 else None,
-                       title=f"accuracy by {length_of} length, {configs[0].dataset} {split}")
+                       title=f"accuracy by length ({length_of}), {configs[0].dataset} {split}")
     return path, curves
 
 
