@@ -33,6 +33,7 @@ flags.DEFINE_integer("max_train_examples", None, "Use only the first N training 
 flags.DEFINE_integer("max_eval_examples", None, "Use only the first N dev/test examples.")
 flags.DEFINE_bool("jit_compile", None, "Force XLA on or off (default: Keras 'auto').")
 flags.DEFINE_integer("bucket_width", None, "Pad batches to multiples of this length.")
+flags.DEFINE_float("ranking_margin", None, "Margin of the max-margin loss (ranking rows).")
 flags.DEFINE_list("model_kwargs", [], "Builder arguments as key=value (JSON values).")
 
 

@@ -191,7 +191,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
 
     monitor = RunMonitor(run, lambda m: evaluate(m, "dev")[1], config.select_metric,
                          config.early_stopping_patience, config.optimizer.plateau_halving,
-                         len(train), log)
+                         task.examples_per_epoch(train), log)
     if first_epoch < config.epochs:
         train_ds, steps = task.training_dataset(train, data.encoder, first_epoch, config.epochs)
         model.fit(train_ds, epochs=config.epochs, initial_epoch=first_epoch,
@@ -210,7 +210,8 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
                "preprocessing_seconds": preprocessing_seconds}
     train_seconds = [r["train_seconds"] for r in monitor.records]
     metrics["seconds_per_epoch"] = float(np.median(train_seconds)) if train_seconds else None
-    metrics["train_examples_per_second"] = (len(train) / metrics["seconds_per_epoch"]
+    metrics["train_examples_per_second"] = (task.examples_per_epoch(train)
+                                            / metrics["seconds_per_epoch"]
                                             if train_seconds else None)
     for role in data.splits:
         if role == "train":

@@ -99,6 +99,10 @@ class Task:
         """Extra `training_dataset` arguments (group ids, targets)."""
         return {}
 
+    def examples_per_epoch(self, split):
+        """Pairs one training epoch goes through (for throughput)."""
+        return len(split)
+
     def training_dataset(self, split, encoder, first_epoch, epochs):
         """(dataset, steps per epoch) of epochs [first_epoch, epochs)."""
         c = self.config
@@ -183,6 +187,9 @@ class RankingTask(Task):
         return [f"train: {len(trained)} of {total} questions have a correct and an incorrect "
                 f"candidate and form the training batches; the other {total - len(trained)} "
                 "add nothing to the max-margin loss"]
+
+    def examples_per_epoch(self, split):
+        return int(rankable(group_index(split.groups), split.labels).sum())
 
     def training_inputs(self, split):
         groups = group_index(split.groups)
