@@ -1,32 +1,67 @@
-"""The benchmark measures every quantity on real lengths, and bucketing pays off."""
+"""The benchmark measures every quantity on real lengths, in-process and in a worker process."""
+import pytest
+
 from gcnn_match.experiments import registry
-from gcnn_match.training.bench import bench_experiment, render_markdown
+from gcnn_match.reporting.bench_report import render, render_time_ratios, speedups
+from gcnn_match.training.bench import bench_experiment
+from gcnn_match.training.bench_worker import WorkerError, run_worker
 
 TINY = {"variant": "gcnn", "hidden": 16, "context_layers": 1, "aggregation_layers": 1,
         "mlp_hidden": 16}
 
 
-def test_bench_reports_throughput_and_latency(shared_data, tmp_path):
-    config = registry.get("gcnn/quora/gcnn").replace(
-        model_kwargs=TINY, max_train_examples=400, max_eval_examples=400)
-    result = bench_experiment(config, shared_data, tmp_path, steps=3, warmup=1,
-                              latency_batches=5)
+def _tiny_config():
+    return registry.get("gcnn/quora/gcnn").replace(
+        model_kwargs=TINY, max_train_examples=400, max_eval_examples=400,
+        embeddings="random", embedding_dim=8)
+
+
+def test_bench_measures_cost_and_optimisations(shared_data, tmp_path):
+    result = bench_experiment(_tiny_config(), shared_data, tmp_path, steps=2, warmup=1,
+                              latency_batches=2, compare=("fused",))
     for key in ("train_pairs_per_second_bucket", "train_pairs_per_second_fixed",
-                "inference_pairs_per_second", "latency_p50_ms", "latency_p90_ms"):
+                "inference_pairs_per_second", "latency_p50_ms", "latency_p90_ms",
+                "matmul_peak_gflops", "train_gflops_per_second_fixed", "peak_memory_bytes"):
         assert result[key] > 0, key
     assert result["mean_length"] < 40  # Quora questions are far shorter than the cut-off
-    env = {"cpu": "cpu", "cpu_count": 2, "tensorflow": "x", "keras": "y", "keras_backend": "z"}
-    assert "| gcnn/quora/gcnn |" in render_markdown([result], env, "cmd")
+    # Training costs about three forward passes; at least the context convolutions (two
+    # sentences, 40 positions, 3 fused gates of a width-3 kernel) are counted.
+    conv = 2 * 2 * 40 * 3 * 8 * 3 * 16
+    assert result["inference_flops_per_pair"] > conv
+    assert 2.5 < result["train_flops_per_pair"] / result["inference_flops_per_pair"] < 3.5
+    assert 0 < result["fraction_of_matmul_peak"] < 1
+    assert "xla" not in result  # not asked for (XLA compiles are slow for a unit test)
+    assert result["fused"]["on"] > 0 and result["fused"]["off"] > 0  # GCNN has 3 gate blocks
+    ratios = speedups(result)
+    assert ratios["fused"] == pytest.approx(result["fused"]["on"] / result["fused"]["off"])
+    assert ratios["xla"] is None and ratios["jax_train"] is None  # not measured
+    env = {"cpu": "cpu", "cpu_count": 2, "platform": "linux", "tensorflow": "x", "keras": "y",
+           "numpy": "z", "python": "3"}
+    text = render([result], env, "cmd", [], lambda model: False)
+    assert "| gcnn/quora/gcnn |" in text and "| compare_aggregate |" in text
+
+
+def test_worker_process_measures_throughput_under_the_requested_environment(shared_data,
+                                                                            tmp_path):
+    result = run_worker(_tiny_config(), {"TF_ENABLE_ONEDNN_OPTS": "0"},
+                        data_dir=str(shared_data), cache_dir=str(tmp_path), steps=1, warmup=1,
+                        full=False)
+    assert result["onednn"] is False and result["backend"] == "tensorflow"
+    assert result["train_pairs_per_second_bucket"] > 0
+    assert "latency_p50_ms" not in result  # throughput only
+    with pytest.raises(WorkerError, match="no_such_model"):
+        run_worker(_tiny_config().replace(model="no_such_model"), data_dir=str(shared_data),
+                   cache_dir=str(tmp_path), steps=1, warmup=1, full=False)
 
 
 def test_time_ratios_come_from_side_by_side_throughput():
-    from gcnn_match.training.bench import render_time_ratios
-
-    results = [{"row": "GCNN", "train_pairs_per_second_bucket": 100.0,
+    results = [{"name": "gcnn/quora/gcnn", "row": "GCNN", "train_pairs_per_second_bucket": 100.0,
                 "train_pairs_per_second_fixed": 50.0},
-               {"row": "CNN", "train_pairs_per_second_bucket": 200.0,
-                "train_pairs_per_second_fixed": 75.0}]
+               {"name": "gcnn/quora/cnn", "row": "CNN", "train_pairs_per_second_bucket": 200.0,
+                "train_pairs_per_second_fixed": 75.0},
+               {"name": "gcnn/snli/cnn", "row": "CNN", "train_pairs_per_second_bucket": 1.0,
+                "train_pairs_per_second_fixed": 1.0}]
     configs = registry.select(table="gcnn-quora")
     text = render_time_ratios(results, configs, registry.time_ratios("gcnn-quora"))
-    assert "| GCNN / CNN | 1.32 | 2.00 | 1.50 |" in text
+    assert "| GCNN / CNN | 1.32 | 2.00 | 1.50 |" in text  # the SNLI row is another table's
     assert "ESIM" not in text  # rows not benchmarked are left out

@@ -1,0 +1,63 @@
+"""Runs `bench_experiment` for one config in a fresh Python process with a chosen environment.
+
+Settings read once when TensorFlow or Keras is imported (TF_ENABLE_ONEDNN_OPTS,
+KERAS_BACKEND) can only be compared across processes, and a fresh process per row keeps one
+row's memory and compiled kernels out of the next one's measurements. The parent writes a
+request (the resolved config and the measurement arguments) to a JSON file and runs
+
+    python -m gcnn_match.training.bench_worker REQUEST.json RESULT.json
+
+which writes the measurements and its environment record to RESULT.json.
+"""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+from gcnn_match.experiments.config import ExperimentConfig
+from gcnn_match.files import write_atomic
+
+
+class WorkerError(RuntimeError):
+    """A worker process failed; the message ends with its last error line."""
+
+
+def run_worker(config, env=None, timeout=None, **arguments):
+    """`bench_experiment(config, **arguments)` in a subprocess whose environment is this one
+    updated with `env`; returns its result dict (with "environment")."""
+    with tempfile.TemporaryDirectory(prefix="bench-") as folder:
+        request, result = pathlib.Path(folder, "request.json"), pathlib.Path(folder, "result.json")
+        request.write_text(json.dumps({"config": config.to_dict(), "arguments": arguments}),
+                           "utf-8")
+        process = subprocess.run(
+            [sys.executable, "-m", "gcnn_match.training.bench_worker", str(request), str(result)],
+            env={**os.environ, **(env or {})}, capture_output=True, text=True, timeout=timeout,
+            check=False)
+        if process.returncode != 0:
+            lines = [line for line in process.stderr.strip().splitlines() if line.strip()]
+            raise WorkerError(f"{config.name} with {env or 'the default environment'}: "
+                              f"{lines[-1] if lines else f'exit code {process.returncode}'}")
+        return json.loads(result.read_text("utf-8"))
+
+
+def main(argv):
+    request_path, result_path = argv[1:3]
+    request = json.loads(pathlib.Path(request_path).read_text("utf-8"))
+    # Imported here: the process' environment decides the backend and TF's kernels.
+    from gcnn_match.training.bench import bench_experiment
+    from gcnn_match.training.run_dir import environment_record
+
+    config = ExperimentConfig.from_dict(request["config"])
+    result = bench_experiment(config, **request["arguments"])
+    result["environment"] = environment_record(request["arguments"].get("data_dir"))
+    if result["backend"] == "jax":
+        import jax
+
+        result["environment"]["jax"] = jax.__version__
+    write_atomic(result_path, json.dumps(result, indent=2).encode("utf-8"))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

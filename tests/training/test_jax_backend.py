@@ -1,0 +1,45 @@
+"""The models train under the JAX backend: a few steps of the GCNN compare-aggregate model in a
+process started with KERAS_BACKEND=jax lower its loss."""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+SCRIPT = """
+import json
+import numpy as np
+import keras
+from gcnn_match.experiments import registry
+from gcnn_match.models.registry import ModelInputs
+from gcnn_match.training.loop import compiled_model
+
+assert keras.backend.backend() == "jax"
+config = registry.get("gcnn/quora/gcnn").replace(
+    model_kwargs={"variant": "gcnn", "hidden": 16, "context_layers": 2,
+                  "aggregation_layers": 1, "mlp_hidden": 16},
+    optimizer={"learning_rate": 1e-2}, jit_compile=True)
+keras.utils.set_random_seed(1)
+model = compiled_model(config, ModelInputs(vocab_size=30, num_classes=2, embedding_dim=8))
+rng = np.random.RandomState(0)
+features = {"a_ids": rng.randint(1, 30, (16, 9)).astype("int32"),
+            "b_ids": rng.randint(1, 30, (16, 6)).astype("int32")}
+features["a_ids"][:, 7:] = 0  # padding
+labels = rng.randint(0, 2, 16).astype("int32")
+losses = [float(model.train_on_batch(features, labels)[0]) for _ in range(8)]
+print(json.dumps(losses))
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None,
+                    reason="jax is not installed (pip install -e '.[jax]')")
+def test_gcnn_model_trains_under_the_jax_backend():
+    process = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
+                             env={**os.environ, "KERAS_BACKEND": "jax"}, timeout=300,
+                             check=False)
+    assert process.returncode == 0, process.stderr[-2000:]
+    losses = json.loads(process.stdout.strip().splitlines()[-1])
+    assert all(loss == loss for loss in losses)  # no NaN
+    assert losses[-1] < 0.8 * losses[0]
