@@ -307,11 +307,11 @@ def build_candidate_sets(questions: Iterable[YahooQuestion],
 
     pool = [answer for _, _, answer in kept] + other_answers
     pool_texts = [" ".join(tokens) for tokens in pool]
-    pool_queries = [[t.lower() for t in tokens] for tokens in pool]
-    index = _bm25_index(pool_queries, config)
+    pool_terms = [[t.lower() for t in tokens] for tokens in pool]
+    index = _bm25_index(pool_terms, config)
     rows: dict[str, list] = {split: [] for split in SPLITS}
     groups = dict.fromkeys(SPLITS, 0)
-    retrievals = _retrieve(index, pool_queries[:len(kept)], len(pool), config.top_k)
+    retrievals = _retrieve(index, pool_terms[:len(kept)], len(pool), config.top_k)
     for number, ((uri, question_tokens, _), (docs, scores)) in enumerate(zip(kept, retrievals)):
         positive = pool_texts[number]
         # Retrieved answers other than the positive's text, each text once, best first.

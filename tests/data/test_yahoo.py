@@ -113,6 +113,15 @@ def test_length_filter_and_counts(built):
             assert group.startswith("q")
 
 
+def test_answer_pool_all_searches_the_dropped_pairs_answers_too(xml_file, built):
+    sets = _build(xml_file, top_k=8, answer_pool="all")
+    # + the short question's answer and the long answer; the duplicate uri is not read twice.
+    assert sets.summary["answer_pool_size"] == NUM_GOOD + 2
+    assert sets.summary["questions"] == built.summary["questions"]
+    negatives = [a for rows in sets.rows.values() for _, a, label, _ in rows if not label]
+    assert len(negatives) == 4 * NUM_GOOD
+
+
 def test_split_ratio_and_group_shape(built):
     assert built.summary["questions"] == {"train": 40, "dev": 2, "test": 2}
     seen = set()
