@@ -215,3 +215,28 @@ def test_saved_ranking_run_scores_and_evaluates_like_its_records(wikiqa_run, sha
         assert values[key] == pytest.approx(metrics[f"test_{key}"]), key
     with pytest.raises(ValueError, match="score_examples"):
         saved.predict_examples(examples[:2])
+
+
+def test_yahoo_row_reports_both_candidate_settings(tmp_path):
+    """A Yahoo row on tiny candidate sets in build_yahoo.py's layout reports the keys its
+    paper targets are compared with: P@1 among 5 (test) and among 10 (test_10)."""
+    rng = np.random.RandomState(0)
+    words = [f"w{i}" for i in range(30)]
+    (tmp_path / "yahoo").mkdir()
+    for split, questions, negatives in (("train", 24, 4), ("dev", 6, 4), ("test", 6, 4),
+                                        ("test_10", 6, 9)):
+        lines = []
+        for q in range(questions):
+            question = " ".join(rng.choice(words, 5))
+            for label in [1] + [0] * negatives:
+                answer = question if label else " ".join(rng.choice(words, 6))
+                lines.append(f"{question}\t{answer}\t{label}\t{split}-{q}")
+        (tmp_path / "yahoo" / f"{split}.tsv").write_text("\n".join(lines) + "\n", "utf-8")
+    registered = registry.get("clstm/yahoo/nbow")
+    config = registered.replace(epochs=1, embeddings="random", embedding_dim=8,
+                                model_kwargs={**registered.model_kwargs, "units": 8})
+    metrics = run_experiment(config, tmp_path / "run", tmp_path, log=lambda *_: None)
+    for _, ours in config.compare:
+        assert 0.0 <= metrics[ours] <= 1.0, ours
+    assert metrics["test_num_groups"] == metrics["test_10_num_groups"] == 6
+    assert metrics["examples"] == {"train": 120, "dev": 30, "test": 30, "test_10": 60}
