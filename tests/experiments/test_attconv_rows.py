@@ -1,4 +1,6 @@
 """The registered ATTCONV rows: names, paper targets and the paper's common set-up."""
+import pytest
+
 from gcnn_match.experiments import registry
 
 
@@ -19,3 +21,44 @@ def test_scitail_and_snli_rows_are_registered_with_paper_settings():
         assert config.model in ("attconv", "bicnn", "apcnn")
     assert {c.max_len_a for c in scitail} == {50} and {c.max_len_a for c in snli} == {70}
     assert "attconv-scitail" in registry.tables() and "attconv-snli" in registry.tables()
+
+
+def test_yelp_rows_are_table_3_intra_context():
+    rows = registry.select(paper="ATTCONV", dataset="yelp")
+    assert [c.row for c in rows] == ["light", "w/o convolution", "advanced"]
+    assert [c.targets["test_accuracy"] for c in rows] == pytest.approx([0.6675, 0.6134, 0.6736])
+    assert [c.model_kwargs["variant"] for c in rows] == ["light", "no_conv", "advanced"]
+    for config in rows:
+        assert config.model_kwargs["intra_context"] and config.table == "Table 3"
+        assert config.lowercase and config.max_len_b == 100
+
+
+def test_fever_rows_are_table_9_in_both_evidence_settings():
+    rows = registry.select(paper="ATTCONV", dataset="fever")
+    retrieved = [c for c in rows if c.split_variant == "retrieved"]
+    gold = [c for c in rows if c.split_variant == "gold"]
+    assert len(retrieved) == len(gold) == 6 and len(rows) == 12
+    conc = registry.get("attconv/fever/light_context_conc")
+    assert conc.targets == pytest.approx({"dev_label_accuracy": 0.5931, "dev_fever_score": 0.3775})
+    assert conc.model_kwargs == {"variant": "light"}  # one concatenated context
+    wise = registry.get("attconv/fever/light_context_wise_w_o_conv_gold_evidence")
+    assert wise.targets == pytest.approx({"dev_gold_accuracy": 0.7318})
+    assert wise.model_kwargs == {"variant": "no_conv", "context_wise": True, "max_contexts": 10}
+    best = registry.get("attconv/fever/advan_context_conc")
+    assert best.targets["test_label_accuracy"] == pytest.approx(0.6103)
+    assert best.targets["test_fever_score"] == pytest.approx(0.3877)
+    assert {registry.table_id(c) for c in retrieved} == {"attconv-fever"}
+    assert {registry.table_id(c) for c in gold} == {"attconv-fever-gold"}
+
+
+def test_fever_rows_read_what_the_registered_contexts_hold():
+    from gcnn_match.data.registry import get_dataset
+
+    splits = get_dataset("fever").splits
+    for config in registry.select(paper="ATTCONV", dataset="fever"):
+        [spec] = splits[f"paper_dev.{config.split_variant}"]
+        sentences, tokens = spec.options["max_sentences"], spec.options["sentence_len"]
+        # Every token the reader keeps fits, and context-wise reads every sentence.
+        assert config.max_len_a == sentences * tokens and config.use_given_tokens
+        if config.model_kwargs.get("context_wise"):
+            assert config.model_kwargs["max_contexts"] == sentences
