@@ -1,11 +1,10 @@
 """Build the Yahoo! Answers MQA candidate sets of Liu et al. (2016) from your copy of the corpus.
 
     python experiments/build_yahoo.py --xml=/path/to/FullOct2007.xml.gz --data_dir=data
-    python experiments/build_yahoo.py --xml=... --data_dir=data/yahoo10 --num_negatives=9
 
-Writes {data_dir}/yahoo/{train,dev,test}.tsv (question, answer, label, group) and summary.json.
-The paper's two test settings (best answer among 5 or 10 candidates) are two builds with the same
-seed: they share the split, and each question's 4 negatives are the first 4 of its 9.
+Writes {data_dir}/yahoo/{train,dev,test,test_10}.tsv (question, answer, label, group) and
+summary.json: the paper's two test settings in one build, the best answer among 5 candidates
+(test) and among 10 (test_10, the same questions; their 4 negatives are among the 9).
 """
 import json
 import pathlib
@@ -18,7 +17,8 @@ from gcnn_match.data.readers import ReaderError, ReadStats
 FLAGS = flags.FLAGS
 flags.DEFINE_string("xml", None, "The Webscope Yahoo! Answers XML file (.xml or .xml.gz).")
 flags.DEFINE_string("data_dir", "data", "Root: the sets go to {data_dir}/yahoo/.")
-flags.DEFINE_integer("num_negatives", 4, "Negatives per question: 4 (P@1 of 5) or 9 (of 10).")
+flags.DEFINE_integer("num_negatives", 4, "Negatives per train/dev/test question (P@1 among 5).")
+flags.DEFINE_bool("test_10", True, "Also write the test questions among 10 candidates.")
 flags.DEFINE_integer("top_k", 1000, "BM25 results the negatives are drawn from.")
 flags.DEFINE_integer("seed", 1, "Fixes the split and the negatives.")
 flags.DEFINE_integer("min_length", 4, "Shortest question / answer kept, in tokens.")
@@ -32,10 +32,9 @@ flags.mark_flag_as_required("xml")
 
 def main(argv):
     del argv
-    config = yahoo.BuildConfig(num_negatives=FLAGS.num_negatives, top_k=FLAGS.top_k,
-                               seed=FLAGS.seed, min_length=FLAGS.min_length,
-                               max_length=FLAGS.max_length,
-                               question_fields=FLAGS.question_fields,
+    config = yahoo.BuildConfig(num_negatives=FLAGS.num_negatives, test_10=FLAGS.test_10,
+                               top_k=FLAGS.top_k, seed=FLAGS.seed, min_length=FLAGS.min_length,
+                               max_length=FLAGS.max_length, question_fields=FLAGS.question_fields,
                                answer_pool=FLAGS.answer_pool)
     path = pathlib.Path(FLAGS.xml)
     if not path.is_file():

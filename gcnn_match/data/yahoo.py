@@ -13,6 +13,8 @@ candidate sets:
 2. Split the questions 20 : 1 : 1 into train / dev / test with a seeded shuffle.
 3. For each question, query BM25 with its best answer over the answer pool, take the top 1,000
    results, and draw 4 (or 9) of them at random as negatives.
+4. The paper's second test setting (best answer among 10): the test questions again with 9
+   negatives, the first 4 of which are their 4 (`test_10.tsv`).
 
 The paper used Lucene; `bm25s` with `method="lucene"` computes Lucene's BM25 (idf
 ln(1 + (N - df + 0.5) / (df + 0.5)), tf / (tf + k1 (1 - b + b |d| / avgdl)), k1 = 1.2, b = 0.75
@@ -26,12 +28,13 @@ Choices the paper leaves open [U->S], all recorded in the summary JSON:
   paper's getByCategory data had best answers only, so `nbestanswers` are never used);
 - a retrieved answer whose text equals the positive (the query itself, or a duplicate) is not a
   negative, duplicate texts count once, answers that share no term with the query (score 0) are
-  not "results", and a question with fewer retrieved answers than negatives asked for is dropped
-  (counted), so every group has exactly 1 + `num_negatives` candidates;
+  not "results", and a question with fewer retrieved answers than negatives asked for (9 with
+  `test_10`) is dropped from every split (counted), so every group of a split has the same size
+  and both test sets hold the same questions;
 - text is tokenized by the project's Treebank tokenizer and written space-joined, so a whitespace
   tokenizer reads exactly the tokens the length filter counted; BM25 sees them lower-cased.
 
-Output, under `{data_dir}/yahoo/`: `train.tsv`, `dev.tsv`, `test.tsv` with lines
+Output, under `{data_dir}/yahoo/`: `train.tsv`, `dev.tsv`, `test.tsv`, `test_10.tsv` with lines
 `question<TAB>answer<TAB>label<TAB>group` (label 1 for the best answer, 0 for a negative; group =
 the question's `<uri>`), no header, the candidates of one question consecutive and in random
 order; and `summary.json` with every count and setting. Each file is written atomically,
@@ -55,6 +58,8 @@ from gcnn_match.files import write_text_atomic
 PathLike = str | pathlib.Path
 
 SPLITS = ("train", "dev", "test")
+TEST_10 = "test_10"  # the test questions among 1 + 9 candidates (the registry's split name)
+TEST_10_NEGATIVES = 9
 QUESTION_FIELDS = ("subject", "subject+content")
 ANSWER_POOLS = ("kept", "all")
 
@@ -180,7 +185,8 @@ class BuildConfig:
     """How the candidate sets are built (defaults: the paper's §6.4 settings).
 
     Attributes:
-        num_negatives: negatives per question: 4 (P@1 among 5) or 9 (among 10).
+        num_negatives: negatives per question in train / dev / test: 4 (P@1 among 5) or 9.
+        test_10: also write the test questions among 10 candidates (`test_10.tsv`).
         min_length, max_length: the token-length interval of questions and answers.
         top_k: BM25 results a negative is drawn from.
         split_ratio: train : dev : test, in questions.
@@ -192,6 +198,7 @@ class BuildConfig:
     """
 
     num_negatives: int = 4
+    test_10: bool = True
     min_length: int = 4
     max_length: int = 30
     top_k: int = 1000
@@ -209,8 +216,8 @@ class BuildConfig:
                              f"not {self.question_fields!r}")
         if self.answer_pool not in ANSWER_POOLS:
             raise ValueError(f"answer_pool must be one of {ANSWER_POOLS}, not {self.answer_pool!r}")
-        if not 1 <= self.num_negatives < self.top_k:  # the query's own answer is a result
-            raise ValueError(f"need 1 <= num_negatives < top_k, got {self.num_negatives} "
+        if not 1 <= self.negatives_needed < self.top_k:  # the query's own answer is a result
+            raise ValueError(f"need 1 <= negatives < top_k, got {self.negatives_needed} "
                              f"and {self.top_k}")
         if not 1 <= self.min_length <= self.max_length:
             raise ValueError(f"need 1 <= min_length <= max_length, got [{self.min_length}, "
@@ -218,13 +225,19 @@ class BuildConfig:
         if len(self.split_ratio) != 3 or min(self.split_ratio) < 1:
             raise ValueError(f"split_ratio needs three positive parts, got {self.split_ratio}")
 
+    @property
+    def negatives_needed(self) -> int:
+        """Retrieved answers a question needs to be kept."""
+        return max(self.num_negatives, TEST_10_NEGATIVES if self.test_10 else 0)
+
 
 @dataclasses.dataclass(frozen=True)
 class CandidateSets:
     """The built splits and what happened on the way.
 
     Attributes:
-        rows: split -> (question, answer, label, group) rows, one group's rows consecutive.
+        rows: split (`SPLITS`, then `TEST_10` when built) -> (question, answer, label, group)
+            rows, one group's rows consecutive.
         summary: counts and settings, JSON-serialisable.
     """
 
@@ -309,27 +322,31 @@ def build_candidate_sets(questions: Iterable[YahooQuestion],
     pool_texts = [" ".join(tokens) for tokens in pool]
     pool_terms = [[t.lower() for t in tokens] for tokens in pool]
     index = _bm25_index(pool_terms, config)
-    rows: dict[str, list] = {split: [] for split in SPLITS}
-    groups = dict.fromkeys(SPLITS, 0)
+    outputs = SPLITS + ((TEST_10,) if config.test_10 else ())
+    rows: dict[str, list] = {split: [] for split in outputs}
+    groups = dict.fromkeys(outputs, 0)
     retrievals = _retrieve(index, pool_terms[:len(kept)], len(pool), config.top_k)
     for number, ((uri, question_tokens, _), (docs, scores)) in enumerate(zip(kept, retrievals)):
         positive = pool_texts[number]
         # Retrieved answers other than the positive's text, each text once, best first.
         candidates = list(dict.fromkeys(pool_texts[d] for d, s in zip(docs, scores) if s > 0))
         candidates = [text for text in candidates if text != positive]
-        if len(candidates) < config.num_negatives:
-            skip(f"fewer than {config.num_negatives} BM25 candidates")
+        if len(candidates) < config.negatives_needed:
+            skip(f"fewer than {config.negatives_needed} BM25 candidates")
             continue
-        # One stream per question: its draw does not depend on the other questions, and the
-        # first 4 of its 9 negatives are its 4 negatives.
+        # One stream per question: its draws do not depend on the other questions, and the
+        # first 4 of its negatives are the same whether 4 or 9 are taken.
         rng = np.random.default_rng([config.seed, number])
         negatives = [candidates[i] for i in rng.permutation(len(candidates))]
-        group = [(positive, 1)] + [(text, 0) for text in negatives[:config.num_negatives]]
         question = " ".join(question_tokens)
-        split = split_of[number]
-        rows[split].extend((question, group[i][0], group[i][1], uri)
-                           for i in rng.permutation(len(group)))
-        groups[split] += 1
+        targets = [(split_of[number], config.num_negatives)]
+        if config.test_10 and split_of[number] == "test":
+            targets.append((TEST_10, TEST_10_NEGATIVES))
+        for split, count in targets:
+            group = [(positive, 1)] + [(text, 0) for text in negatives[:count]]
+            rows[split].extend((question, group[i][0], group[i][1], uri)
+                               for i in rng.permutation(len(group)))
+            groups[split] += 1
 
     summary = {
         "paper": "Liu et al. 2016, Coupled-LSTMs, §6.4 (Yahoo! Answers MQA)",
@@ -355,10 +372,10 @@ def write_candidate_sets(sets: CandidateSets, out_dir: PathLike,
     """Write `{split}.tsv` and `summary.json` (with `source` recorded) atomically into out_dir.
 
     Returns:
-        file role ("train", "dev", "test", "summary") -> path.
+        file role (each split, "summary") -> path.
     """
     out_dir = pathlib.Path(out_dir)
-    paths = {split: out_dir / f"{split}.tsv" for split in SPLITS}
+    paths = {split: out_dir / f"{split}.tsv" for split in sets.rows}
     for split, path in paths.items():
         write_text_atomic(path, _tsv(sets.rows[split]))
     paths["summary"] = out_dir / "summary.json"

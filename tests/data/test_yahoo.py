@@ -55,9 +55,12 @@ def _build(path, **config):
     return yahoo.build_candidate_sets(yahoo.read_yahoo_xml(path), yahoo.BuildConfig(**config))
 
 
+TOP_K = 12  # of the 44 answers; test_10 needs 9 besides the query's own
+
+
 @pytest.fixture(scope="module")
 def built(xml_file):
-    return _build(xml_file, top_k=8)
+    return _build(xml_file, top_k=TOP_K)
 
 
 def _groups(rows):
@@ -114,18 +117,19 @@ def test_length_filter_and_counts(built):
 
 
 def test_answer_pool_all_searches_the_dropped_pairs_answers_too(xml_file, built):
-    sets = _build(xml_file, top_k=8, answer_pool="all")
+    sets = _build(xml_file, top_k=TOP_K, answer_pool="all")
     # + the short question's answer and the long answer; the duplicate uri is not read twice.
     assert sets.summary["answer_pool_size"] == NUM_GOOD + 2
     assert sets.summary["questions"] == built.summary["questions"]
-    negatives = [a for rows in sets.rows.values() for _, a, label, _ in rows if not label]
+    negatives = [a for split in yahoo.SPLITS for _, a, label, _ in sets.rows[split] if not label]
     assert len(negatives) == 4 * NUM_GOOD
 
 
 def test_split_ratio_and_group_shape(built):
-    assert built.summary["questions"] == {"train": 40, "dev": 2, "test": 2}
+    assert built.summary["questions"] == {"train": 40, "dev": 2, "test": 2, "test_10": 2}
     seen = set()
-    for split, rows in built.rows.items():
+    for split in yahoo.SPLITS:
+        rows = built.rows[split]
         groups = _groups(rows)
         assert len(groups) == built.summary["questions"][split]
         assert len(rows) == built.summary["rows"][split] == 5 * len(groups)
@@ -134,6 +138,14 @@ def test_split_ratio_and_group_shape(built):
         for candidates in groups.values():
             assert sorted(label for _, label in candidates) == [0, 0, 0, 0, 1]
             assert len({answer for answer, _ in candidates}) == 5
+
+
+def test_test_10_holds_the_test_questions_among_ten_candidates(built):
+    test, test_10 = _groups(built.rows["test"]), _groups(built.rows["test_10"])
+    assert set(test) == set(test_10) and len(built.rows["test_10"]) == 10 * len(test)
+    for group, candidates in test_10.items():
+        assert sorted(label for _, label in candidates) == [0] * 9 + [1]
+        assert len(set(candidates)) == 10 and set(test[group]) <= set(candidates)
 
 
 def _lucene_bm25(docs, query, k1=1.2, b=0.75):
@@ -151,30 +163,31 @@ def _lucene_bm25(docs, query, k1=1.2, b=0.75):
 
 
 def test_negatives_are_among_the_bm25_top_k_of_the_best_answer(built):
-    top_k = 8
+    top_k = TOP_K
     rows = [row for split_rows in built.rows.values() for row in split_rows]
     positives = {group: answer for _, answer, label, group in rows if label == 1}
     pool = list(positives.values())  # every kept pair's best answer made a group here
     docs = [answer.lower().split() for answer in pool]
     checked = 0
-    for group, candidates in _groups(rows).items():
-        scores = _lucene_bm25(docs, positives[group].lower().split())
-        kth_best = np.sort(scores)[-top_k]
-        for answer, label in candidates:
-            if label == 0:
-                score = scores[pool.index(answer)]
-                assert score > 0 and score >= kth_best - 1e-4 * kth_best, (group, answer)
-                checked += 1
-    assert checked == 4 * NUM_GOOD
+    for split_rows in built.rows.values():
+        for group, candidates in _groups(split_rows).items():
+            scores = _lucene_bm25(docs, positives[group].lower().split())
+            kth_best = np.sort(scores)[-top_k]
+            for answer, label in candidates:
+                if label == 0:
+                    score = scores[pool.index(answer)]
+                    assert score > 0 and score >= kth_best - 1e-4 * kth_best, (group, answer)
+                    checked += 1
+    assert checked == 4 * NUM_GOOD + 9 * 2  # + the 2 test questions among 10 candidates
 
 
 def test_same_seed_same_sets_and_nine_negatives_extend_four(xml_file, built):
-    again = _build(xml_file, top_k=8)
+    again = _build(xml_file, top_k=TOP_K)
     assert again.rows == built.rows
-    other_seed = _build(xml_file, top_k=8, seed=2)
+    other_seed = _build(xml_file, top_k=TOP_K, seed=2)
     assert other_seed.rows["test"] != built.rows["test"]
     # Same seed and top_k: same split, and each question's 4 negatives are among its 9.
-    four, nine = _build(xml_file, top_k=12), _build(xml_file, top_k=12, num_negatives=9)
+    four, nine = built, _build(xml_file, top_k=TOP_K, num_negatives=9)
     for split in yahoo.SPLITS:
         four_groups, nine_groups = _groups(four.rows[split]), _groups(nine.rows[split])
         assert set(four_groups) == set(nine_groups)
@@ -190,29 +203,31 @@ def test_question_without_enough_bm25_candidates_is_dropped(tmp_path):
             for i in range(NUM_GOOD)]
     docs.append(_document("lonely", "what shares no word ?", "zz1 zz2 zz3 zz4"))
     path.write_text("<ystfeed>\n" + "".join(docs) + "</ystfeed>\n")
-    sets = _build(path, top_k=8)
-    assert sets.summary["skipped"] == {"fewer than 4 BM25 candidates": 1}
-    assert sum(sets.summary["questions"].values()) == NUM_GOOD
+    sets = _build(path, top_k=TOP_K)
+    assert sets.summary["skipped"] == {"fewer than 9 BM25 candidates": 1}
+    assert sum(sets.summary["questions"][split] for split in yahoo.SPLITS) == NUM_GOOD
     assert all(group != "lonely" for rows in sets.rows.values() for *_, group in rows)
 
 
 def test_config_rejects_impossible_settings():
-    with pytest.raises(ValueError, match="num_negatives < top_k"):
-        yahoo.BuildConfig(num_negatives=4, top_k=4)
+    with pytest.raises(ValueError, match="negatives < top_k, got 4 and 4"):
+        yahoo.BuildConfig(num_negatives=4, test_10=False, top_k=4)
+    with pytest.raises(ValueError, match="negatives < top_k, got 9 and 8"):
+        yahoo.BuildConfig(top_k=8)
     with pytest.raises(ValueError, match="answer_pool"):
         yahoo.BuildConfig(answer_pool="nbest")
 
 
 def test_cli_writes_the_registry_layout(xml_file, tmp_path):
     subprocess.run([sys.executable, str(REPO / "experiments" / "build_yahoo.py"),
-                    f"--xml={xml_file}", f"--data_dir={tmp_path}", "--top_k=8"],
+                    f"--xml={xml_file}", f"--data_dir={tmp_path}", f"--top_k={TOP_K}"],
                    check=True, capture_output=True, text=True, cwd=REPO)
     folder = tmp_path / "yahoo"
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["source"]["file"] == str(xml_file) and summary["questions"]["dev"] == 2
-    for split in yahoo.SPLITS:
+    for split in yahoo.SPLITS + (yahoo.TEST_10,):
         examples = list(read_pairs(folder / f"{split}.tsv", a=0, b=1, label=2, uid=3))
         assert len(examples) == summary["rows"][split]
         assert {e.label for e in examples} == {0, 1}
     assert sorted(p.name for p in folder.iterdir()) == ["dev.tsv", "summary.json", "test.tsv",
-                                                         "train.tsv"]
+                                                         "test_10.tsv", "train.tsv"]
