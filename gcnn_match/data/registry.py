@@ -333,8 +333,8 @@ _WIKIQA_RESOURCES = types.MappingProxyType({
 _YAHOO_HOW = (
     "licensed (Yahoo! Webscope L6), not downloadable: build the candidate sets from your copy "
     "with `python experiments/build_yahoo.py --xml=<FullOct2007.xml.gz> --data_dir={data_dir}` "
-    "; it writes train/dev/test with 1 + 4 candidates per question and test_10, the same test "
-    "questions among 1 + 9 candidates")
+    "(it writes train/dev/test with 1 + 4 candidates per question and test_10, the same test "
+    "questions among 1 + 9 candidates)")
 # question<TAB>answer<TAB>label<TAB>group, no header, label 1 = the best answer.
 _YAHOO_COLUMNS = types.MappingProxyType({"fmt": "tsv", "a": 0, "b": 1, "label": 2, "group": 3})
 
