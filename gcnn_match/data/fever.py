@@ -272,10 +272,10 @@ def prepare_contexts(data_dir: PathLike, split: str, setting: str,
             f"claims of {claims_file} that need them (first: id {absent[0]}); was it "
             "retrieved for another split?")
     contexts = [claim_context(c, setting, retrieved) for c in claims]
-    log(f"{split}/{setting}: reading the sentences of "
-        f"{len({p for ids in contexts for p, _ in ids})} pages from {wiki_pages_source(data_dir)}")
-    pages = read_wiki_sentences(wiki_pages_source(data_dir), (p for ids in contexts
-                                                              for p, _ in ids))
+    wanted = {page for ids in contexts for page, _ in ids}
+    source = wiki_pages_source(data_dir)
+    log(f"{split}/{setting}: reading the sentences of {len(wanted)} pages from {source}")
+    pages = read_wiki_sentences(source, wanted)
     result = PreparedContexts(contexts_path(data_dir, split, setting))
     rows = []
     for claim, ids in zip(claims, contexts):
