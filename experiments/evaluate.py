@@ -7,6 +7,7 @@ A ranking run (e.g. the C-LSTM WikiQA rows) reports P@1 / MAP / MRR; its --input
 question column (--group) that ties each question's candidates together.
 """
 import json
+import sys
 
 from absl import app, flags
 
@@ -30,8 +31,11 @@ flags.DEFINE_string("group", None, "Column of the question a candidate answers (
 
 def main(argv):
     del argv
-    saved = (SavedModel.from_run(FLAGS.run_dir) if FLAGS.run_dir
-             else SavedModel.from_export(FLAGS.export_dir))
+    try:  # a folder that is not a run, or files of different runs
+        saved = (SavedModel.from_run(FLAGS.run_dir) if FLAGS.run_dir
+                 else SavedModel.from_export(FLAGS.export_dir))
+    except (FileNotFoundError, ValueError) as error:
+        raise SystemExit(f"error: {error}") from None
     dataset = registry.get_dataset(saved.config.dataset)
     if not (FLAGS.split or FLAGS.input):
         raise app.UsageError("give --split or --input")
@@ -51,6 +55,8 @@ def main(argv):
         metrics = saved.evaluate_examples(examples)
     except ValueError as error:  # e.g. a ranking input without its question column
         raise SystemExit(f"error: {error}") from None
+    for note in saved.notes:  # texts over the cut-off, texts without tokens
+        print(note, file=sys.stderr)
     print(json.dumps({"examples": len(examples), **metrics}, indent=2))
 
 

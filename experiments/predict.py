@@ -30,15 +30,16 @@ flags.DEFINE_string("output", "-", "Where to write the predictions ('-' = standa
 
 def main(argv):
     del argv
-    if FLAGS.run_dir:
-        saved = SavedModel.from_run(FLAGS.run_dir)
-        if FLAGS.export_dir and not FLAGS.input:
-            print(f"exported to {saved.export(FLAGS.export_dir)}")
-            return
-    elif FLAGS.export_dir:
-        saved = SavedModel.from_export(FLAGS.export_dir)
-    else:
+    if not (FLAGS.run_dir or FLAGS.export_dir):
         raise app.UsageError("give --run_dir or --export_dir")
+    try:  # a folder that is not a run, or files of different runs
+        saved = (SavedModel.from_run(FLAGS.run_dir) if FLAGS.run_dir
+                 else SavedModel.from_export(FLAGS.export_dir))
+    except (FileNotFoundError, ValueError) as error:
+        raise SystemExit(f"error: {error}") from None
+    if FLAGS.run_dir and FLAGS.export_dir and not FLAGS.input:
+        print(f"exported to {saved.export(FLAGS.export_dir)}")
+        return
     if not FLAGS.input:
         raise app.UsageError("give --input (a file, or '-' for standard input)")
     try:
@@ -55,6 +56,8 @@ def main(argv):
         for example, probs in zip(examples, probabilities):
             lines.append("\t".join([example.uid, saved.labels[int(np.argmax(probs))]]
                                    + [f"{p:.6f}" for p in probs]))
+    for note in saved.notes:  # texts over the cut-off, texts without tokens
+        print(note, file=sys.stderr)
     text = "\n".join(lines) + "\n"
     if FLAGS.output == "-":
         sys.stdout.write(text)

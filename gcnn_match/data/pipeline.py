@@ -17,6 +17,7 @@ import numpy as np
 
 from gcnn_match.files import write_atomic
 from gcnn_match.data import pos
+from gcnn_match.progress import Progress
 from gcnn_match.data.tokenizers import TextPolicy, char_ids
 from gcnn_match.data.vocab import Vocabulary
 
@@ -32,11 +33,12 @@ class TokenizedPair:
     a_segments: Optional[List[int]] = None  # the sentence of each token of a (FEVER evidence)
 
 
-def tokenize_examples(examples, policy, cache_path=None, tagger=None):
+def tokenize_examples(examples, policy, cache_path=None, tagger=None, label="tokenizing"):
     """Tokenizes every example, reusing `cache_path` (keyed by uid) when it matches `policy`.
 
     With a POS `tagger`, sentences the data ships no tags for are tagged (once: the tags are
-    cached with the tokens). The cache path must then identify the tagger too.
+    cached with the tokens). The cache path must then identify the tagger too. Long runs
+    report their progress under `label` (`gcnn_match.progress.Progress`).
     """
     cache = {}
     if cache_path is not None and os.path.exists(cache_path):
@@ -45,7 +47,9 @@ def tokenize_examples(examples, policy, cache_path=None, tagger=None):
         if stored.get("policy") == policy.to_dict():
             cache = stored["pairs"]
     out, changed = [], False
+    progress = Progress(len(examples), label)
     for ex in examples:
+        progress.update()
         pair = cache.get(ex.uid)
         if pair is None:
             a, b = policy.tokenize_pair(ex)
@@ -57,6 +61,7 @@ def tokenize_examples(examples, policy, cache_path=None, tagger=None):
             cache[ex.uid] = pair
             changed = True
         out.append(pair)
+    progress.close()
     if cache_path is not None and changed:
         blob = pickle.dumps({"policy": policy.to_dict(), "pairs": cache})
         write_atomic(cache_path, blob)
@@ -158,6 +163,23 @@ class PairEncoder:
                                  "data gives no sentence segments (a FEVER contexts file does)")
             out["a_segments"] = np.asarray(pair.a_segments[: len(tokens["a"])], dtype=np.int32)
         return out
+
+    def length_notes(self, name, pairs):
+        """The counted handling of texts without tokens and of texts over the cut-offs, as
+        report lines: a long text keeps its first `max_len` tokens; an empty one is kept, and
+        the model sees padding only on that side (every model masks it; outputs stay finite)."""
+        notes = []
+        for side, cut in (("a", self.max_len_a), ("b", self.max_len_b)):
+            lengths = np.array([len(getattr(pair, side)) for pair in pairs], dtype=np.int64)
+            over = int((lengths > cut).sum())
+            if over:
+                notes.append(f"{name}: {over} of {len(pairs)} texts {side} longer than the "
+                             f"cut-off (longest {lengths.max()} tokens) keep their first {cut}")
+            empty = int((lengths == 0).sum())
+            if empty:
+                notes.append(f"{name}: {empty} of {len(pairs)} texts {side} have no tokens "
+                             "(kept: the model sees only padding on that side)")
+        return notes
 
     def encode(self, name, examples, pairs):
         features = {}

@@ -96,7 +96,8 @@ def _read(config, split, data_dir, cache_dir, policy, notes, sources, tagging):
     if cache_dir is not None:
         key = file_cache_key(path, policy.to_dict(), tagger and tagger.provenance)
         cache = pathlib.Path(cache_dir) / "tokens" / f"{config.dataset}-{split}-{key}.pkl"
-    return examples, tokenize_examples(examples, policy, cache, tagger)
+    label = f"{config.dataset}/{split}: tokenizing" + (" and POS-tagging" if tagger else "")
+    return examples, tokenize_examples(examples, policy, cache, tagger, label=label)
 
 
 def first_whole_groups(examples, limit):
@@ -164,7 +165,10 @@ def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, s
             limit(role, config.max_eval_examples)
     for role, (examples, _) in by_role.items():
         if not examples:
-            raise ValueError(f"the {role} split of {config.dataset} is empty")
+            raise ValueError(
+                f"the {role} split of {config.dataset} has no examples left after the held-out "
+                f"split ({config.holdout_fraction:g}) and the example limits; raise "
+                "--holdout_fraction or --max_train_examples / --max_eval_examples")
 
     if encoder is None:
         encoder = PairEncoder.fit(by_role["train"][1], policy, config.max_len_a,
@@ -172,4 +176,6 @@ def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, s
                                   tagger=tagging.tagger, segments=segments)
     splits = {role: encoder.encode(role, examples, pairs)
               for role, (examples, pairs) in by_role.items()}
+    for role, (_, pairs) in by_role.items():
+        notes.extend(encoder.length_notes(role, pairs))
     return PreparedData(encoder, splits, sources, notes)

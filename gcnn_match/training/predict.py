@@ -20,6 +20,18 @@ from gcnn_match.training.tasks import model_outputs, predict_split, task_for
 from gcnn_match.training.run_dir import RunDirectory, read_json
 
 
+def _check_vocabulary_sizes(folder, encoder, shapes, source):
+    """The run's vocabularies must have the sizes its weights were built for."""
+    for name, vocab, size in (("vocab.txt", encoder.vocab, shapes["vocab_size"]),
+                              ("char_vocab.txt", encoder.char_vocab,
+                               shapes.get("char_vocab_size"))):
+        entries = None if vocab is None else len(vocab)
+        if entries != size:
+            raise ValueError(f"{folder / name}: {entries} entries, but the weights were trained "
+                             f"with {size} ({source}); this preprocessing folder belongs to "
+                             "another run: restore the run's own, or retrain")
+
+
 class SavedModel:
     """A trained model with its preprocessing, loaded from a run or an export.
 
@@ -28,6 +40,10 @@ class SavedModel:
         encoder: the run's `PairEncoder`.
         labels: class names, index = class id.
         config: the run's ExperimentConfig.
+
+    `notes` holds the counted handling of the last pairs read (texts over the cut-off, texts
+    without tokens; `PairEncoder.length_notes`). Loading checks that the vocabularies are the
+    ones the weights were trained with, and stops with the file to restore otherwise.
     """
 
     def __init__(self, model, encoder, labels, config):
@@ -35,6 +51,7 @@ class SavedModel:
         self.encoder = encoder
         self.labels = tuple(labels)
         self.config = config
+        self.notes = []
 
     @classmethod
     def from_run(cls, run_dir):
@@ -44,10 +61,18 @@ class SavedModel:
                                     "run directory (train it with experiments/train.py)")
         config = ExperimentConfig.from_dict(read_json(run / "config.json"))
         shapes = read_json(run / "model_inputs.json")
+        encoder = PairEncoder.load(run / "preprocessing")
+        _check_vocabulary_sizes(run / "preprocessing", encoder, shapes,
+                                run / "model_inputs.json")
         model = build_model(config.model, ModelInputs(**shapes), **config.model_kwargs)
-        model.load_weights(run.best_weights)
+        try:
+            model.load_weights(run.best_weights)
+        except ValueError as error:
+            raise ValueError(f"{run.best_weights} does not fit the model that config.json and "
+                             f"model_inputs.json describe ({error}); the files come from "
+                             "different runs: restore the run's own files, or retrain") from None
         labels = data_registry.get_dataset(config.dataset).labels
-        return cls(model, PairEncoder.load(run / "preprocessing"), labels, config)
+        return cls(model, encoder, labels, config)
 
     @classmethod
     def from_export(cls, export_dir):
@@ -55,8 +80,14 @@ class SavedModel:
         meta = json.loads((export_dir / "export.json").read_text("utf-8"))
         import_all()
         model = keras.models.load_model(export_dir / "model.keras")
-        return cls(model, PairEncoder.load(export_dir / "preprocessing"), meta["labels"],
-                   ExperimentConfig.from_dict(meta["config"]))
+        encoder = PairEncoder.load(export_dir / "preprocessing")
+        if "vocab_fingerprint" in meta and encoder.vocab.fingerprint() != meta["vocab_fingerprint"]:
+            raise ValueError(f"{export_dir / 'preprocessing' / 'vocab.txt'} is not the "
+                             f"vocabulary model.keras was exported with ({len(encoder.vocab)} "
+                             f"entries, fingerprint {encoder.vocab.fingerprint()}; export.json: "
+                             f"{meta['vocab_size']}, {meta['vocab_fingerprint']}); export the "
+                             "run again")
+        return cls(model, encoder, meta["labels"], ExperimentConfig.from_dict(meta["config"]))
 
     def export(self, export_dir):
         """Writes model.keras + preprocessing/ + export.json into `export_dir`."""
@@ -65,11 +96,14 @@ class SavedModel:
         self.model.save(export_dir / "model.keras")
         self.encoder.save(export_dir / "preprocessing")
         write_text_atomic(export_dir / "export.json", json.dumps(
-            {"labels": list(self.labels), "config": self.config.to_dict()}, indent=2))
+            {"labels": list(self.labels), "config": self.config.to_dict(),
+             "vocab_size": len(self.encoder.vocab),
+             "vocab_fingerprint": self.encoder.vocab.fingerprint()}, indent=2))
         return export_dir
 
     def _encode(self, examples):
         pairs = tokenize_examples(examples, self.encoder.policy, tagger=self.encoder.tagger)
+        self.notes = self.encoder.length_notes("input", pairs)
         return self.encoder.encode("predict", examples, pairs)
 
     def _require_task(self, task):

@@ -12,13 +12,24 @@ import struct
 import sys
 import threading
 
+import numpy as np
 import pytest
 
 from gcnn_match.data import readers
+from gcnn_match.data import registry as data_registry
 from gcnn_match.data.download import ChecksumError, DownloadError, fetch
 from gcnn_match.data.embeddings import build_embedding_matrix
+from gcnn_match.data.pipeline import PairEncoder, TokenizedPair
 from gcnn_match.data.readers import ReaderError, ReadStats, read_pairs
+from gcnn_match.data.registry import DatasetSpec, FileSpec
+from gcnn_match.data.tokenizers import TextPolicy
 from gcnn_match.data.vocab import Vocabulary
+from gcnn_match.experiments import registry
+from gcnn_match.models.registry import ModelInputs, build_model
+from gcnn_match.training.inputs import apply_scale, prepare_data
+from gcnn_match.training.loop import model_input_shapes
+from gcnn_match.training.predict import SavedModel
+from gcnn_match.training.run_dir import RunDirectory, write_json
 
 PAYLOAD = b"q1\tq2\t1\n" * 5000
 
@@ -176,10 +187,79 @@ def truncated_word2vec(tmp_path, server):
             "ends before its header's word count (2)", "truncated: download it again")
 
 
+def empty_split_after_holdout(tmp_path, server):
+    toy = DatasetSpec(
+        name="toy", description="", task="classification", language="en", labels=("0", "1"),
+        homepage="", licence="",
+        splits={split: (FileSpec(f"toy/{split}.tsv", "pair_label_tsv"),)
+                for split in ("dev", "test")})
+    (tmp_path / "toy").mkdir()
+    for split in ("dev", "test"):
+        _file(tmp_path, f"toy/{split}.tsv", "".join(f"a{i}\tb{i}\t{i % 2}\n" for i in range(8)))
+    config = apply_scale(registry.get("gcnn/quora/cnn").replace(
+        dataset="toy", scale="low-resource", holdout_fraction=0.01))
+
+    def prepare():
+        real = data_registry.DATASETS
+        data_registry.DATASETS = {"toy": toy}
+        try:
+            return prepare_data(config, tmp_path)
+        finally:
+            data_registry.DATASETS = real
+
+    return (prepare, ValueError, "the dev split of toy", "has no examples left after the "
+            "held-out split (0.01)", "raise --holdout_fraction")
+
+
+def _saved_run(tmp_path, tokens=("what", "is", "it", "?")):
+    """A run directory as training leaves it (tiny CNN, weights never trained)."""
+    run = RunDirectory(tmp_path / "run").create()
+    config = registry.get("gcnn/quora/cnn").replace(model_kwargs={
+        "variant": "cnn", "hidden": 4, "context_layers": 1, "aggregation_layers": 1,
+        "mlp_hidden": 4})
+    encoder = PairEncoder(TextPolicy(), Vocabulary(list(tokens)), 40, 40)
+    inputs = ModelInputs(vocab_size=len(encoder.vocab), num_classes=2, embedding_dim=4)
+    model = build_model(config.model, inputs, **config.model_kwargs)
+    model.save_weights(run.best_weights)
+    write_json(run / "config.json", config.to_dict())
+    write_json(run / "model_inputs.json", model_input_shapes(inputs))
+    encoder.save(run / "preprocessing")
+    return run, encoder
+
+
+def run_vocabulary_not_its_weights(tmp_path, server):
+    run, _ = _saved_run(tmp_path)
+    Vocabulary(["what", "is", "it", "?", "new"]).save(run / "preprocessing" / "vocab.txt")
+    return (lambda: SavedModel.from_run(run.path), ValueError,
+            f"{run / 'preprocessing' / 'vocab.txt'}: 7 entries",
+            f"the weights were trained with 6 ({run / 'model_inputs.json'})",
+            "belongs to another run: restore the run's own")
+
+
+def run_weights_not_its_model(tmp_path, server):
+    run, _ = _saved_run(tmp_path)
+    other, _ = _saved_run(tmp_path / "other", tokens=("a", "b"))
+    (run / "checkpoints" / "best.weights.h5").write_bytes(other.best_weights.read_bytes())
+    return (lambda: SavedModel.from_run(run.path), ValueError, f"{run.best_weights}",
+            "does not fit the model that config.json and model_inputs.json describe",
+            "restore the run's own files, or retrain")
+
+
+def export_vocabulary_not_its_model(tmp_path, server):
+    run, _ = _saved_run(tmp_path)
+    export = SavedModel.from_run(run.path).export(tmp_path / "export")
+    Vocabulary(["what", "is", "it", "!"]).save(export / "preprocessing" / "vocab.txt")
+    return (lambda: SavedModel.from_export(export), ValueError,
+            f"{export / 'preprocessing' / 'vocab.txt'}", "is not the vocabulary model.keras was "
+            "exported with", "export the run again")
+
+
 ERRORS = [non_utf8_file, non_utf8_stdin, missing_column, extra_column,
           extra_column_generic_reader, missing_json_key, unknown_label, empty_split_file,
-          blank_split_file, truncated_gzip, truncated_download, wrong_checksum,
-          embedding_line_too_short, embedding_line_too_long, truncated_word2vec]
+          blank_split_file, empty_split_after_holdout, truncated_gzip, truncated_download,
+          wrong_checksum, embedding_line_too_short, embedding_line_too_long, truncated_word2vec,
+          run_vocabulary_not_its_weights, run_weights_not_its_model,
+          export_vocabulary_not_its_model]
 
 
 @pytest.mark.parametrize("case", ERRORS, ids=lambda case: case.__name__)
@@ -216,3 +296,28 @@ def test_blank_lines_and_unlabelled_nli_pairs_are_counted_skips(tmp_path):
     stats = ReadStats()
     assert [ex.label for ex in readers.read_nli_jsonl(nli, stats=stats)] == [1]
     assert stats.skipped == {"gold_label '-'": 1}
+
+
+def test_texts_over_the_cut_off_keep_their_first_tokens_and_are_counted():
+    encoder = PairEncoder(TextPolicy(), Vocabulary([f"w{i}" for i in range(50)]), 5, 7)
+    pairs = [TokenizedPair([f"w{i % 50}" for i in range(10_000)], ["w1"]),
+             TokenizedPair(["w2", "w3"], [f"w{i}" for i in range(8)])]
+    encoded = [encoder.encode_pair(pair) for pair in pairs]
+    assert [len(e["a_ids"]) for e in encoded] == [5, 2]
+    assert [len(e["b_ids"]) for e in encoded] == [1, 7]
+    np.testing.assert_array_equal(encoded[0]["a_ids"], encoder.vocab.encode(pairs[0].a[:5]))
+    assert encoder.length_notes("dev", pairs) == [
+        "dev: 1 of 2 texts a longer than the cut-off (longest 10000 tokens) keep their first 5",
+        "dev: 1 of 2 texts b longer than the cut-off (longest 8 tokens) keep their first 7"]
+
+
+def test_empty_texts_are_kept_counted_and_predicted_finitely(tmp_path):
+    run, _ = _saved_run(tmp_path)
+    saved = SavedModel.from_run(run.path)
+    probabilities = saved.predict_pairs([("", "what is it ?"), ("what is it ?", "   "),
+                                         ("what is it ?", "what is it ?")])
+    assert probabilities.shape == (3, 2) and np.isfinite(probabilities).all()
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, atol=1e-6)
+    assert saved.notes == [
+        "input: 1 of 3 texts a have no tokens (kept: the model sees only padding on that side)",
+        "input: 1 of 3 texts b have no tokens (kept: the model sees only padding on that side)"]
