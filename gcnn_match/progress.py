@@ -48,6 +48,8 @@ class Progress:
         self.clock = clock
         self.done = 0
         self._start = clock()
+        self._first = None  # (time, done) after the first update: the rate is measured from
+        # there, so a slow first unit (tracing and compiling the first step) does not count
         self._next = self._start + delay
         self._width = 0  # length of the line drawn on the terminal
 
@@ -55,6 +57,8 @@ class Progress:
         """Adds `n` done units; `values` (e.g. loss=0.43) are shown after the count."""
         self.done += n
         now = self.clock()
+        if self._first is None:
+            self._first = (now, self.done)
         if now < self._next:
             return
         self._next = now + self.interval
@@ -69,8 +73,10 @@ class Progress:
             if value is not None:
                 text += f", {key} {float(value):.4f}"
         text += f", {_duration(elapsed)} elapsed"
-        if 0 < self.done < self.total:
-            text += f", ~{_duration(elapsed / self.done * (self.total - self.done))} left"
+        since, done_then = self._first or (now, self.done)
+        if done_then < self.done < self.total:
+            rate = (now - since) / (self.done - done_then)
+            text += f", ~{_duration(rate * (self.total - self.done))} left"
         return text
 
     def _report(self, text):

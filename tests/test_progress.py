@@ -52,13 +52,18 @@ def test_a_terminal_line_is_redrawn_and_erased_at_the_end():
     assert reports[-1] == "" and reports[-2].strip() == ""  # erased: the caller's line follows
 
 
-def test_values_are_shown_after_the_count():
+def test_values_follow_the_count_and_a_slow_first_step_does_not_count_in_the_time_left():
     clock = _Clock()
     stream = io.StringIO()
-    progress = Progress(10, "epoch 1/3", unit="steps", stream=stream, clock=clock, delay=0)
-    clock.now += 5
-    progress.update(4, loss=0.693147)
-    assert stream.getvalue() == "epoch 1/3: 4/10 steps (40%), loss 0.6931, 5s elapsed, ~8s left\n"
+    progress = Progress(10, "epoch 1/3", unit="steps", stream=stream, clock=clock, delay=0,
+                        interval=0)
+    clock.now += 30  # tracing and compiling the first step
+    progress.update(1, loss=0.693147)
+    clock.now += 6
+    progress.update(3, loss=0.5)
+    assert stream.getvalue().splitlines() == [
+        "epoch 1/3: 1/10 steps (10%), loss 0.6931, 30s elapsed",
+        "epoch 1/3: 4/10 steps (40%), loss 0.5000, 36s elapsed, ~12s left"]
 
 
 def test_remaining_time_is_the_mean_run_times_the_runs_left():

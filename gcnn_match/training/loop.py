@@ -1,7 +1,6 @@
 """Runs one experiment end to end: data -> model -> fit with selection on dev -> test -> records."""
 import json
 import os
-import sys
 import time
 
 import keras
@@ -12,6 +11,7 @@ from gcnn_match.data import registry as data_registry
 from gcnn_match.data.embeddings import build_embedding_matrix
 from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.models.registry import ModelInputs, build_model
+from gcnn_match.training.epoch_progress import EpochProgress
 from gcnn_match.training.inputs import apply_scale, prepare_data
 from gcnn_match.training.metrics import is_headline_metric
 from gcnn_match.training.monitor import RunMonitor
@@ -195,9 +195,10 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     if first_epoch < config.epochs:
         train_ds, steps = task.training_dataset(train, data.encoder, first_epoch, config.epochs)
         model.fit(train_ds, epochs=config.epochs, initial_epoch=first_epoch,
-                  steps_per_epoch=steps, shuffle=False, verbose=1 if sys.stdout.isatty() else 2,
-                  callbacks=[keras.callbacks.TerminateOnNaN(), monitor,
-                             keras.callbacks.TensorBoard(
+                  steps_per_epoch=steps, shuffle=False, verbose=0,
+                  # Progress within an epoch, erased before the monitor's one-line summary.
+                  callbacks=[keras.callbacks.TerminateOnNaN(), EpochProgress(steps, config.epochs),
+                             monitor, keras.callbacks.TensorBoard(
                       str(run / "logs"), write_graph=False, update_freq="epoch")])
 
     model.load_weights(run.best_weights)
