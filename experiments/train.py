@@ -7,8 +7,10 @@ from absl import app, flags
 
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import registry
+from gcnn_match.experiments.config import DISTRIBUTIONS
 from gcnn_match.experiments.overrides import (FIELD_FLAGS, apply_overrides, default_run_dir,
                                               parse_model_kwargs)
+from gcnn_match.training.distribution import split_cpu
 from gcnn_match.training.loop import run_experiment
 
 FLAGS = flags.FLAGS
@@ -35,10 +37,17 @@ flags.DEFINE_bool("jit_compile", None, "Force XLA on or off (default: Keras 'aut
 flags.DEFINE_integer("bucket_width", None, "Pad batches to multiples of this length.")
 flags.DEFINE_float("ranking_margin", None, "Margin of the max-margin loss (ranking rows).")
 flags.DEFINE_list("model_kwargs", [], "Builder arguments as key=value (JSON values).")
+flags.DEFINE_enum("distribution", None, DISTRIBUTIONS,
+                  "Data parallelism: mirrored (one host, several devices), multi_worker (hosts "
+                  "from TF_CONFIG), keras (DataParallel, JAX backend). batch_size stays global.")
+flags.DEFINE_integer("logical_cpu_devices", None,
+                     "Split the CPU into this many devices (to try distribution without GPUs).")
 
 
 def main(argv):
     del argv
+    if FLAGS.logical_cpu_devices:
+        split_cpu(FLAGS.logical_cpu_devices)  # before anything initialises the devices
     if not FLAGS.experiment:
         raise app.UsageError("--experiment is required; reproduce.py --list prints the names")
     registered = registry.get(FLAGS.experiment)

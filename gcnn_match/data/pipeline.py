@@ -293,12 +293,27 @@ def _ragged(arrays, tf):
     return tf.RaggedTensor.from_row_lengths(values, lengths)
 
 
+def even_batches(batches, multiple):
+    """Grows every batch to a multiple of `multiple` pairs, for engines that split a batch into
+    that many equal parts (data-parallel replicas). A filler entry -1 - i stands for a copy of
+    pair i, the batch's first; `batches_dataset` gives fillers sample weight 0."""
+    if multiple <= 1:
+        return batches
+    return [np.concatenate([b, np.full(-len(b) % multiple, -1 - b[0], b.dtype)])
+            for b in batches]
+
+
 def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, padding="bucket",
-                    targets=None):
+                    targets=None, multiple=1):
     """A `tf.data.Dataset` yielding `(features, labels)` for the given index batches.
 
     `targets` (one row per example) replaces the split's labels as the second element, e.g.
     [label, question id] rows for the ranking loss.
+
+    With `multiple` > 1 the batches are grown by `even_batches` and the dataset yields
+    `(features, labels, weights)`: 0 for a filler, B / n for each of the n real pairs of a
+    batch of B, so Keras' loss (the weighted sum over B) stays the mean over the real pairs,
+    also when each replica divides by its own share of B.
 
     Gathering and padding run inside tf.data (no Python per step). Each batch is padded to
     its longest pair rounded up to a multiple of `bucket_width` (few distinct shapes, so
@@ -307,6 +322,7 @@ def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, pad
     """
     import tensorflow as tf
 
+    batches = even_batches(batches, multiple)
     features = {k: _ragged(split.features[k], tf) for k in feature_names}
     labels = tf.constant(split.labels if targets is None else targets)
     index = tf.RaggedTensor.from_row_lengths(
@@ -314,6 +330,8 @@ def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, pad
         np.array([len(b) for b in batches], dtype=np.int64))
 
     def gather(idx):
+        real = idx >= 0
+        idx = tf.where(real, idx, -1 - idx)
         out = {}
         for key, value in features.items():
             dense = tf.gather(value, idx).to_tensor()
@@ -327,7 +345,11 @@ def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, pad
             target = tf.maximum(target, 1)  # a batch of empty sentences still has one slot
             pad = [[0, 0], [0, target - tf.shape(dense)[1]]] + [[0, 0]] * (dense.shape.rank - 2)
             out[key] = tf.pad(dense, pad)
-        return out, tf.gather(labels, idx)
+        if multiple <= 1:
+            return out, tf.gather(labels, idx)
+        real = tf.cast(real, tf.float32)
+        weights = real * tf.cast(tf.size(idx), tf.float32) / tf.reduce_sum(real)
+        return out, tf.gather(labels, idx), weights
 
     ds = tf.data.Dataset.from_tensor_slices(index).map(
         gather, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
@@ -335,11 +357,12 @@ def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, pad
 
 
 def training_dataset(split, batch_size, feature_names, max_lens, seed, first_epoch, epochs,
-                     bucket_width=8, padding="bucket", group_ids=None, targets=None):
+                     bucket_width=8, padding="bucket", group_ids=None, targets=None,
+                     multiple=1):
     """Batches of epochs [first_epoch, epochs) in one dataset; returns (dataset, steps).
 
     With `group_ids` (see `group_training_schedule`) a batch is `batch_size` whole groups;
-    `targets` replaces the labels (see `batches_dataset`).
+    `targets` replaces the labels and `multiple` evens the batches (see `batches_dataset`).
     """
     lengths = split.lengths()
     if group_ids is not None:
@@ -353,19 +376,24 @@ def training_dataset(split, batch_size, feature_names, max_lens, seed, first_epo
     units = len(split) if group_ids is None else len(np.unique(group_ids[group_ids >= 0]))
     steps = -(-units // batch_size)
     return batches_dataset(split, batches, feature_names, max_lens, bucket_width, padding,
-                           targets), steps
+                           targets, multiple), steps
 
 
 def evaluation_dataset(split, batch_size, feature_names, max_lens, bucket_width=8,
-                       padding="bucket"):
-    """(dataset, order): `order[k]` is the file position of the k-th prediction."""
-    batches = evaluation_schedule(split.lengths(), batch_size, sort=padding == "bucket")
+                       padding="bucket", multiple=1):
+    """(dataset, order): `order[k]` is the file position of the k-th prediction (negative for
+    the fillers of `multiple`, see `batches_dataset`)."""
+    batches = even_batches(evaluation_schedule(split.lengths(), batch_size,
+                                               sort=padding == "bucket"), multiple)
     order = np.concatenate(batches) if batches else np.zeros(0, np.int64)
-    return batches_dataset(split, batches, feature_names, max_lens, bucket_width, padding), order
+    return batches_dataset(split, batches, feature_names, max_lens, bucket_width, padding,
+                           multiple=multiple), order
 
 
 def unsort(values, order):
-    """Puts predictions back in file order: values[k] belongs to example order[k]."""
-    out = np.empty_like(values)
-    out[order] = values
+    """Puts predictions back in file order: values[k] belongs to example order[k]; the rows of
+    fillers (negative order, see `even_batches`) are dropped."""
+    real = order >= 0
+    out = np.empty((int(real.sum()), *values.shape[1:]), values.dtype)
+    out[order[real]] = values[real]
     return out

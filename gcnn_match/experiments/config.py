@@ -8,6 +8,7 @@ import json
 from typing import Any, Dict, Optional, Tuple
 
 SCALES = ("full", "low-resource", "smoke")
+DISTRIBUTIONS = ("none", "mirrored", "multi_worker", "keras")
 TASKS = ("classification", "ranking")
 RANKING_METRICS = ("p@1", "map", "mrr")
 
@@ -87,6 +88,10 @@ class ExperimentConfig:
             compiled again, which cost more than it saved in our CPU runs (GCNN on Quora:
             0.97 s/step without XLA; 3.1 s/step over the first 14 steps with it). None means
             Keras' "auto".
+        distribution: data-parallel engine: "none", "mirrored" (tf.distribute, one host),
+            "multi_worker" (tf.distribute, hosts from TF_CONFIG) or "keras" (Keras'
+            DataParallel under JAX); see `gcnn_match.training.distribution`. `batch_size` stays
+            the global batch: each of R replicas computes on batch_size / R pairs.
         runs_of: a row that trains nothing itself and reports the runs of the registered
             row of that name (the same configuration printed in two tables, e.g. COIN's
             "original" ablation); the reproduce driver trains that row's missing runs.
@@ -138,6 +143,7 @@ class ExperimentConfig:
     bucket_width: int = 8
     padding: str = "bucket"
     jit_compile: Optional[bool] = False
+    distribution: str = "none"
     runs_of: Optional[str] = None
     ensemble_size: int = 0
 
@@ -149,6 +155,9 @@ class ExperimentConfig:
         if self.task == "ranking" and self.select_metric not in RANKING_METRICS:
             raise ValueError(f"{self.name}: a ranking run selects on one of {RANKING_METRICS}, "
                              f"not {self.select_metric!r}; set select_metric")
+        if self.distribution not in DISTRIBUTIONS:
+            raise ValueError(f"distribution must be one of {DISTRIBUTIONS}, "
+                             f"got {self.distribution!r}")
         if self.padding not in ("bucket", "fixed"):
             raise ValueError(f"padding must be 'bucket' or 'fixed', got {self.padding!r}")
 

@@ -7,7 +7,7 @@ import re
 # Flag name -> config field, for flags that override a field one to one.
 FIELD_FLAGS = ("scale", "epochs", "batch_size", "seed", "embeddings", "train_split", "dev_split",
                "test_split", "holdout_fraction", "max_train_examples", "max_eval_examples",
-               "jit_compile", "bucket_width", "ranking_margin")
+               "jit_compile", "bucket_width", "ranking_margin", "distribution")
 
 
 def parse_model_kwargs(items):

@@ -1,6 +1,7 @@
 """Runs one experiment end to end: data -> model -> fit with selection on dev -> test -> records."""
 import json
 import os
+import pathlib
 import time
 
 import keras
@@ -11,6 +12,7 @@ from gcnn_match.data import registry as data_registry
 from gcnn_match.data.embeddings import build_embedding_matrix
 from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.models.registry import ModelInputs, build_model
+from gcnn_match.training import distribution as distribution_lib
 from gcnn_match.training.epoch_progress import EpochProgress
 from gcnn_match.training.inputs import apply_scale, prepare_data
 from gcnn_match.training.metrics import is_headline_metric
@@ -138,6 +140,9 @@ def _same_config(saved, config):
 
 def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=print):
     """Trains `config` in `run_dir` (resuming if possible) and returns its final metrics."""
+    distribution = distribution_lib.resolve(config.distribution)
+    if not distribution.is_chief:  # every worker keeps records; the chief's are the run's
+        run_dir = pathlib.Path(run_dir) / distribution.task.replace(":", "-")
     run = RunDirectory(run_dir)
     if resume and run.is_complete():
         log(f"{run.path}: already complete")
@@ -149,11 +154,15 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
         raise ValueError(f"{run.path} holds a run of a different config; choose another "
                          "--model_dir or pass --noresume to start over")
     write_json(run / "config.json", config.to_dict())
-    write_json(run / "environment.json", environment_record(data_dir))
+    write_json(run / "environment.json", {**environment_record(data_dir),
+                                          "distribution": distribution.record()})
     keras.utils.set_random_seed(config.seed)
+    if distribution.replicas > 1:
+        log(f"{distribution.engine}: {distribution.replicas} replicas, "
+            f"{config.batch_size / distribution.replicas:g} pairs each per step")
 
     start = time.perf_counter()
-    task = task_for(config)
+    task = task_for(config, distribution.replicas)
     data = prepare_data(config, data_dir, cache_dir, **feature_flags(config))
     data.notes.extend(task.data_notes(data.splits))
     for note in data.notes:
@@ -163,7 +172,8 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     write_json(run / "model_inputs.json", model_input_shapes(inputs))
     preprocessing_seconds = time.perf_counter() - start
 
-    model = compiled_model(config, inputs)
+    with distribution.scope():
+        model = compiled_model(config, inputs)
     train = data.splits["train"]
     params = {"trainable_params": count_params(model),
               "trainable_params_without_embeddings": count_params(model, exclude_embeddings=True)}
@@ -178,7 +188,8 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
 
     first_epoch, last = 0, read_json(run / "checkpoints" / "last.json")
     if resume and last is not None:
-        model.optimizer.build(model.trainable_variables)
+        with distribution.scope():
+            model.optimizer.build(model.trainable_variables)
         model.load_weights(run / "checkpoints" / last["weights"])
         first_epoch = last["epoch"]
         log(f"resuming after epoch {first_epoch}")

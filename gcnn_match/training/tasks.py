@@ -23,17 +23,22 @@ from gcnn_match.training.ranking import (MaxMarginRankingLoss, group_index, rank
                                          ranking_metrics, ranking_targets)
 
 
-def model_outputs(model, encoded, encoder, batch_size, bucket_width, padding="bucket"):
-    """The model's outputs (logits or scores), one row per example, in file order."""
+def model_outputs(model, encoded, encoder, batch_size, bucket_width, padding="bucket",
+                  multiple=1):
+    """The model's outputs (logits or scores), one row per example, in file order.
+
+    `multiple`: batches are evened to a multiple of this many pairs (data-parallel replicas).
+    """
     ds, order = evaluation_dataset(encoded, batch_size, encoder.feature_names(),
                                    {"a": encoder.max_len_a, "b": encoder.max_len_b}, bucket_width,
-                                   padding)
+                                   padding, multiple)
     return unsort(keras.ops.convert_to_numpy(model.predict(ds, verbose=0)), order)
 
 
-def predict_split(model, encoded, encoder, batch_size, bucket_width, padding="bucket"):
+def predict_split(model, encoded, encoder, batch_size, bucket_width, padding="bucket",
+                  multiple=1):
     """Class probabilities in file order."""
-    logits = model_outputs(model, encoded, encoder, batch_size, bucket_width, padding)
+    logits = model_outputs(model, encoded, encoder, batch_size, bucket_width, padding, multiple)
     return keras.ops.convert_to_numpy(keras.ops.softmax(logits, axis=-1))
 
 
@@ -78,10 +83,13 @@ class Task:
 
     Args:
         config: the run's (scaled) ExperimentConfig.
+        replicas: data-parallel replicas; every batch is evened to a multiple of this many
+            pairs (see `gcnn_match.training.distribution`).
     """
 
-    def __init__(self, config):
+    def __init__(self, config, replicas=1):
         self.config = config
+        self.replicas = replicas
         self.dataset = data_registry.get_dataset(config.dataset)
 
     def compile_args(self):
@@ -109,7 +117,7 @@ class Task:
         return training_dataset(split, c.batch_size, encoder.feature_names(),
                                 {"a": c.max_len_a, "b": c.max_len_b}, c.seed, first_epoch,
                                 epochs, c.bucket_width, c.padding,
-                                **self.training_inputs(split))
+                                multiple=self.replicas, **self.training_inputs(split))
 
     def evaluate(self, model, split, encoder):
         """(outputs in file order, metrics dict; empty for an unlabelled split)."""
@@ -134,7 +142,7 @@ class ClassificationTask(Task):
     def evaluate(self, model, split, encoder):
         c = self.config
         probabilities = predict_split(model, split, encoder, c.eval_batch_size, c.bucket_width,
-                                      c.padding)
+                                      c.padding, self.replicas)
         positive = self.dataset.positive_label if len(self.dataset.labels) == 2 else None
         return probabilities, classification_metrics(split.labels, probabilities, positive)
 
@@ -155,6 +163,13 @@ class ClassificationTask(Task):
 
 class RankingTask(Task):
     """Scores (B, 1) of (question, candidate) pairs; max-margin loss; P@1, MAP and MRR."""
+
+    def __init__(self, config, replicas=1):
+        if replicas > 1:
+            raise ValueError(
+                f"{config.name}: the ranking loss compares the candidates of a question, which "
+                "data-parallel replicas would split between them; use distribution=none")
+        super().__init__(config, replicas)
 
     def compile_args(self):
         return {"loss": MaxMarginRankingLoss(self.config.ranking_margin), "metrics": []}
@@ -200,7 +215,7 @@ class RankingTask(Task):
         self._require_questions(split)
         c = self.config
         scores = model_outputs(model, split, encoder, c.eval_batch_size, c.bucket_width,
-                               c.padding)[:, 0]
+                               c.padding, self.replicas)[:, 0]
         if not (split.labels >= 0).any():
             return scores, {}
         try:
@@ -215,6 +230,6 @@ class RankingTask(Task):
 TASKS = {"classification": ClassificationTask, "ranking": RankingTask}
 
 
-def task_for(config):
-    """The Task object of `config.task`."""
-    return TASKS[config.task](config)
+def task_for(config, replicas=1):
+    """The Task object of `config.task` (`replicas`: see `Task`)."""
+    return TASKS[config.task](config, replicas)
