@@ -78,11 +78,14 @@ class ConditionalAttention(keras.layers.Layer):
         if not self.word_by_word:
             r = self._attend(premise_term, premise, mask_p, ops.matmul(last, w["W_h"]))
         else:
-            steps = (ops.transpose(ops.matmul(hypothesis, w["W_h"]), (1, 0, 2)),
-                     ops.transpose(ops.cast(mask_h, premise.dtype))[..., None])
+            # One scanned tensor [W_h h_t ; mask_t]: Keras' TF scan fails on several inputs
+            # whose length is unknown when traced (length-bucketed batches).
+            steps = ops.concatenate(
+                [ops.matmul(hypothesis, w["W_h"]), ops.cast(mask_h, premise.dtype)[..., None]],
+                axis=-1)
 
             def step(r, inputs_t):
-                h_term, real = inputs_t
+                h_term, real = inputs_t[:, :-1], inputs_t[:, -1:]
                 query = h_term + ops.matmul(r, w["W_r"])
                 new = (self._attend(premise_term, premise, mask_p, query)
                        + ops.tanh(ops.matmul(r, w["W_t"])))
@@ -90,7 +93,7 @@ class ConditionalAttention(keras.layers.Layer):
                 return r, r  # Keras' TF scan wants the output shaped like the carry
 
             r0 = ops.zeros_like(last)
-            r, _ = ops.scan(step, r0, steps)
+            r, _ = ops.scan(step, r0, ops.transpose(steps, (1, 0, 2)))
         return ops.tanh(ops.matmul(r, w["W_p"]) + ops.matmul(last, w["W_x"]))
 
     def compute_mask(self, inputs, mask=None):
