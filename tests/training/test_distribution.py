@@ -127,7 +127,7 @@ def _tiny_config(**changes):
     # evaluation batch too. Both exercise the fillers.
     return registry.get("gcnn/quora/gcnn").replace(
         scale="low-resource", epochs=2, batch_size=32, max_train_examples=301,
-        max_eval_examples=201, embeddings="random", embedding_dim=16, model_kwargs=TINY,
+        max_eval_examples=201, embeddings="random", model_kwargs=TINY,
         **changes)
 
 
@@ -217,7 +217,8 @@ def test_multi_worker_from_tf_config_trains_like_one_device(tmp_path, shared_dat
     errors = [worker.communicate(timeout=900)[1] for worker in workers]
     assert [w.returncode for w in workers] == [0, 0], errors[0][-3000:] + errors[1][-3000:]
 
-    _, record, _, _ = _records(work / "run")
+    _, record, config, _ = _records(work / "run")
+    assert config == {**_records(single_device_run)[2], "distribution": "multi_worker"}
     assert record["engine"] == "tf.distribute.MultiWorkerMirroredStrategy"
     assert record["replicas"] == 2 and record["workers"] == 2 and record["task"] == "worker:0"
     # The other worker trained the same model in lockstep and kept its records apart.
