@@ -8,6 +8,8 @@ import pkgutil
 import re
 import unicodedata
 
+from gcnn_match.experiments import measured_defaults
+
 _EXPERIMENTS = {}
 _TIME_RATIOS = {}
 
@@ -19,6 +21,9 @@ def slug(text):
 
 
 def register(config):
+    """Adds `config` under its name, with its model's measured speed defaults
+    (`measured_defaults.py`)."""
+    config = measured_defaults.apply(config)
     if config.name in _EXPERIMENTS:
         raise ValueError(f"experiment {config.name!r} registered twice")
     _EXPERIMENTS[config.name] = config

@@ -41,23 +41,31 @@ def _shape_key(batch):
     return tuple(sorted((name, value.shape) for name, value in _features(batch).items()))
 
 
-def timed(fn, batches, warmup):
-    """(seconds of each timed call, warm-up seconds): `fn` runs first on `batches[:warmup]`
-    and on one batch of every shape among the rest not seen yet, then each of
-    `batches[warmup:]` is timed."""
-    start, seen = time.perf_counter(), set()
-    for i, batch in enumerate(batches):
-        key = _shape_key(batch)
-        if i < warmup or key not in seen:
-            fn(batch)
-            seen.add(key)
-    warm = time.perf_counter() - start
-    times = []
+def timed(fns, batches, warmup):
+    """({name: seconds of each timed call}, {name: warm-up seconds}) of the functions `fns`
+    ({name: fn(batch)}) on the same batches.
+
+    Each function first runs on `batches[:warmup]` and on one batch of every shape among the
+    rest not seen yet; then `batches[warmup:]` are timed interleaved (every function on a
+    batch before the next batch), so that a change of load on a shared machine hits all of
+    them alike and their ratios stay fair.
+    """
+    warm = {}
+    for name, fn in fns.items():
+        start, seen = time.perf_counter(), set()
+        for i, batch in enumerate(batches):
+            key = _shape_key(batch)
+            if i < warmup or key not in seen:
+                fn(batch)
+                seen.add(key)
+        warm[name] = time.perf_counter() - start
+    times = {name: [] for name in fns}
     for batch in batches[warmup:]:
-        start = time.perf_counter()
-        fn(batch)
-        times.append(time.perf_counter() - start)
-    return np.asarray(times), warm
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn(batch)
+            times[name].append(time.perf_counter() - start)
+    return {name: np.asarray(t) for name, t in times.items()}, warm
 
 
 def _numpy_batches(split, schedule, names, max_lens, bucket_width, padding="bucket"):
@@ -65,19 +73,25 @@ def _numpy_batches(split, schedule, names, max_lens, bucket_width, padding="buck
     return list(ds.as_numpy_iterator())
 
 
-def _jit(config, jit_compile):
+def _effective_jit(jit_compile):
     # The JAX backend always compiles (Keras' non-jitted JAX path runs op by op).
     return True if keras.backend.backend() == "jax" else jit_compile
 
 
-def _train_rate(config, inputs, batches, warmup, jit_compile, fused=True):
-    """(model, {"pairs_per_second", "warmup_seconds"}) of `train_on_batch` on `batches`."""
-    model = compiled_model(config.replace(jit_compile=_jit(config, jit_compile)), inputs)
+def _model(config, inputs, jit_compile, fused=True):
+    model = compiled_model(config.replace(jit_compile=_effective_jit(jit_compile)), inputs)
     if not fused:
         set_fused(model, False)
-    times, warm = timed(lambda b: model.train_on_batch(*b), batches, warmup)
+    return model
+
+
+def _train_rates(models, batches, warmup):
+    """{name: {"pairs_per_second", "warmup_seconds"}} of `train_on_batch` of each model."""
+    times, warm = timed({name: (lambda b, m=m: m.train_on_batch(*b))
+                         for name, m in models.items()}, batches, warmup)
     pairs = sum(len(labels) for _, labels in batches[warmup:])
-    return model, {"pairs_per_second": pairs / times.sum(), "warmup_seconds": warm}
+    return {name: {"pairs_per_second": pairs / times[name].sum(),
+                   "warmup_seconds": warm[name]} for name in models}
 
 
 def _step_flops(model, batch):
@@ -125,14 +139,15 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
               "backend": keras.backend.backend(), "batch_size": config.batch_size,
               "max_len_a": config.max_len_a, "max_len_b": config.max_len_b,
               "vectors": vectors, "mean_length": float(np.mean(train.lengths())),
-              "jit_compile": _jit(config, config.jit_compile), "timed_steps": steps}
+              "jit_compile": _effective_jit(config.jit_compile), "timed_steps": steps}
     if keras.backend.backend() == "tensorflow":
         result["onednn"] = onednn_enabled()
     if full:
         result["matmul_peak_gflops"] = matmul_peak_gflops()
         fixed = _numpy_batches(train, schedule, names, max_lens, config.bucket_width, "fixed")
         with PeakMemory() as memory:
-            model, rate = _train_rate(config, inputs, fixed, warmup, config.jit_compile)
+            model = _model(config, inputs, config.jit_compile)
+            rate = _train_rates({"fixed": model}, fixed, warmup)["fixed"]
         result["train_pairs_per_second_fixed"] = rate["pairs_per_second"]
         result["peak_memory_bytes"] = memory.bytes
         train_flops, infer_flops = _step_flops(model, fixed[0])
@@ -144,22 +159,35 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
         result["trainable_params"] = count_params(model)
         result["trainable_params_without_embeddings"] = count_params(model,
                                                                      exclude_embeddings=True)
-    model, rate = _train_rate(config, inputs, bucketed, warmup, config.jit_compile)
-    result["train_pairs_per_second_bucket"] = rate["pairs_per_second"]
-    result["train_warmup_seconds_bucket"] = rate["warmup_seconds"]
-    if full and "xla" in compare and keras.backend.backend() == "tensorflow":
-        result["xla"] = _xla_comparison(config, inputs, bucketed, warmup, rate)
-    if full and "fused" in compare and set_fused(model, True):
-        _, unfused = _train_rate(config, inputs, bucketed, warmup, config.jit_compile,
-                                 fused=False)
-        result["fused"] = {"on": rate["pairs_per_second"], "off": unfused["pairs_per_second"]}
+    # The configured model and, for the comparisons, its variants, timed side by side.
+    models = {"configured": _model(config, inputs, config.jit_compile)}
+    tensorflow = keras.backend.backend() == "tensorflow"
+    if full and "xla" in compare and tensorflow:
+        for jit in (True, False):
+            if config.jit_compile is not jit:
+                models[f"jit_{jit}"] = _model(config, inputs, jit)
+    if full and "fused" in compare and set_fused(models["configured"], True):
+        models["unfused"] = _model(config, inputs, config.jit_compile, fused=False)
+    rates = _train_rates(models, bucketed, warmup)
+    model = models["configured"]
+    result["train_pairs_per_second_bucket"] = rates["configured"]["pairs_per_second"]
+    result["train_warmup_seconds_bucket"] = rates["configured"]["warmup_seconds"]
+    if "unfused" in rates:
+        result["fused"] = {"on": rates["configured"]["pairs_per_second"],
+                           "off": rates["unfused"]["pairs_per_second"]}
+    if full and "xla" in compare and tensorflow:
+        xla = {jit: rates.get(f"jit_{jit}", rates["configured"]) for jit in (True, False)}
+        result["xla"] = {"on": xla[True]["pairs_per_second"],
+                         "off": xla[False]["pairs_per_second"],
+                         "warmup_seconds_on": xla[True]["warmup_seconds"],
+                         "warmup_seconds_off": xla[False]["warmup_seconds"]}
     for batch_size, key in ((64, "inference"), (8, "latency")):
         if key == "latency" and not full:
             continue
         batches = _sampled_eval_batches(test, batch_size, names, max_lens, config.bucket_width,
                                         (steps if key == "inference" else latency_batches)
                                         + warmup)
-        times, _ = timed(lambda b: model.predict_on_batch(b), batches, warmup)
+        times = timed({key: model.predict_on_batch}, batches, warmup)[0][key]
         if key == "inference":
             result["inference_pairs_per_second"] = batch_size * len(times) / times.sum()
         else:
@@ -169,20 +197,6 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
         result["bucketing_speedup"] = (result["train_pairs_per_second_bucket"]
                                        / result["train_pairs_per_second_fixed"])
     return result
-
-
-def _xla_comparison(config, inputs, batches, warmup, measured):
-    """Bucketed training with jit_compile on and off; `measured` is the rate at the
-    configured setting, reused when that setting is on or off (not Keras' "auto")."""
-    rates = {}
-    for jit in (True, False):
-        if config.jit_compile is jit:
-            rates[jit] = measured
-        else:
-            rates[jit] = _train_rate(config, inputs, batches, warmup, jit)[1]
-    return {"on": rates[True]["pairs_per_second"], "off": rates[False]["pairs_per_second"],
-            "warmup_seconds_on": rates[True]["warmup_seconds"],
-            "warmup_seconds_off": rates[False]["warmup_seconds"]}
 
 
 def _sampled_eval_batches(split, batch_size, names, max_lens, bucket_width, count):
