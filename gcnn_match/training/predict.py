@@ -6,6 +6,7 @@ weights. `SavedModel.export` writes a self-contained folder with the `.keras` mo
 """
 import json
 import pathlib
+import re
 
 import keras
 import numpy as np
@@ -30,6 +31,16 @@ def _check_vocabulary_sizes(folder, encoder, shapes, source):
             raise ValueError(f"{folder / name}: {entries} entries, but the weights were trained "
                              f"with {size} ({source}); this preprocessing folder belongs to "
                              "another run: restore the run's own, or retrain")
+
+
+def _first_mismatch(error):
+    """The layer and the shapes from Keras' message, which goes on to print every value."""
+    text = str(error)
+    layer = re.search(r"object <\w+ name=(\w+)", text)
+    shapes = re.search(r"variable\.shape=\(.*?\), Received: value\.shape=\(.*?\)", text)
+    if layer and shapes:
+        return f"{layer.group(1)}: {shapes.group(0)}"
+    return text.splitlines()[0]
 
 
 class SavedModel:
@@ -69,8 +80,9 @@ class SavedModel:
             model.load_weights(run.best_weights)
         except ValueError as error:
             raise ValueError(f"{run.best_weights} does not fit the model that config.json and "
-                             f"model_inputs.json describe ({error}); the files come from "
-                             "different runs: restore the run's own files, or retrain") from None
+                             f"model_inputs.json describe ({_first_mismatch(error)}); the files "
+                             "come from different runs: restore the run's own files, or "
+                             "retrain") from None
         labels = data_registry.get_dataset(config.dataset).labels
         return cls(model, encoder, labels, config)
 

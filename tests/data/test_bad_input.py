@@ -241,7 +241,8 @@ def run_weights_not_its_model(tmp_path, server):
     other, _ = _saved_run(tmp_path / "other", tokens=("a", "b"))
     (run / "checkpoints" / "best.weights.h5").write_bytes(other.best_weights.read_bytes())
     return (lambda: SavedModel.from_run(run.path), ValueError, f"{run.best_weights}",
-            "does not fit the model that config.json and model_inputs.json describe",
+            "does not fit the model that config.json and model_inputs.json describe "
+            "(word_embedding: variable.shape=(6, 4), Received: value.shape=(4, 4))",
             "restore the run's own files, or retrain")
 
 
