@@ -19,7 +19,7 @@ from gcnn_match.data.download import ensure_dataset
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.overrides import default_run_dir
-from gcnn_match.progress import RemainingTime
+from gcnn_match.progress import RemainingTime, format_duration
 from gcnn_match.reporting import tables
 from gcnn_match.training.inputs import apply_scale
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
@@ -69,7 +69,7 @@ def _estimate(pending):
     epochs = 1 if FLAGS.scale == "smoke" else max(c.epochs for c in pending)
     total = seconds * steps * epochs * len(pending)
     print(f"throughput probe ({pending[0].name}): {seconds:.2f} s/step, {steps} steps/epoch; "
-          f"at most ~{total / 60:.0f} min for {len(pending)} runs x {epochs} epochs (early "
+          f"at most ~{format_duration(total)} for {len(pending)} runs x {epochs} epochs (early "
           "stopping usually ends sooner; other rows differ in cost)", flush=True)
 
 

@@ -15,7 +15,8 @@ import sys
 import time
 
 
-def _duration(seconds):
+def format_duration(seconds):
+    """42s, 3m07s, 2h05m."""
     seconds = int(round(seconds))
     if seconds < 60:
         return f"{seconds}s"
@@ -72,11 +73,11 @@ class Progress:
         for key, value in (values or {}).items():
             if value is not None:
                 text += f", {key} {float(value):.4f}"
-        text += f", {_duration(elapsed)} elapsed"
+        text += f", {format_duration(elapsed)} elapsed"
         since, done_then = self._first or (now, self.done)
         if done_then < self.done < self.total:
             rate = (now - since) / (self.done - done_then)
-            text += f", ~{_duration(rate * (self.total - self.done))} left"
+            text += f", ~{format_duration(rate * (self.total - self.done))} left"
         return text
 
     def _report(self, text):
@@ -112,8 +113,8 @@ class RemainingTime:
         self.durations.append(seconds)
         done, spent = len(self.durations), sum(self.durations)
         mean = spent / done
-        text = (f"progress: {done}/{self.runs} runs trained in {_duration(spent)} "
-                f"(mean {_duration(mean)} per run)")
+        text = (f"progress: {done}/{self.runs} runs trained in {format_duration(spent)} "
+                f"(mean {format_duration(mean)} per run)")
         if done < self.runs:
-            text += f"; ~{_duration(mean * (self.runs - done))} left"
+            text += f"; ~{format_duration(mean * (self.runs - done))} left"
         return text
