@@ -322,3 +322,32 @@ def test_empty_texts_are_kept_counted_and_predicted_finitely(tmp_path):
     assert saved.notes == [
         "input: 1 of 3 texts a have no tokens (kept: the model sees only padding on that side)",
         "input: 1 of 3 texts b have no tokens (kept: the model sees only padding on that side)"]
+
+
+def _one_row_per_model():
+    rows = {}
+    for config in registry.select():
+        rows.setdefault(config.model, config)
+    return list(rows.values())
+
+
+@pytest.mark.parametrize("config", _one_row_per_model(), ids=lambda config: config.model)
+def test_every_model_gives_finite_outputs_for_an_empty_side(config):
+    kwargs = config.model_kwargs
+    inputs = ModelInputs(vocab_size=30, num_classes=len(data_registry.get_dataset(
+        config.dataset).labels), embedding_dim=8, max_chars=4,
+        char_vocab_size=12 if kwargs.get("char_features") else None,
+        pos_vocab_size=48 if kwargs.get("pos_features") else None)
+    model = build_model(config.model, inputs, **kwargs)
+    rng = np.random.RandomState(0)
+    a, b = rng.randint(1, 30, (2, 8)), rng.randint(1, 30, (2, 8))
+    a[0], b[1] = 0, 0  # pair 0 has no a, pair 1 no b: that side is all padding
+    batch = {"a_ids": a, "b_ids": b}
+    if inputs.char_vocab_size:
+        batch.update(a_chars=rng.randint(1, 12, (2, 8, 4)) * (a[..., None] > 0),
+                     b_chars=rng.randint(1, 12, (2, 8, 4)) * (b[..., None] > 0))
+    if inputs.pos_vocab_size:
+        batch.update(a_pos=rng.randint(1, 48, (2, 8)) * (a > 0),
+                     b_pos=rng.randint(1, 48, (2, 8)) * (b > 0))
+    outputs = np.asarray(model({k: v.astype("int32") for k, v in batch.items()}))
+    assert np.isfinite(outputs).all(), outputs
