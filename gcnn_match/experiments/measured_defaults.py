@@ -12,8 +12,17 @@ oneDNN (TF_ENABLE_ONEDNN_OPTS) and the backend (KERAS_BACKEND) are read once per
 they are not per-row settings; the benchmark reports which is faster for each model.
 """
 
-# model registry name -> jit_compile
-JIT_COMPILE = {}
+# model registry name -> jit_compile.
+# Measured 2026-11-22 on the 2-core Xeon (oneDNN on) while other jobs loaded it (load ~6), by
+#   python experiments/bench.py --data_dir=../shared/data --tables=gcnn-quora \
+#     --rows=GCNN,"ESIM (our implement)" --steps=4 --warmup=1 --compare=xla,fused
+# (bucketed Quora batches, XLA on and off timed interleaved after a warm-up over every shape):
+JIT_COMPILE = {
+    # GCNN: XLA on/off 0.88x; XLA's warm-up (one compile per batch shape) 48.6 s vs 7.6 s.
+    "compare_aggregate": False,
+    # ESIM: XLA on/off 0.74x; warm-up 55.7 s vs 23.1 s.
+    "esim": False,
+}
 
 
 def jit_compile(model):
