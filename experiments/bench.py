@@ -4,8 +4,9 @@
     python experiments/bench.py --data_dir=../shared/data --models=esim --steps=3 --compare=
 
 Each row is measured in a fresh process with the TensorFlow backend and the machine's oneDNN
-default (cost, FLOPs, memory, XLA on/off, fused/unfused gates), then, per --compare, again
-with oneDNN toggled and under the JAX backend (throughput only).
+default (cost, FLOPs, memory, XLA on/off, fused/unfused gates), then, per --compare, by three
+throughput-only processes one after another: the same default, oneDNN toggled, and the JAX
+backend.
 """
 import importlib.util
 import json
@@ -90,6 +91,10 @@ def measure_row(config):
     if "error" in record:
         raise SystemExit(f"the TensorFlow measurement of {config.name} failed: "
                          f"{record['error']}")
+    if "onednn" in FLAGS.compare or "jax" in FLAGS.compare:
+        # The baseline of the cross-process ratios: a process of the same kind (one model,
+        # throughput only), run right before the others.
+        record["throughput"] = _worker(config, {}, False)
     if "onednn" in FLAGS.compare:
         toggled = "0" if record["onednn"] else "1"
         record["onednn_toggled"] = _worker(config, {"TF_ENABLE_ONEDNN_OPTS": toggled}, False)

@@ -1,9 +1,9 @@
 """Markdown of a benchmark run: what each model costs, what each optimisation buys, the
 encoded-data cache, time ratios beside the paper's, and the per-model defaults they suggest.
 
-A row record is the TensorFlow worker's result (`training/bench.py`) plus the results of the
-same row in the other environments under "onednn_toggled" and "jax" (each either
-measurements or {"error": message}).
+A row record is the full TensorFlow worker's result (`training/bench.py`) plus the results of
+the throughput-only processes of the same row: "throughput" (the same environment), the
+baseline of "onednn_toggled" and "jax" (each either measurements or {"error": message}).
 """
 import statistics
 
@@ -28,13 +28,16 @@ def speedups(record):
     xla, fused = record.get("xla"), record.get("fused")
     out["xla"] = _ratio(xla["on"], xla["off"]) if xla else None
     out["fused"] = _ratio(fused["on"], fused["off"]) if fused else None
-    toggled = record.get("onednn_toggled", {})
-    other = toggled.get("train_pairs_per_second_bucket")
-    out["onednn"] = (_ratio(tf_rate, other) if record.get("onednn") else _ratio(other, tf_rate))
+    # Other processes are compared with the throughput-only TensorFlow process of the row.
+    base = record.get("throughput", {})
+    base_train = base.get("train_pairs_per_second_bucket")
+    other = record.get("onednn_toggled", {}).get("train_pairs_per_second_bucket")
+    out["onednn"] = (_ratio(base_train, other) if record.get("onednn")
+                     else _ratio(other, base_train))
     jax = record.get("jax", {})
-    out["jax_train"] = _ratio(jax.get("train_pairs_per_second_bucket"), tf_rate)
+    out["jax_train"] = _ratio(jax.get("train_pairs_per_second_bucket"), base_train)
     out["jax_inference"] = _ratio(jax.get("inference_pairs_per_second"),
-                                  record["inference_pairs_per_second"])
+                                  base.get("inference_pairs_per_second"))
     return out
 
 
@@ -95,6 +98,10 @@ def _cost_table(results):
 def _speedup_table(results):
     lines = ["", "Before/after throughput ratios, measured in the same run (> 1: the "
              "optimisation is faster; training on bucketed batches unless said otherwise):", "",
+             "Bucketing, XLA and fused gates are timed in one process, XLA and fusing "
+             "interleaved on the same batches; oneDNN and JAX need processes of their own, run "
+             "one after another, so their ratios also carry any change of load between them.",
+             "",
              "| model | bucketing vs fixed padding | XLA on/off | oneDNN on/off "
              "| fused/unfused gate convs | JAX/TF training | JAX/TF inference |",
              "|" + "---|" * 7]
@@ -104,7 +111,8 @@ def _speedup_table(results):
                                                   "jax_train", "jax_inference")]
         lines.append(f"| {r['name']} | " + " | ".join(cells) + " |")
     failures = [f"{r['name']} ({where}): {r[key]['error']}"
-                for r in results for key, where in (("jax", "JAX backend"),
+                for r in results for key, where in (("throughput", "throughput baseline"),
+                                                    ("jax", "JAX backend"),
                                                     ("onednn_toggled", "oneDNN toggled"))
                 if "error" in r.get(key, {})]
     if failures:
