@@ -26,7 +26,7 @@ from gcnn_match.training.bench_worker import WorkerError, run_worker
 
 FLAGS = flags.FLAGS
 # One table per paper: every model and variant at its paper configuration.
-DEFAULT_TABLES = ["gcnn-quora", "attconv-snli", "clstm-snli", "coin-quora"]
+DEFAULT_TABLES = ["gcnn-quora", "attconv-snli", "c-lstms-snli", "coin-quora"]
 COMPARISONS = ["xla", "fused", "onednn", "jax", "cache"]
 flags.DEFINE_string("data_dir", "data", "Dataset folder (real length distributions).")
 flags.DEFINE_string("cache_dir", "data/cache", "Tokenization and embedding cache.")
@@ -44,6 +44,9 @@ flags.DEFINE_string("json", "results/bench.json", "JSON record.")
 
 
 def selected_configs():
+    unknown = sorted(set(FLAGS.tables) - set(registry.tables()))
+    if unknown:
+        raise SystemExit(f"unknown --tables {unknown}; registered: {registry.tables()}")
     configs = []
     for table in FLAGS.tables:
         configs += registry.select(table=table, dataset=FLAGS.dataset, paper=FLAGS.paper,

@@ -196,4 +196,4 @@ def render_time_ratios(results, configs, pairs):
             key = f"train_pairs_per_second_{padding}"
             cells.append(f"{by_row[fast][key] / by_row[slow][key]:.2f}")
         lines.append(f"| {slow} / {fast} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" if len(lines) > 3 else ""

@@ -65,6 +65,8 @@ def test_time_ratios_come_from_side_by_side_throughput():
     text = render_time_ratios(results, configs, registry.time_ratios("gcnn-quora"))
     assert "| GCNN / CNN | 1.32 | 2.00 | 1.50 |" in text  # the SNLI row is another table's
     assert "ESIM" not in text  # rows not benchmarked are left out
+    assert render_time_ratios(results[2:], registry.select(table="gcnn-snli"),
+                              registry.time_ratios("gcnn-snli")) == ""  # nothing to compare
 
 
 def _record(name, model, **rates):
