@@ -87,7 +87,8 @@ class ExperimentConfig:
         jit_compile: XLA. Off by default: with per-batch padding every new batch shape is
             compiled again, which cost more than it saved in our CPU runs (GCNN on Quora:
             0.97 s/step without XLA; 3.1 s/step over the first 14 steps with it). None means
-            Keras' "auto".
+            Keras' "auto". Registered rows get their model's measured setting from
+            `experiments/measured_defaults.py` (chosen from `make bench`).
         distribution: data-parallel engine: "none", "mirrored" (tf.distribute, one host),
             "multi_worker" (tf.distribute, hosts from TF_CONFIG) or "keras" (Keras'
             DataParallel under JAX); see `gcnn_match.training.distribution`. `batch_size` stays
