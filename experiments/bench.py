@@ -36,6 +36,7 @@ flags.DEFINE_string("paper", None, "Restrict to one paper's rows (e.g. GCNN).")
 flags.DEFINE_list("rows", [], "Restrict to these rows.")
 flags.DEFINE_list("models", [], "Restrict to rows of these model registry names (e.g. esim).")
 flags.DEFINE_integer("steps", 10, "Timed steps per measurement (after warm-up).")
+flags.DEFINE_float("max_seconds", 60, "Stop a timing early (after >= 2 steps) past this.")
 flags.DEFINE_integer("warmup", 3, "Warm-up steps before timing (plus one per new shape).")
 flags.DEFINE_list("compare", COMPARISONS, f"Comparisons to run, of {COMPARISONS}.")
 flags.DEFINE_string("section", "models", "Marked section of --output that receives the tables.")
@@ -79,7 +80,7 @@ def measure_cache(configs):
 
 def _worker(config, env, full):
     arguments = dict(data_dir=FLAGS.data_dir, cache_dir=FLAGS.cache_dir, steps=FLAGS.steps,
-                     warmup=FLAGS.warmup, full=full,
+                     warmup=FLAGS.warmup, max_seconds=FLAGS.max_seconds, full=full,
                      compare=[c for c in FLAGS.compare if c in ("xla", "fused")])
     try:
         return run_worker(config, env, **arguments)

@@ -41,14 +41,15 @@ def _shape_key(batch):
     return tuple(sorted((name, value.shape) for name, value in _features(batch).items()))
 
 
-def timed(fns, batches, warmup):
+def timed(fns, batches, warmup, max_seconds=None):
     """({name: seconds of each timed call}, {name: warm-up seconds}) of the functions `fns`
     ({name: fn(batch)}) on the same batches.
 
     Each function first runs on `batches[:warmup]` and on one batch of every shape among the
     rest not seen yet; then `batches[warmup:]` are timed interleaved (every function on a
     batch before the next batch), so that a change of load on a shared machine hits all of
-    them alike and their ratios stay fair.
+    them alike and their ratios stay fair. Timing stops early, after at least two batches,
+    once `max_seconds` have passed (slow models).
     """
     warm = {}
     for name, fn in fns.items():
@@ -60,7 +61,10 @@ def timed(fns, batches, warmup):
                 seen.add(key)
         warm[name] = time.perf_counter() - start
     times = {name: [] for name in fns}
-    for batch in batches[warmup:]:
+    began = time.perf_counter()
+    for i, batch in enumerate(batches[warmup:]):
+        if max_seconds is not None and i >= 2 and time.perf_counter() - began > max_seconds:
+            break
         for name, fn in fns.items():
             start = time.perf_counter()
             fn(batch)
@@ -85,12 +89,14 @@ def _model(config, inputs, jit_compile, fused=True):
     return model
 
 
-def _train_rates(models, batches, warmup):
-    """{name: {"pairs_per_second", "warmup_seconds"}} of `train_on_batch` of each model."""
+def _train_rates(models, batches, warmup, max_seconds):
+    """{name: {"pairs_per_second", "warmup_seconds", "timed_steps"}} of `train_on_batch` of
+    each model."""
     times, warm = timed({name: (lambda b, m=m: m.train_on_batch(*b))
-                         for name, m in models.items()}, batches, warmup)
-    pairs = sum(len(labels) for _, labels in batches[warmup:])
-    return {name: {"pairs_per_second": pairs / times[name].sum(),
+                         for name, m in models.items()}, batches, warmup, max_seconds)
+    steps = len(next(iter(times.values())))
+    pairs = sum(len(labels) for _, labels in batches[warmup:warmup + steps])
+    return {name: {"pairs_per_second": pairs / times[name].sum(), "timed_steps": steps,
                    "warmup_seconds": warm[name]} for name in models}
 
 
@@ -118,13 +124,14 @@ def _step_flops(model, batch):
 
 
 def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, latency_batches=30,
-                     full=True, compare=("xla", "fused")):
+                     full=True, compare=("xla", "fused"), max_seconds=60):
     """Measurements of one registered experiment on its dataset's real (dev) lengths.
 
     `full=False` measures throughput only (bucketed training, inference): what the other
     environments (oneDNN toggled, JAX) are compared on. `compare` names the in-process
     comparisons of a full measurement: "xla" (jit_compile on vs off) and "fused" (fused vs
-    per-block gate convolutions, for models that have multi-block convolutions).
+    per-block gate convolutions, for models that have multi-block convolutions). Each
+    timing covers `steps` batches, or fewer (at least two) once `max_seconds` have passed.
     """
     config = apply_scale(config.replace(scale="low-resource", seed=1))
     keras.utils.set_random_seed(config.seed)
@@ -139,7 +146,7 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
               "backend": keras.backend.backend(), "batch_size": config.batch_size,
               "max_len_a": config.max_len_a, "max_len_b": config.max_len_b,
               "vectors": vectors, "mean_length": float(np.mean(train.lengths())),
-              "jit_compile": _effective_jit(config.jit_compile), "timed_steps": steps}
+              "jit_compile": _effective_jit(config.jit_compile)}
     if keras.backend.backend() == "tensorflow":
         result["onednn"] = onednn_enabled()
     if full:
@@ -147,8 +154,9 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
         fixed = _numpy_batches(train, schedule, names, max_lens, config.bucket_width, "fixed")
         with PeakMemory() as memory:
             model = _model(config, inputs, config.jit_compile)
-            rate = _train_rates({"fixed": model}, fixed, warmup)["fixed"]
+            rate = _train_rates({"fixed": model}, fixed, warmup, max_seconds)["fixed"]
         result["train_pairs_per_second_fixed"] = rate["pairs_per_second"]
+        result["timed_steps_fixed"] = rate["timed_steps"]
         result["peak_memory_bytes"] = memory.bytes
         train_flops, infer_flops = _step_flops(model, fixed[0])
         result.update(train_flops_per_pair=train_flops, inference_flops_per_pair=infer_flops)
@@ -166,10 +174,11 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
                 models[f"jit_{jit}"] = _model(config, inputs, jit)
     if full and "fused" in compare and set_fused(models["configured"], True):
         models["unfused"] = _model(config, inputs, config.jit_compile, fused=False)
-    rates = _train_rates(models, bucketed, warmup)
+    rates = _train_rates(models, bucketed, warmup, max_seconds)
     model = models["configured"]
     result["train_pairs_per_second_bucket"] = rates["configured"]["pairs_per_second"]
     result["train_warmup_seconds_bucket"] = rates["configured"]["warmup_seconds"]
+    result["timed_steps_bucket"] = rates["configured"]["timed_steps"]
     if "unfused" in rates:
         result["fused"] = {"on": rates["configured"]["pairs_per_second"],
                            "off": rates["unfused"]["pairs_per_second"]}
@@ -185,7 +194,7 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
         batches = _sampled_eval_batches(test, batch_size, names, max_lens, config.bucket_width,
                                         (steps if key == "inference" else latency_batches)
                                         + warmup)
-        times = timed({key: model.predict_on_batch}, batches, warmup)[0][key]
+        times = timed({key: model.predict_on_batch}, batches, warmup, max_seconds)[0][key]
         if key == "inference":
             result["inference_pairs_per_second"] = batch_size * len(times) / times.sum()
         else:
