@@ -141,7 +141,6 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
     names = data.encoder.feature_names()
     max_lens = {"a": config.max_len_a, "b": config.max_len_b}
     schedule = training_schedule(train.lengths(), config.batch_size, 1, 0)[: warmup + steps]
-    bucketed = _numpy_batches(train, schedule, names, max_lens, config.bucket_width)
     result = {"name": config.name, "row": config.row, "model": config.model,
               "backend": keras.backend.backend(), "batch_size": config.batch_size,
               "max_len_a": config.max_len_a, "max_len_b": config.max_len_b,
@@ -152,42 +151,11 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
     if full:
         result["matmul_peak_gflops"] = matmul_peak_gflops()
         fixed = _numpy_batches(train, schedule, names, max_lens, config.bucket_width, "fixed")
-        with PeakMemory() as memory:
-            model = _model(config, inputs, config.jit_compile)
-            rate = _train_rates({"fixed": model}, fixed, warmup, max_seconds)["fixed"]
-        result["train_pairs_per_second_fixed"] = rate["pairs_per_second"]
-        result["timed_steps_fixed"] = rate["timed_steps"]
-        result["peak_memory_bytes"] = memory.bytes
-        train_flops, infer_flops = _step_flops(model, fixed[0])
-        result.update(train_flops_per_pair=train_flops, inference_flops_per_pair=infer_flops)
-        result["train_gflops_per_second_fixed"] = (
-            train_flops * result["train_pairs_per_second_fixed"] / 1e9)
-        result["trainable_params"] = count_params(model)
-        result["trainable_params_without_embeddings"] = count_params(model,
-                                                                     exclude_embeddings=True)
-    # The configured model and, for the comparisons, its variants, timed side by side.
-    models = {"configured": _model(config, inputs, config.jit_compile)}
-    tensorflow = keras.backend.backend() == "tensorflow"
-    if full and "xla" in compare and tensorflow:
-        for jit in (True, False):
-            if config.jit_compile is not jit:
-                models[f"jit_{jit}"] = _model(config, inputs, jit)
-    if full and "fused" in compare and set_fused(models["configured"], True):
-        models["unfused"] = _model(config, inputs, config.jit_compile, fused=False)
-    rates = _train_rates(models, bucketed, warmup, max_seconds)
-    model = models["configured"]
-    result["train_pairs_per_second_bucket"] = rates["configured"]["pairs_per_second"]
-    result["train_warmup_seconds_bucket"] = rates["configured"]["warmup_seconds"]
-    result["timed_steps_bucket"] = rates["configured"]["timed_steps"]
-    if "unfused" in rates:
-        result["fused"] = {"on": rates["configured"]["pairs_per_second"],
-                           "off": rates["unfused"]["pairs_per_second"]}
-    if full and "xla" in compare and tensorflow:
-        xla = {jit: rates.get(f"jit_{jit}", rates["configured"]) for jit in (True, False)}
-        result["xla"] = {"on": xla[True]["pairs_per_second"],
-                         "off": xla[False]["pairs_per_second"],
-                         "warmup_seconds_on": xla[True]["warmup_seconds"],
-                         "warmup_seconds_off": xla[False]["warmup_seconds"]}
+        result.update(_fixed_padding_cost(config, inputs, fixed, warmup, max_seconds))
+    bucketed = _numpy_batches(train, schedule, names, max_lens, config.bucket_width)
+    model, measured = _bucketed_training(config, inputs, bucketed, warmup, max_seconds,
+                                         compare if full else ())
+    result.update(measured)
     for batch_size, key in ((64, "inference"), (8, "latency")):
         if key == "latency" and not full:
             continue
@@ -206,6 +174,48 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
         result["bucketing_speedup"] = (result["train_pairs_per_second_bucket"]
                                        / result["train_pairs_per_second_fixed"])
     return result
+
+
+def _fixed_padding_cost(config, inputs, batches, warmup, max_seconds):
+    """Training at the cut-off lengths: throughput, peak memory (of a model built inside the
+    measurement), FLOPs per pair and the achieved rate, parameters."""
+    with PeakMemory() as memory:
+        model = _model(config, inputs, config.jit_compile)
+        rate = _train_rates({"fixed": model}, batches, warmup, max_seconds)["fixed"]
+    train_flops, infer_flops = _step_flops(model, batches[0])
+    return {"train_pairs_per_second_fixed": rate["pairs_per_second"],
+            "timed_steps_fixed": rate["timed_steps"], "peak_memory_bytes": memory.bytes,
+            "train_flops_per_pair": train_flops, "inference_flops_per_pair": infer_flops,
+            "train_gflops_per_second_fixed": train_flops * rate["pairs_per_second"] / 1e9,
+            "trainable_params": count_params(model),
+            "trainable_params_without_embeddings": count_params(model, exclude_embeddings=True)}
+
+
+def _bucketed_training(config, inputs, batches, warmup, max_seconds, compare):
+    """(the configured model, measurements): its bucketed training throughput, timed side by
+    side with the variants `compare` asks for (XLA toggled, unfused gate convolutions)."""
+    models = {"configured": _model(config, inputs, config.jit_compile)}
+    xla = "xla" in compare and keras.backend.backend() == "tensorflow"
+    if xla:
+        for jit in (True, False):
+            if config.jit_compile is not jit:
+                models[f"jit_{jit}"] = _model(config, inputs, jit)
+    if "fused" in compare and set_fused(models["configured"], True):
+        models["unfused"] = _model(config, inputs, config.jit_compile, fused=False)
+    rates = _train_rates(models, batches, warmup, max_seconds)
+    configured = rates["configured"]
+    out = {"train_pairs_per_second_bucket": configured["pairs_per_second"],
+           "train_warmup_seconds_bucket": configured["warmup_seconds"],
+           "timed_steps_bucket": configured["timed_steps"]}
+    if "unfused" in rates:
+        out["fused"] = {"on": configured["pairs_per_second"],
+                        "off": rates["unfused"]["pairs_per_second"]}
+    if xla:
+        on, off = (rates.get(f"jit_{jit}", configured) for jit in (True, False))
+        out["xla"] = {"on": on["pairs_per_second"], "off": off["pairs_per_second"],
+                      "warmup_seconds_on": on["warmup_seconds"],
+                      "warmup_seconds_off": off["warmup_seconds"]}
+    return models["configured"], out
 
 
 def _sampled_eval_batches(split, batch_size, names, max_lens, bucket_width, count):
