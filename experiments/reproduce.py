@@ -125,9 +125,9 @@ def main(argv):
             if trained:
                 print(remaining.finished(time.time() - run_start), flush=True)
         print(f"reproduce: {(time.time() - start) / 60:.1f} min")
-    # The runs came from the same command without --report_only.
-    command = "python experiments/reproduce.py " + " ".join(
-        shlex.quote(a) for a in sys.argv[1:] if a not in ("--report_only", "--noestimate"))
+    # The table lists, besides this command, the command line that trained each of its runs.
+    command = "python experiments/reproduce.py " + shlex.join(
+        a for a in sys.argv[1:] if a != "--noestimate")
     for table in dict.fromkeys(registry.table_id(c) for c in configs):
         # The whole table is rendered, so rows restricted away by --rows show as "not run"
         # instead of disappearing from the report.

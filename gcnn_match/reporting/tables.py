@@ -6,7 +6,9 @@ not run says so.
 """
 import datetime
 import json
+import pathlib
 import re
+import shlex
 
 import numpy as np
 
@@ -62,8 +64,20 @@ def collect(configs, run_dirs):
                        best_epoch=[m["best_epoch"] for m in runs])
             env = read_json(run_dirs[config.name][0] / "environment.json", {})
             row["hardware"] = f"{env.get('cpu', '?')} ({env.get('cpu_count', '?')} cores)"
+            row["commands"] = list(dict.fromkeys(
+                _command(read_json(d / "environment.json", {}).get("argv"))
+                for d in run_dirs[config.name] if (d / "metrics.json").exists()))
         rows.append(row)
     return rows
+
+
+def _command(argv):
+    """The command line that trained a run, as typed from the repository root."""
+    if not argv:
+        return "unknown (run without environment.json)"
+    script = pathlib.Path(argv[0])
+    script = f"{script.parent.name}/{script.name}" if script.parent.name else script.name
+    return "python " + shlex.join([script] + [a for a in argv[1:] if a != "--noestimate"])
 
 
 def _vote(member_dirs, members):
@@ -126,7 +140,10 @@ def render_markdown(rows, title=None, command=None):
     if title:
         lines += [f"### {title}", ""]
     if command:
-        lines += [f"Produced by `{command}` on {datetime.date.today().isoformat()}.", ""]
+        lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
+    trained_by = list(dict.fromkeys(c for row in rows for c in row.get("commands", [])))
+    if trained_by:
+        lines += ["Runs trained by:", ""] + [f"- `{c}`" for c in trained_by] + [""]
     metric_head = "".join(f"| paper: {_label(p)} | ours: {_label(o)} | Δ " for p, o in compare)
     head = (f"| row {metric_head}| seeds | time/epoch paper (s) | time/epoch ours (s) "
             "| best / run epochs | params (non-emb.) | data (train/dev/test) | vectors |")

@@ -60,3 +60,19 @@ def test_vote_row_waits_for_all_members(tmp_path):
     vote = registry.get("coin/lcqmc/coin_ensemble")
     [row] = tables.collect([vote], {vote.name: dirs})
     assert row["runs"] == 0 and "not run" in tables.render_markdown([row])
+
+
+def test_table_names_the_command_that_trained_each_run(tmp_path):
+    gold = np.array([0, 1, 1])
+    dirs = [_member(tmp_path, s, gold, gold) for s in (1, 2)]
+    for seed, run in enumerate(dirs, 1):
+        argv = ["/repo/experiments/reproduce.py", "--dataset=lcqmc", f"--seeds={seed}",
+                "--rows=COIN (ours)", "--noestimate"]
+        (run / "environment.json").write_text(json.dumps({"argv": argv}), "utf-8")
+    single = registry.get("coin/lcqmc/coin_ours")
+    [row] = tables.collect([single], {single.name: dirs})
+    text = tables.render_markdown([row], command="python experiments/reproduce.py --report_only")
+    assert "Rendered by `python experiments/reproduce.py --report_only`" in text
+    for seed in (1, 2):
+        assert (f"- `python experiments/reproduce.py --dataset=lcqmc --seeds={seed} "
+                f"'--rows=COIN (ours)'`") in text
