@@ -3,18 +3,21 @@
     python experiments/clstm_speed.py                       # n = m in {8, 16, 32}, both cells
     python experiments/clstm_speed.py --sizes=8,16,32,48 --naive_max_cells=1024
 
-Prints a markdown table and writes it with the raw numbers to --json (atomically). Throughput
+Prints a markdown table, writes it into the section 'clstm-speed' of --output and, with the raw
+numbers, to --json (both atomically). Throughput
 of the registered C-LSTM rows on real SNLI lengths is `experiments/bench.py --dataset=snli
 --paper=C-LSTMs`.
 """
 import dataclasses
 import json
+import pathlib
 import sys
 
 from absl import app, flags
 
 from gcnn_match.files import write_text_atomic
 from gcnn_match.reporting.clstm_speed import SpeedConfig, growth_exponents, measure, render_markdown
+from gcnn_match.reporting.tables import update_section
 from gcnn_match.training.run_dir import environment_record
 
 FLAGS = flags.FLAGS
@@ -25,6 +28,7 @@ flags.DEFINE_integer("num_layers", 1, "Stacked blocks.")
 flags.DEFINE_integer("repeats", 3, "Timed calls per measurement (the fastest is reported).")
 flags.DEFINE_integer("naive_max_cells", 1024, "Skip the per-cell loop above this n·m.")
 flags.DEFINE_string("json", "results/clstm_speed.json", "JSON record.")
+flags.DEFINE_string("output", "REPRODUCTION.md", "Markdown report (section 'clstm-speed').")
 
 
 def main(argv):
@@ -44,6 +48,8 @@ def main(argv):
                                                "naive_cpu_ms")},
               "markdown": markdown}
     write_text_atomic(FLAGS.json, json.dumps(record, indent=2) + "\n")
+    update_section(pathlib.Path(FLAGS.output), "clstm-speed",
+                   "### C-LSTMs: wavefront vs per-cell loop\n\n" + markdown)
 
 
 if __name__ == "__main__":

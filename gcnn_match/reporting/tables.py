@@ -180,7 +180,7 @@ def render_markdown(rows, title=None, command=None):
                      "have shared the CPU, so compare speed with the side-by-side "
                      "measurements of BENCHMARKS.md (`make bench`).")
     for note in sorted({row["target_notes"] for row in rows if row["target_notes"]}):
-        lines.append(f"- Paper numbers: {note}.")
+        lines.append(f"- Paper numbers: {note.rstrip('.')}.")
     return "\n".join(lines) + "\n"
 
 
