@@ -3,6 +3,7 @@
     python experiments/evaluate.py --run_dir=runs/... --data_dir=../shared/data --split=test
     python experiments/evaluate.py --run_dir=runs/... --input=mine.tsv --a=0 --b=1 --label=2
 
+A split with an official scorer is scored by it too (FEVER: label accuracy and FEVER score).
 A ranking run (e.g. the C-LSTM WikiQA rows) reports P@1 / MAP / MRR; its --input needs the
 question column (--group) that ties each question's candidates together.
 """
@@ -42,7 +43,9 @@ def main(argv):
     try:
         if FLAGS.split:
             examples = list(registry.read_split(dataset.name, FLAGS.split, FLAGS.data_dir))
+            source = registry.resolve_split(dataset.name, FLAGS.split, FLAGS.data_dir)
         else:
+            source = None
             names = {name: i for i, name in enumerate(saved.labels)}
             names.update({str(i): i for i in range(len(saved.labels))})
             examples = list(read_pairs(FLAGS.input, FLAGS.format, a=parse_column(FLAGS.a),
@@ -52,7 +55,7 @@ def main(argv):
     except (ReaderError, registry.MissingDataError) as error:
         raise SystemExit(f"error: {error}") from None
     try:
-        metrics = saved.evaluate_examples(examples)
+        metrics = saved.evaluate_examples(examples, source)
     except ValueError as error:  # e.g. a ranking input without its question column
         raise SystemExit(f"error: {error}") from None
     for note in saved.notes:  # texts over the cut-off, texts without tokens

@@ -146,12 +146,24 @@ class SavedModel:
                              batch_size or self.config.eval_batch_size,
                              self.config.bucket_width, self.config.padding)[:, 0]
 
-    def evaluate_examples(self, examples):
+    def evaluate_examples(self, examples, source=None):
         """The run's task metrics on labelled `Example`s, as its metrics.json reports them
-        (ranking: candidates grouped by `Example.group`)."""
-        examples = list(examples)
-        return task_for(self.config).evaluate(self.model, self._encode(examples),
-                                              self.encoder)[1]
+        (ranking: candidates grouped by `Example.group`); with `source`, the (path, FileSpec)
+        the examples were read from, also the dataset's official scorer (e.g. FEVER)."""
+        task = task_for(self.config)
+        split = self._encode(list(examples))
+        outputs, metrics = task.evaluate(self.model, split, self.encoder)
+        if source is not None:
+            metrics.update(task.official_metrics(source, split, outputs))
+        return metrics
+
+    def evaluate_split(self, split, data_dir):
+        """`evaluate_examples` on a registered split of the run's dataset, official scorer
+        included."""
+        name = self.config.dataset
+        examples = data_registry.read_split(name, split, data_dir)
+        return self.evaluate_examples(examples,
+                                      data_registry.resolve_split(name, split, data_dir))
 
     def predict_pairs(self, pairs, batch_size=None):
         """Class probabilities for raw `(text_a, text_b)` pairs."""

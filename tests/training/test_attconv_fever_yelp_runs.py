@@ -12,6 +12,7 @@ from gcnn_match.data.readers import read_fever_claims
 from gcnn_match.experiments import registry
 from gcnn_match.training.fever_score import fever_metrics
 from gcnn_match.training.loop import run_experiment
+from gcnn_match.training.predict import SavedModel
 
 pytest.importorskip("fever.scorer", reason="the official scorer: run `make install`")
 TINY = dict(scale="full", epochs=1, batch_size=2, embeddings="random", embedding_dim=8)
@@ -49,6 +50,10 @@ def test_fever_row_trains_and_is_scored_by_the_official_scorer(tmp_path, name, s
     assert metrics["test_fever_score"] == expected["fever_score"]
     assert 0 <= metrics["test_fever_score"] <= metrics["test_label_accuracy"]
     assert {"dev_fever_score", "test_evidence_recall"} <= set(metrics)
+    # A saved run evaluated later (experiments/evaluate.py --split) reports the same scores.
+    again = SavedModel.from_run(run_dir).evaluate_split(split, tmp_path)
+    assert again["fever_score"] == metrics["test_fever_score"]
+    assert again["label_accuracy"] == metrics["test_label_accuracy"]
 
 
 def test_fever_row_names_the_contexts_it_needs(tmp_path):
