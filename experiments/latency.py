@@ -7,6 +7,7 @@ Needs keras-hub for the BERT model (setup.py extra "bench"); --models=COIN runs 
 """
 import json
 import pathlib
+import shlex
 import sys
 
 from absl import app, flags
@@ -52,7 +53,7 @@ def main(argv):
         print(f"timing {name} over {FLAGS.batches} batches", flush=True)
         results.append(latency.measure(name, model, batches, FLAGS.warmup))
     env = environment_record()
-    command = "python experiments/latency.py " + " ".join(sys.argv[1:])
+    command = shlex.join(["python", "experiments/latency.py", *sys.argv[1:]])
     markdown = f"Produced by `{command}`.\n\n" + latency.render_markdown(results, env,
                                                                          FLAGS.note)
     print(markdown)
