@@ -92,9 +92,8 @@ def _worker(config, env, full):
 def measure_row(config):
     print(f"benchmarking {config.name}", flush=True)
     record = _worker(config, {}, full=True)
-    if "error" in record:
-        raise SystemExit(f"the TensorFlow measurement of {config.name} failed: "
-                         f"{record['error']}")
+    if "error" in record:  # listed under the tables; the other rows are still measured
+        return {"name": config.name, **record}
     if "onednn" in FLAGS.compare or "jax" in FLAGS.compare:
         # The baseline of the cross-process ratios: a process of the same kind (one model,
         # throughput only), run right before the others.
@@ -116,7 +115,12 @@ def main(argv):
     if not configs:
         raise SystemExit("no registered row matches the selection flags")
     cache = measure_cache(configs) if "cache" in FLAGS.compare else []
-    results = [measure_row(config) for config in configs]
+    measured = [measure_row(config) for config in configs]
+    results = [r for r in measured if "error" not in r]
+    failed = [r for r in measured if "error" in r]
+    if not results:
+        raise SystemExit("every row failed: " + "; ".join(
+            f"{r['name']}: {r['error']}" for r in failed))
     environment = dict(results[0]["environment"])
     jax_record = next((r["jax"] for r in results if "environment" in r.get("jax", {})), None)
     if jax_record:
@@ -126,10 +130,14 @@ def main(argv):
     for table in dict.fromkeys(registry.table_id(c) for c in configs):
         markdown += render_time_ratios(results, registry.select(table=table),
                                        registry.time_ratios(table))
+    if failed:
+        markdown += "\nRows not measured, because their TensorFlow run failed:\n\n" + "".join(
+            f"- {r['name']}: {r['error']}\n" for r in failed)
     print(markdown)
     update_section(pathlib.Path(FLAGS.output), f"bench:{FLAGS.section}", markdown,
                    heading="# Benchmarks")
     record = {"environment": environment, "command": command, "results": results,
+              "failed_rows": failed,
               "cache": cache, "suggested_defaults": suggested_defaults(results)}
     write_atomic(FLAGS.json, json.dumps(record, indent=2).encode("utf-8"))
 

@@ -4,6 +4,7 @@ from keras import ops
 
 from gcnn_match.layers.initializers import paper_uniform
 from gcnn_match.layers.masking import masked_softmax
+from gcnn_match.layers.scan import carry_scan
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
@@ -20,7 +21,7 @@ class ConditionalAttention(keras.layers.Layer):
     ```
 
     No biases, as in the equations. The word-by-word recurrence runs in one compiled loop
-    (`keras.ops.scan`) over the hypothesis positions.
+    (`carry_scan`) over the hypothesis positions.
 
     Args:
         units: k, the LSTM size.
@@ -89,11 +90,9 @@ class ConditionalAttention(keras.layers.Layer):
                 query = h_term + ops.matmul(r, w["W_r"])
                 new = (self._attend(premise_term, premise, mask_p, query)
                        + ops.tanh(ops.matmul(r, w["W_t"])))
-                r = real * new + (1.0 - real) * r
-                return r, r  # Keras' TF scan wants the output shaped like the carry
+                return real * new + (1.0 - real) * r
 
-            r0 = ops.zeros_like(last)
-            r, _ = ops.scan(step, r0, ops.transpose(steps, (1, 0, 2)))
+            r, _ = carry_scan(step, ops.zeros_like(last), ops.transpose(steps, (1, 0, 2)))
         return ops.tanh(ops.matmul(r, w["W_p"]) + ops.matmul(last, w["W_x"]))
 
     def compute_mask(self, inputs, mask=None):

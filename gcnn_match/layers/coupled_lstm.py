@@ -3,6 +3,7 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.initializers import fresh_initializer, paper_uniform
+from gcnn_match.layers.scan import carry_scan
 
 _CELLS = ("tight", "loose")
 # direction -> (reverse sentence X, reverse sentence Y); the scan of direction d starts at
@@ -73,8 +74,8 @@ class CoupledLSTM(keras.layers.Layer):
     §3.5, §3.8). Boundary states (outside the grid) are zeros [U->S].
 
     Computation: cell (i, j) needs only cells of the anti-diagonal i + j - 1, so each block
-    scans the n + m - 1 anti-diagonals in ONE compiled loop (`keras.ops.scan`, a while
-    loop in every backend, with unknown n and m), updating all cells of a diagonal at once.
+    scans the n + m - 1 anti-diagonals in ONE compiled loop (`carry_scan`, a while loop in
+    every backend, with unknown n and m, XLA-compilable), updating all cells of a diagonal at once.
     The state carried is the previous diagonal indexed by row i: the row predecessor
     (i - 1, j) is that diagonal shifted by one row, the column predecessor (i, j - 1) is the
     same row. Directions 2-4 are direction 1 on length-aware reversed sentences (see
@@ -291,13 +292,11 @@ class CoupledLSTM(keras.layers.Layer):
             h_up = ops.pad(h_prev[:, :-1], ((0, 0), (1, 0), (0, 0)))
             c_up = ops.pad(c_prev[:, :-1], ((0, 0), (1, 0), (0, 0)))
             h, c = self._cell(block, pre_in, (h_prev, c_prev), (h_up, c_up), valid)
-            state = ops.concatenate([h, c], axis=-1)
-            # Keras' TensorFlow scan requires the per-step output to have the carry's
-            # structure, so the whole state is stacked and c is dropped afterwards.
-            return state, state
+            # The whole state is stacked by the scan; c is dropped afterwards.
+            return ops.concatenate([h, c], axis=-1)
 
         start = ops.zeros((batch, n, 2 * width), dtype=ref.dtype)
-        _, diagonals = ops.scan(step, start, ops.arange(steps, dtype="int32"))
+        _, diagonals = carry_scan(step, start, ops.arange(steps, dtype="int32"))
         # diagonals[t, b, i] is cell (i, t - i); gather cell (i, j) from diagonal i + j.
         by_row = ops.reshape(ops.transpose(diagonals[..., :width], (1, 2, 0, 3)),
                              (batch, -1, width))

@@ -26,8 +26,8 @@ def speedups(record):
     tf_rate = record["train_pairs_per_second_bucket"]
     out = {"bucketing": _ratio(tf_rate, record["train_pairs_per_second_fixed"])}
     xla, fused = record.get("xla"), record.get("fused")
-    out["xla"] = _ratio(xla["on"], xla["off"]) if xla else None
-    out["fused"] = _ratio(fused["on"], fused["off"]) if fused else None
+    out["xla"] = _ratio(xla.get("on"), xla.get("off")) if xla else None
+    out["fused"] = _ratio(fused.get("on"), fused.get("off")) if fused else None
     # Other processes are compared with the throughput-only TensorFlow process of the row.
     base = record.get("throughput", {})
     base_train = base.get("train_pairs_per_second_bucket")
@@ -114,6 +114,8 @@ def _speedup_table(results):
         lines.append(f"| {r['name']} | " + " | ".join(cells) + " |")
     failures = [f"{r['name']} ({where}): {r[key]['error']}"
                 for r in results for key, where in (("throughput", "throughput baseline"),
+                                                    ("xla", "XLA toggled"),
+                                                    ("fused", "unfused gates"),
                                                     ("jax", "JAX backend"),
                                                     ("onednn_toggled", "oneDNN toggled"))
                 if "error" in r.get(key, {})]

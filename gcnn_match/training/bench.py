@@ -203,20 +203,41 @@ def _bucketed_training(config, inputs, batches, warmup, max_seconds, compare):
                 models[f"jit_{jit}"] = _model(config, inputs, jit)
     if "fused" in compare and set_fused(models["configured"], True):
         models["unfused"] = _model(config, inputs, config.jit_compile, fused=False)
-    rates = _train_rates(models, batches, warmup, max_seconds)
+    failed = _failing_variants(models, batches[0])
+    rates = _train_rates({k: m for k, m in models.items() if k not in failed}, batches,
+                         warmup, max_seconds)
     configured = rates["configured"]
     out = {"train_pairs_per_second_bucket": configured["pairs_per_second"],
            "train_warmup_seconds_bucket": configured["warmup_seconds"],
            "timed_steps_bucket": configured["timed_steps"]}
-    if "unfused" in rates:
+    if "unfused" in failed:
+        out["fused"] = {"error": failed["unfused"]}
+    elif "unfused" in rates:
         out["fused"] = {"on": configured["pairs_per_second"],
                         "off": rates["unfused"]["pairs_per_second"]}
-    if xla:
+    if xla and failed:
+        out["xla"] = {"error": next(iter(failed.values()))}
+    elif xla:
         on, off = (rates.get(f"jit_{jit}", configured) for jit in (True, False))
         out["xla"] = {"on": on["pairs_per_second"], "off": off["pairs_per_second"],
                       "warmup_seconds_on": on["warmup_seconds"],
                       "warmup_seconds_off": off["warmup_seconds"]}
     return models["configured"], out
+
+
+def _failing_variants(models, batch):
+    """{name: first line of the error} of the variants (not the configured model) whose first
+    training step fails, e.g. a model XLA cannot compile: their comparison is reported as not
+    measured instead of ending the benchmark."""
+    failed = {}
+    for name, model in models.items():
+        if name == "configured":
+            continue
+        try:
+            model.train_on_batch(*batch)
+        except Exception as error:  # noqa: BLE001 - any failure of a variant is its result
+            failed[name] = f"{type(error).__name__}: {str(error).strip().splitlines()[0]}"
+    return failed
 
 
 def _sampled_eval_batches(split, batch_size, names, max_lens, bucket_width, count):

@@ -2,8 +2,8 @@
 import pytest
 
 from gcnn_match.experiments import registry
-from gcnn_match.reporting.bench_report import render, render_time_ratios, speedups
-from gcnn_match.training.bench import bench_experiment
+from gcnn_match.reporting.bench_report import _speedup_table, render, render_time_ratios, speedups
+from gcnn_match.training.bench import _failing_variants, bench_experiment
 from gcnn_match.training.bench_worker import WorkerError, run_worker
 
 TINY = {"variant": "gcnn", "hidden": 16, "context_layers": 1, "aggregation_layers": 1,
@@ -132,3 +132,26 @@ def test_timing_warms_every_shape_then_interleaves_and_keeps_to_its_budget():
     assert len(times["a"]) == len(times["b"]) == 5 and set(warm) == {"a", "b"}
     slow = {"a": lambda b: time.sleep(0.02)}
     assert len(timed(slow, batches, warmup=1, max_seconds=0.01)[0]["a"]) == 2
+
+
+class _Model:
+    def __init__(self, error=None):
+        self.error = error
+
+    def train_on_batch(self, *batch):
+        if self.error:
+            raise self.error
+
+
+def test_a_variant_that_fails_is_reported_not_fatal():
+    failed = _failing_variants(
+        {"configured": _Model(RuntimeError("the configured model is not probed")),
+         "jit_True": _Model(ValueError("XLA compilation requires a fixed size\ndetails")),
+         "unfused": _Model()}, ({}, []))
+    assert failed == {"jit_True": "ValueError: XLA compilation requires a fixed size"}
+    record = {"name": "clstm/snli/lc_lstms", "model": "clstm",
+              "train_pairs_per_second_bucket": 10.0, "train_pairs_per_second_fixed": 5.0,
+              "xla": {"error": failed["jit_True"]}}
+    assert speedups(record)["xla"] is None
+    text = "\n".join(_speedup_table([record]))
+    assert "clstm/snli/lc_lstms (XLA toggled): ValueError: XLA compilation" in text

@@ -1,0 +1,25 @@
+"""A sequential scan that also compiles with XLA under the TensorFlow backend.
+
+`keras.ops.scan` builds its TensorFlow loop without `maximum_iterations`, so the loop's
+gradient keeps its per-step values in lists of unknown size, which XLA refuses to compile
+("XLA compilation requires a fixed tensor list size"). `tf.scan` bounds its loop by the number
+of steps; the other backends' `keras.ops.scan` compile as they are.
+"""
+import keras
+from keras import ops
+
+
+def carry_scan(step, init, xs):
+    """(last carry, every carry stacked on a new leading axis) of `carry = step(carry, x)`
+    over the leading axis of the tensor `xs`, starting from the tensor `init`."""
+    if keras.backend.backend() == "tensorflow":
+        import tensorflow as tf
+
+        carries = tf.scan(step, xs, initializer=init)
+        return carries[-1], carries
+
+    def both(carry, x):
+        carry = step(carry, x)
+        return carry, carry
+
+    return ops.scan(both, init, xs)
