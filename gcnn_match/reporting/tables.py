@@ -141,9 +141,6 @@ def render_markdown(rows, title=None, command=None):
         lines += [f"### {title}", ""]
     if command:
         lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
-    trained_by = list(dict.fromkeys(c for row in rows for c in row.get("commands", [])))
-    if trained_by:
-        lines += ["Runs trained by:", ""] + [f"- `{c}`" for c in trained_by] + [""]
     metric_head = "".join(f"| paper: {_label(p)} | ours: {_label(o)} | Δ " for p, o in compare)
     head = (f"| row {metric_head}| seeds | time/epoch paper (s) | time/epoch ours (s) "
             "| best / run epochs | params (non-emb.) | data (train/dev/test) | vectors |")
@@ -181,6 +178,9 @@ def render_markdown(rows, title=None, command=None):
                      "measurements of BENCHMARKS.md (`make bench`).")
     for note in sorted({row["target_notes"] for row in rows if row["target_notes"]}):
         lines.append(f"- Paper numbers: {note.rstrip('.')}.")
+    trained_by = list(dict.fromkeys(c for row in rows for c in row.get("commands", [])))
+    if trained_by:
+        lines += ["", "Runs trained by:", ""] + [f"- `{c}`" for c in trained_by]
     return "\n".join(lines) + "\n"
 
 
