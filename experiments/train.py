@@ -50,6 +50,9 @@ def main(argv):
         split_cpu(FLAGS.logical_cpu_devices)  # before anything initialises the devices
     if not FLAGS.experiment:
         raise app.UsageError("--experiment is required; reproduce.py --list prints the names")
+    if FLAGS.scale == "smoke" and FLAGS.epochs is not None:
+        raise app.UsageError("--scale=smoke trains one epoch by definition; for more epochs on "
+                             "few examples use --scale=low-resource --max_train_examples=N")
     registered = registry.get(FLAGS.experiment)
     config = apply_overrides(registered, {name: FLAGS[name].value for name in FIELD_FLAGS},
                              FLAGS.learning_rate, parse_model_kwargs(FLAGS.model_kwargs))
