@@ -23,6 +23,7 @@ from gcnn_match.progress import RemainingTime, format_duration
 from gcnn_match.reporting import tables
 from gcnn_match.training.inputs import apply_scale
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
+from gcnn_match.training.run_dir import read_json
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("table", None, "Table id, e.g. gcnn-quora (see --list).")
@@ -133,14 +134,16 @@ def main(argv):
         # instead of disappearing from the report.
         table_configs = registry.select(table=table)
         run_dirs = {c.name: _run_dirs(c, seeds) for c in table_configs}
-        rows = tables.collect(table_configs, run_dirs)
+        record = pathlib.Path(FLAGS.results_dir) / f"{table}-{FLAGS.scale}.json"
+        rows = tables.keep_earlier_results(tables.collect(table_configs, run_dirs),
+                                           read_json(record, []))
         first = table_configs[0]
         title = f"{first.paper} {first.table}: {first.dataset} ({FLAGS.scale})"
         markdown = tables.render_markdown(rows, title=title, command=command)
         markdown += tables.render_time_ratios(rows, registry.time_ratios(table))
         print(markdown)
         tables.update_section(pathlib.Path(FLAGS.report), f"{table}:{FLAGS.scale}", markdown)
-        tables.write_json(pathlib.Path(FLAGS.results_dir) / f"{table}-{FLAGS.scale}.json", rows)
+        tables.write_json(record, rows)
 
 
 if __name__ == "__main__":

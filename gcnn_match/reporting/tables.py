@@ -71,6 +71,16 @@ def collect(configs, run_dirs):
     return rows
 
 
+def keep_earlier_results(rows, earlier):
+    """`rows` where each row without finished runs is replaced by the same row of `earlier`
+    (the table's previous JSON record) if that one has runs: a command that trains some rows
+    of a table (another seed set, another epoch cap) re-renders the whole table without
+    erasing the results of the others. Each kept row still lists the commands that trained it.
+    """
+    by_name = {row["name"]: row for row in earlier or [] if row.get("runs")}
+    return [by_name.get(row["name"], row) if not row.get("runs") else row for row in rows]
+
+
 def _command(argv):
     """The command line that trained a run, as typed from the repository root."""
     if not argv:
