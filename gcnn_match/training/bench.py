@@ -203,7 +203,7 @@ def _bucketed_training(config, inputs, batches, warmup, max_seconds, compare):
                 models[f"jit_{jit}"] = _model(config, inputs, jit)
     if "fused" in compare and set_fused(models["configured"], True):
         models["unfused"] = _model(config, inputs, config.jit_compile, fused=False)
-    failed = _failing_variants(models, batches[0])
+    failed = _failing_variants(models, batches)
     rates = _train_rates({k: m for k, m in models.items() if k not in failed}, batches,
                          warmup, max_seconds)
     configured = rates["configured"]
@@ -225,18 +225,25 @@ def _bucketed_training(config, inputs, batches, warmup, max_seconds, compare):
     return models["configured"], out
 
 
-def _failing_variants(models, batch):
-    """{name: first line of the error} of the variants (not the configured model) whose first
-    training step fails, e.g. a model XLA cannot compile: their comparison is reported as not
-    measured instead of ending the benchmark."""
+def _failing_variants(models, batches):
+    """{name: first line of the error} of the variants (not the configured model) whose
+    training step fails on one of the batch shapes in `batches`, e.g. a model XLA cannot
+    compile at some lengths: their comparison is reported as not measured instead of ending the
+    benchmark. Each shape is tried once (the timing's warm-up would compile it anyway)."""
+    shapes = {}
+    for features, labels in batches:
+        key = tuple(sorted((n, np.shape(v)) for n, v in features.items())) + (np.shape(labels),)
+        shapes.setdefault(key, (features, labels))
     failed = {}
     for name, model in models.items():
         if name == "configured":
             continue
-        try:
-            model.train_on_batch(*batch)
-        except Exception as error:  # noqa: BLE001 - any failure of a variant is its result
-            failed[name] = f"{type(error).__name__}: {str(error).strip().splitlines()[0]}"
+        for batch in shapes.values():
+            try:
+                model.train_on_batch(*batch)
+            except Exception as error:  # noqa: BLE001 - any failure of a variant is its result
+                failed[name] = f"{type(error).__name__}: {str(error).strip().splitlines()[0]}"
+                break
     return failed
 
 

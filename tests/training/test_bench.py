@@ -1,4 +1,5 @@
 """The benchmark measures every quantity on real lengths, in-process and in a worker process."""
+import numpy as np
 import pytest
 
 from gcnn_match.experiments import registry
@@ -118,8 +119,6 @@ def test_report_ratios_failures_and_suggested_defaults():
 def test_timing_warms_every_shape_then_interleaves_and_keeps_to_its_budget():
     import time
 
-    import numpy as np
-
     from gcnn_match.training.bench import timed
 
     calls = []
@@ -135,11 +134,13 @@ def test_timing_warms_every_shape_then_interleaves_and_keeps_to_its_budget():
 
 
 class _Model:
-    def __init__(self, error=None):
-        self.error = error
+    """Fails with `error` on batches of at least `fails_from` pairs (one shape, not another)."""
+
+    def __init__(self, error=None, fails_from=0):
+        self.error, self.fails_from = error, fails_from
 
     def train_on_batch(self, *batch):
-        if self.error:
+        if self.error and len(batch[1]) >= self.fails_from:
             raise self.error
 
 
@@ -147,8 +148,12 @@ def test_a_variant_that_fails_is_reported_not_fatal():
     failed = _failing_variants(
         {"configured": _Model(RuntimeError("the configured model is not probed")),
          "jit_True": _Model(ValueError("XLA compilation requires a fixed size\ndetails")),
-         "unfused": _Model()}, ({}, []))
+         "unfused": _Model()}, [({}, [])])
     assert failed == {"jit_True": "ValueError: XLA compilation requires a fixed size"}
+    # A variant that fails only at a later batch shape is caught too.
+    batches = [({"x": np.zeros((2, 3))}, [0, 1])] * 2 + [({"x": np.zeros((3, 5))}, [0, 1, 1])]
+    later = _failing_variants({"jit_True": _Model(ValueError("shape 5"), fails_from=3)}, batches)
+    assert later == {"jit_True": "ValueError: shape 5"}
     record = {"name": "clstm/snli/lc_lstms", "model": "clstm",
               "train_pairs_per_second_bucket": 10.0, "train_pairs_per_second_fixed": 5.0,
               "xla": {"error": failed["jit_True"]}}
