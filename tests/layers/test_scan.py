@@ -25,18 +25,21 @@ def test_carries_match_a_python_loop():
 
 
 @pytest.mark.skipif(keras.backend.backend() != "tensorflow", reason="TensorFlow's XLA path")
-def test_a_coupled_lstm_trains_under_xla_as_without_it():
-    # Keras' own TF scan leaves the loop unbounded, so the gradient did not compile with XLA.
+@pytest.mark.parametrize("cell", ["tight", "loose"])
+def test_a_coupled_lstm_trains_under_xla_as_without_it(cell):
+    # Keras' own TF scan leaves the loop unbounded, so the gradient did not compile with XLA;
+    # the loose cell's rank-4 matmul (a tensordot) did not compile either. Two grid shapes.
     rng = np.random.default_rng(1)
-    data = ([rng.normal(size=(4, 6, 5)).astype("float32"),
-             rng.normal(size=(4, 3, 5)).astype("float32")], rng.normal(size=(4, 1)))
+    batches = [([rng.normal(size=(4, n, 5)).astype("float32"),
+                 rng.normal(size=(4, m, 5)).astype("float32")], rng.normal(size=(4, 1)))
+               for n, m in ((6, 3), (4, 7))]
     losses = []
     for jit in (False, True):
         keras.utils.set_random_seed(3)
         x, y = keras.Input((None, 5)), keras.Input((None, 5))
-        grid = CoupledLSTM(4, cell="tight", num_layers=2)([x, y])
+        grid = CoupledLSTM(4, cell=cell, num_layers=2)([x, y])
         out = keras.layers.Dense(1)(keras.layers.GlobalMaxPooling2D()(grid))
         model = keras.Model([x, y], out)
         model.compile(keras.optimizers.SGD(0.1), "mse", jit_compile=jit)
-        losses.append([float(model.train_on_batch(*data)) for _ in range(2)])
+        losses.append([float(model.train_on_batch(*batch)) for batch in batches * 2])
     np.testing.assert_allclose(losses[0], losses[1], rtol=1e-4)
