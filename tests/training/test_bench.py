@@ -22,8 +22,12 @@ def test_bench_measures_cost_and_optimisations(shared_data, tmp_path):
                               latency_batches=2, compare=("fused",))
     for key in ("train_pairs_per_second_bucket", "train_pairs_per_second_fixed",
                 "inference_pairs_per_second", "latency_p50_ms", "latency_p90_ms",
-                "matmul_peak_gflops", "train_gflops_per_second_fixed", "peak_memory_bytes"):
+                "matmul_peak_gflops", "train_gflops_per_second_fixed"):
         assert result[key] > 0, key
+    # A tiny model can fit in memory this long-lived test process freed earlier (not counted,
+    # see PeakMemory; the benchmark measures each row in a fresh process), so only >= 0 here;
+    # tests/training/test_profiling.py checks the measurement on a real allocation.
+    assert result["peak_memory_bytes"] >= 0
     assert result["mean_length"] < 40  # Quora questions are far shorter than the cut-off
     # Training costs about three forward passes; at least the context convolutions (two
     # sentences, 40 positions, 3 fused gates of a width-3 kernel) are counted.
