@@ -4,7 +4,7 @@ from keras import ops
 
 from gcnn_match.layers.initializers import paper_uniform
 from gcnn_match.layers.masking import masked_softmax
-from gcnn_match.layers.scan import carry_scan
+from gcnn_match.layers.scan import carry_scan, flat_matmul
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
@@ -63,7 +63,7 @@ class ConditionalAttention(keras.layers.Layer):
                                             regularizer=self.kernel_regularizer)
 
     def _attend(self, premise_term, premise, premise_mask, query):
-        scores = ops.matmul(ops.tanh(premise_term + query[:, None, :]), self.score_vector)
+        scores = flat_matmul(ops.tanh(premise_term + query[:, None, :]), self.score_vector)
         weights = masked_softmax(scores[..., 0], premise_mask, axis=-1)
         return ops.sum(weights[..., None] * premise, axis=1)
 

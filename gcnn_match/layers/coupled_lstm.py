@@ -3,20 +3,12 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.initializers import fresh_initializer, paper_uniform
-from gcnn_match.layers.scan import carry_scan
+from gcnn_match.layers.scan import carry_scan, flat_matmul
 
 _CELLS = ("tight", "loose")
 # direction -> (reverse sentence X, reverse sentence Y); the scan of direction d starts at
 # the corner (1, 1), (1, m), (n, m), (n, 1) of the paper's §4.2.1 for d = 1, 2, 3, 4.
 _REVERSALS = {1: (False, False), 2: (False, True), 3: (True, True), 4: (True, False)}
-
-
-def _dense(x, kernel):
-    """x (..., D) @ kernel (D, G) as one 2-D matmul. Inside the scan, TensorFlow's matmul of a
-    higher-rank x goes through tensordot, whose gradient XLA cannot compile (its transpose
-    permutation is computed at run time)."""
-    out = ops.matmul(ops.reshape(x, (-1, ops.shape(x)[-1])), kernel)
-    return ops.reshape(out, ops.shape(x)[:-1] + (ops.shape(kernel)[-1],))
 
 
 def reverse_real(x, lengths, axis):
@@ -237,10 +229,10 @@ class CoupledLSTM(keras.layers.Layer):
     def _grid_input(self, block, cells):
         """Pre-activations (B', n, S, G) of grid features (B', n, D) gathered on a diagonal."""
         if self.cell == "tight":
-            pre = _dense(cells, block["input_kernel"]) + block["bias"]
+            pre = flat_matmul(cells, block["input_kernel"]) + block["bias"]
             return pre[:, :, None, :]
         streams = ops.reshape(cells, ops.shape(cells)[:2] + (2, self.units))
-        return _dense(streams, block["input_kernel"]) + block["bias"]
+        return flat_matmul(streams, block["input_kernel"]) + block["bias"]
 
     def _cell(self, block, pre_in, col_pred, row_pred, valid):
         """(h, c), each (B', R, S * k), of R cells updated at once (Eq. 5-11).
@@ -254,8 +246,8 @@ class CoupledLSTM(keras.layers.Layer):
         k, recurrent = self.units, block["recurrent_kernel"]
         if self.cell == "tight":
             # Eq. 9 orders the recurrent input as [h_{i,j-1}; h_{i-1,j}].
-            pre = pre_in[:, :, 0] + _dense(ops.concatenate([h_col, h_row], axis=-1),
-                                              recurrent)
+            pre = pre_in[:, :, 0] + flat_matmul(ops.concatenate([h_col, h_row], axis=-1),
+                                                   recurrent)
             cand, out_gate, in_gate, f_col, f_row = ops.split(pre, 5, axis=-1)
             c = (ops.tanh(cand) * ops.sigmoid(in_gate) + ops.sigmoid(f_col) * c_col
                  + ops.sigmoid(f_row) * c_row)
@@ -263,7 +255,7 @@ class CoupledLSTM(keras.layers.Layer):
             # LSTM1 recurs on the row predecessor, LSTM2 on the column predecessor; both
             # read [h1; h2] of their predecessor through the one shared kernel.
             rec_in = ops.stack([h_row, h_col], axis=2)  # (B', R, 2, 2k)
-            pre = pre_in + _dense(rec_in, recurrent)
+            pre = pre_in + flat_matmul(rec_in, recurrent)
             cand, out_gate, in_gate, forget = ops.split(pre, 4, axis=-1)
             c_pred = ops.stack([c_row[..., :k], c_col[..., k:]], axis=2)
             c = ops.tanh(cand) * ops.sigmoid(in_gate) + ops.sigmoid(forget) * c_pred

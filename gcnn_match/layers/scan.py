@@ -3,7 +3,8 @@
 `keras.ops.scan` builds its TensorFlow loop without `maximum_iterations`, so the loop's
 gradient keeps its per-step values in lists of unknown size, which XLA refuses to compile
 ("XLA compilation requires a fixed tensor list size"). `tf.scan` bounds its loop by the number
-of steps; the other backends' `keras.ops.scan` compile as they are.
+of steps; the other backends' `keras.ops.scan` compile as they are. Inside a scan body, multiply
+by weights with `flat_matmul`.
 """
 import keras
 from keras import ops
@@ -23,3 +24,11 @@ def carry_scan(step, init, xs):
         return carry, carry
 
     return ops.scan(both, init, xs)
+
+
+def flat_matmul(x, kernel):
+    """x (..., D) @ kernel (D,) or (D, G) as one 2-D matmul. TensorFlow multiplies a higher-rank
+    x through tensordot, whose gradient XLA cannot compile inside a loop (the permutation of
+    its transpose is computed at run time)."""
+    out = ops.matmul(ops.reshape(x, (-1, ops.shape(x)[-1])), kernel)
+    return ops.reshape(out, ops.shape(x)[:-1] + ops.shape(kernel)[1:])

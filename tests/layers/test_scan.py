@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from keras import ops
 
+from gcnn_match.layers.conditional_attention import ConditionalAttention
 from gcnn_match.layers.coupled_lstm import CoupledLSTM
-from gcnn_match.layers.scan import carry_scan
+from gcnn_match.layers.scan import carry_scan, flat_matmul
 
 
 def _step(carry, x):
@@ -24,22 +25,59 @@ def test_carries_match_a_python_loop():
     np.testing.assert_allclose(ops.convert_to_numpy(last), expected[-1], rtol=1e-6)
 
 
-@pytest.mark.skipif(keras.backend.backend() != "tensorflow", reason="TensorFlow's XLA path")
-@pytest.mark.parametrize("cell", ["tight", "loose"])
-def test_a_coupled_lstm_trains_under_xla_as_without_it(cell):
-    # Keras' own TF scan leaves the loop unbounded, so the gradient did not compile with XLA;
-    # the loose cell's rank-4 matmul (a tensordot) did not compile either. Two grid shapes.
-    rng = np.random.default_rng(1)
-    batches = [([rng.normal(size=(4, n, 5)).astype("float32"),
-                 rng.normal(size=(4, m, 5)).astype("float32")], rng.normal(size=(4, 1)))
-               for n, m in ((6, 3), (4, 7))]
+def test_flat_matmul_matches_numpy_for_matrix_and_column_kernels():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2, 3, 4, 5)).astype("float32")
+    for kernel in (rng.normal(size=(5, 6)), rng.normal(size=(5, 1))):
+        kernel = kernel.astype("float32")
+        np.testing.assert_allclose(ops.convert_to_numpy(flat_matmul(x, kernel)), x @ kernel,
+                                   rtol=1e-5, atol=1e-5)
+
+
+def _losses_with_and_without_xla(build, batches):
+    """Training losses of the model `build(inputs)` makes on two sentences, on `batches` of
+    different grid shapes (each twice), with jit_compile off and on, from the same weights."""
     losses = []
     for jit in (False, True):
         keras.utils.set_random_seed(3)
         x, y = keras.Input((None, 5)), keras.Input((None, 5))
-        grid = CoupledLSTM(4, cell=cell, num_layers=2)([x, y])
-        out = keras.layers.Dense(1)(keras.layers.GlobalMaxPooling2D()(grid))
-        model = keras.Model([x, y], out)
+        model = keras.Model([x, y], keras.layers.Dense(1)(build(x, y)))
         model.compile(keras.optimizers.SGD(0.1), "mse", jit_compile=jit)
         losses.append([float(model.train_on_batch(*batch)) for batch in batches * 2])
+    return losses
+
+
+def _batches():
+    rng = np.random.default_rng(1)
+    return [([rng.normal(size=(4, n, 5)).astype("float32"),
+              rng.normal(size=(4, m, 5)).astype("float32")], rng.normal(size=(4, 1)))
+            for n, m in ((6, 3), (4, 7))]
+
+
+XLA = pytest.mark.skipif(keras.backend.backend() != "tensorflow", reason="TensorFlow's XLA path")
+
+
+@XLA
+@pytest.mark.parametrize("cell", ["tight", "loose"])
+def test_a_coupled_lstm_trains_under_xla_as_without_it(cell):
+    # Keras' own TF scan leaves the loop unbounded, so the gradient did not compile with XLA;
+    # the cells' higher-rank matmuls (tensordot) did not compile either when n != m.
+    def build(x, y):
+        grid = CoupledLSTM(4, cell=cell, num_layers=2)([x, y])
+        return keras.layers.GlobalMaxPooling2D()(grid)
+
+    losses = _losses_with_and_without_xla(build, _batches())
+    np.testing.assert_allclose(losses[0], losses[1], rtol=1e-4)
+
+
+@XLA
+def test_word_by_word_attention_trains_under_xla_as_without_it():
+    def build(premise, hypothesis):
+        last = keras.layers.Lambda(lambda t: t[:, -1])(hypothesis)
+        masks = [keras.layers.Lambda(lambda t: ops.ones(ops.shape(t)[:2], "bool"))(t)
+                 for t in (premise, hypothesis)]
+        return ConditionalAttention(5, word_by_word=True)([premise, hypothesis, last],
+                                                          mask=masks)
+
+    losses = _losses_with_and_without_xla(build, _batches())
     np.testing.assert_allclose(losses[0], losses[1], rtol=1e-4)
