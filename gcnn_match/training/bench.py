@@ -231,9 +231,8 @@ def _failing_variants(models, batches):
     compile at some lengths: their comparison is reported as not measured instead of ending the
     benchmark. Each shape is tried once (the timing's warm-up would compile it anyway)."""
     shapes = {}
-    for features, labels in batches:
-        key = tuple(sorted((n, np.shape(v)) for n, v in features.items())) + (np.shape(labels),)
-        shapes.setdefault(key, (features, labels))
+    for batch in batches:
+        shapes.setdefault(_shape_key(batch), batch)
     failed = {}
     for name, model in models.items():
         if name == "configured":
