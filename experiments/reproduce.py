@@ -21,7 +21,7 @@ from gcnn_match.experiments import registry
 from gcnn_match.experiments.overrides import default_run_dir
 from gcnn_match.progress import RemainingTime, format_duration
 from gcnn_match.reporting import tables
-from gcnn_match.training.inputs import apply_scale
+from gcnn_match.training.inputs import apply_scale, check_epochs_for_scale
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
 from gcnn_match.training.run_dir import read_json
 
@@ -99,6 +99,10 @@ def main(argv):
     if FLAGS.list:
         _list()
         return
+    try:
+        check_epochs_for_scale(FLAGS.scale, FLAGS.epochs)
+    except ValueError as error:
+        raise app.UsageError(str(error)) from None
     configs = registry.select(table=FLAGS.table, dataset=FLAGS.dataset, paper=FLAGS.paper,
                               rows=FLAGS.rows)
     if not configs:

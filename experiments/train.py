@@ -11,6 +11,7 @@ from gcnn_match.experiments.config import DISTRIBUTIONS
 from gcnn_match.experiments.overrides import (FIELD_FLAGS, apply_overrides, default_run_dir,
                                               parse_model_kwargs)
 from gcnn_match.training.distribution import split_cpu
+from gcnn_match.training.inputs import check_epochs_for_scale
 from gcnn_match.training.loop import run_experiment
 
 FLAGS = flags.FLAGS
@@ -50,9 +51,10 @@ def main(argv):
         split_cpu(FLAGS.logical_cpu_devices)  # before anything initialises the devices
     if not FLAGS.experiment:
         raise app.UsageError("--experiment is required; reproduce.py --list prints the names")
-    if FLAGS.scale == "smoke" and FLAGS.epochs is not None:
-        raise app.UsageError("--scale=smoke trains one epoch by definition; for more epochs on "
-                             "few examples use --scale=low-resource --max_train_examples=N")
+    try:
+        check_epochs_for_scale(FLAGS.scale, FLAGS.epochs)
+    except ValueError as error:
+        raise app.UsageError(str(error)) from None
     registered = registry.get(FLAGS.experiment)
     config = apply_overrides(registered, {name: FLAGS[name].value for name in FIELD_FLAGS},
                              FLAGS.learning_rate, parse_model_kwargs(FLAGS.model_kwargs))

@@ -31,6 +31,14 @@ def official_splits(dataset, variant=None):
     return tuple(f"{name}.{variant}" for name in names) if variant else names
 
 
+def check_epochs_for_scale(scale, epochs):
+    """Refuses an epoch cap at the smoke scale, which trains one epoch by definition (the run
+    directory would name a cap that is ignored)."""
+    if scale == "smoke" and epochs is not None:
+        raise ValueError("--scale=smoke trains one epoch by definition; for more epochs on few "
+                         "examples use --scale=low-resource --max_train_examples=N")
+
+
 def apply_scale(config):
     """Fills the split names, the scale's limits and the padding a model needs into `config`."""
     train, dev, test = official_splits(config.dataset, config.split_variant)

@@ -105,3 +105,12 @@ def test_time_ratios_use_same_run_medians():
     text = tables.render_time_ratios(rows, registry.time_ratios("gcnn-quora"))
     assert "| GCNN / CNN | 1.32 | 2.00 |" in text
     assert "| ESIM (our implement) / GCNN | " in text
+
+
+def test_an_epoch_cap_at_the_smoke_scale_is_refused_not_ignored():
+    from gcnn_match.training.inputs import check_epochs_for_scale
+
+    with pytest.raises(ValueError, match="one epoch by definition"):
+        check_epochs_for_scale("smoke", 3)
+    check_epochs_for_scale("smoke", None)
+    check_epochs_for_scale("low-resource", 3)
