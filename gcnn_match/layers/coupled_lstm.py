@@ -76,10 +76,11 @@ class CoupledLSTM(keras.layers.Layer):
     Computation: cell (i, j) needs only cells of the anti-diagonal i + j - 1, so each block
     scans the n + m - 1 anti-diagonals in ONE compiled loop (`carry_scan`, a while loop in
     every backend, with unknown n and m, XLA-compilable), updating all cells of a diagonal at once.
-    The state carried is the previous diagonal indexed by row i: the row predecessor
-    (i - 1, j) is that diagonal shifted by one row, the column predecessor (i, j - 1) is the
-    same row. Directions 2-4 are direction 1 on length-aware reversed sentences (see
-    `reverse_real`), batched with direction 1 into one scan and reversed back.
+    The state carried is the previous diagonal indexed along the shorter sentence, say by
+    row i: the row predecessor (i - 1, j) is that diagonal shifted by one row, the column
+    predecessor (i, j - 1) is the same row (by column j, the roles swap). Directions 2-4
+    are direction 1 on length-aware reversed sentences (see `reverse_real`), batched with
+    direction 1 into one scan and reversed back.
 
     Args:
         units: int, hidden size k (50 in the paper).
@@ -265,44 +266,58 @@ class CoupledLSTM(keras.layers.Layer):
         c = c * keep
         return ops.sigmoid(out_gate) * ops.tanh(c) * keep, c
 
-    def _scan(self, block, row_term, col_term, grid_term, mask_x, mask_y):
-        """All cells of one block in one pass over the anti-diagonals -> (B', n, m, d_out)."""
+    def _scan(self, block, row_term, col_term, grid_term, mask_x, mask_y, by_rows=None):
+        """All cells of one block in one pass over the anti-diagonals -> (B', n, m, d_out).
+
+        Each diagonal is held along the shorter sentence (by row i if n <= m, else by column
+        j; `by_rows` forces one), so a block updates min(n, m) * (n + m - 1) cells instead of
+        up to n * (n + m - 1). Along the held axis, a cell's predecessor across it has the
+        same index in the previous diagonal and its predecessor along it is that diagonal
+        shifted by one. The choice is a run-time select, not control flow, so one trace
+        serves every batch shape and XLA compiles it.
+        """
         width = self.num_streams * self.units
         ref = grid_term if grid_term is not None else row_term
         batch, n = ops.shape(mask_x)[0], ops.shape(mask_x)[1]
         m = ops.shape(mask_y)[1]
         steps = n + m - 1
-        rows = ops.arange(n, dtype="int32")
+        by_rows = ops.convert_to_tensor(n <= m if by_rows is None else by_rows)
+        index_a = ops.arange(ops.where(by_rows, n, m), dtype="int32")
         if grid_term is not None:
             flat_grid = ops.reshape(grid_term, (batch, -1, ops.shape(grid_term)[-1]))
 
         def step(state, t):
-            # state (B', n, 2 * S * k): [h; c] of the cells of diagonal t - 1, by row.
-            h_prev, c_prev = state[..., :width], state[..., width:]
-            cols = t - rows
-            in_range = ops.logical_and(cols >= 0, cols < m)
-            safe_cols = ops.clip(cols, 0, m - 1)
-            valid = mask_x * ops.take(mask_y, safe_cols, axis=1) * ops.cast(in_range, ref.dtype)
+            # state (B', min(n, m), 2 * S * k): [h; c] of diagonal t - 1, by index.
+            index_b = t - index_a
+            rows = ops.where(by_rows, index_a, index_b)
+            cols = ops.where(by_rows, index_b, index_a)
+            in_range = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < m)
+            rows, cols = ops.clip(rows, 0, n - 1), ops.clip(cols, 0, m - 1)
+            valid = (ops.take(mask_x, rows, axis=1) * ops.take(mask_y, cols, axis=1)
+                     * ops.cast(in_range, ref.dtype))
             if grid_term is None:
-                pre_in = row_term + ops.take(col_term, safe_cols, axis=1)
+                pre_in = ops.take(row_term, rows, axis=1) + ops.take(col_term, cols, axis=1)
             else:
-                cells = ops.take(flat_grid, rows * m + safe_cols, axis=1)
-                pre_in = self._grid_input(block, cells)
-            # Row predecessor (i - 1, j): previous diagonal one row up; zeros at row 0.
-            h_up = ops.pad(h_prev[:, :-1], ((0, 0), (1, 0), (0, 0)))
-            c_up = ops.pad(c_prev[:, :-1], ((0, 0), (1, 0), (0, 0)))
-            h, c = self._cell(block, pre_in, (h_prev, c_prev), (h_up, c_up), valid)
+                pre_in = self._grid_input(block, ops.take(flat_grid, rows * m + cols, axis=1))
+            # Predecessor along the held axis: the previous diagonal one index back.
+            back = ops.pad(state[:, :-1], ((0, 0), (1, 0), (0, 0)))
+            col_pred = ops.where(by_rows, state, back)
+            row_pred = ops.where(by_rows, back, state)
+            h, c = self._cell(block, pre_in, ops.split(col_pred, 2, axis=-1),
+                              ops.split(row_pred, 2, axis=-1), valid)
             # The whole state is stacked by the scan; c is dropped afterwards.
             return ops.concatenate([h, c], axis=-1)
 
-        start = ops.zeros((batch, n, 2 * width), dtype=ref.dtype)
+        start = ops.zeros((batch, ops.shape(index_a)[0], 2 * width), dtype=ref.dtype)
         _, diagonals = carry_scan(step, start, ops.arange(steps, dtype="int32"))
-        # diagonals[t, b, i] is cell (i, t - i); gather cell (i, j) from diagonal i + j.
-        by_row = ops.reshape(ops.transpose(diagonals[..., :width], (1, 2, 0, 3)),
-                             (batch, -1, width))
-        cols = ops.arange(m, dtype="int32")
-        index = ops.reshape(rows[:, None] * steps + rows[:, None] + cols[None, :], (-1,))
-        return ops.reshape(ops.take(by_row, index, axis=1), (batch, n, m, width))
+        # diagonals[t, b, a] is the cell at index a of diagonal t; cell (i, j) is on i + j.
+        by_index = ops.reshape(ops.transpose(diagonals[..., :width], (1, 2, 0, 3)),
+                               (batch, -1, width))
+        rows = ops.arange(n, dtype="int32")[:, None]
+        cols = ops.arange(m, dtype="int32")[None, :]
+        index = ops.where(by_rows, rows, cols) * steps + rows + cols
+        return ops.reshape(ops.take(by_index, ops.reshape(index, (-1,)), axis=1),
+                           (batch, n, m, width))
 
     def compute_mask(self, inputs, mask=None):
         # The float masks are consumed explicitly; no implicit Keras mask is propagated.

@@ -4,6 +4,8 @@ The reference visits the cells with plain for-loops over i and j in each directi
 order and reads each direction's predecessors directly (i -/+ 1, j -/+ 1), so it checks the
 layer's wavefront scan and its length-aware reversals independently.
 """
+import functools
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -94,13 +96,18 @@ CASES = [(cell, layers, directions) for cell in ("tight", "loose")
                                     (2, [1, 2, 3, 4])]]
 
 
+# n < m scans the diagonals by row, n > m by column (the shorter sentence).
+SHAPES = [(N, M), (M, N)]
+
+
+@pytest.mark.parametrize("n,m", SHAPES)
 @pytest.mark.parametrize("cell,layers,directions", CASES)
-def test_matches_numpy_double_loop(cell, layers, directions):
-    x, y, mask_x, mask_y = _pair(seed=layers * 10 + directions[0])
+def test_matches_numpy_double_loop(cell, layers, directions, n, m):
+    x, y, mask_x, mask_y = _pair(seed=layers * 10 + directions[0], n=n, m=m)
     layer = CoupledLSTM(UNITS, cell=cell, num_layers=layers, directions=directions)
     got = np.asarray(layer([x, y], mask=[mask_x, mask_y]))
     want = np_coupled_lstm(layer, x, y, mask_x, mask_y)
-    assert got.shape == (B, N, M, UNITS * (1 if cell == "tight" else 2))
+    assert got.shape == (B, n, m, UNITS * (1 if cell == "tight" else 2))
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
@@ -119,15 +126,33 @@ def test_harness(cell):
 @pytest.mark.parametrize("cell", ["tight", "loose"])
 def test_compiled_with_unknown_batch_and_lengths(cell):
     # model.fit traces with (None, None, e) inputs: the scan and the reversals must not
-    # need any static size.
-    x, y, mask_x, mask_y = _pair(seed=11)
+    # need any static size, and one trace picks the scan axis per batch at run time.
     layer = CoupledLSTM(UNITS, cell=cell, num_layers=2)
-    eager = np.asarray(layer([x, y], mask=[mask_x, mask_y]))
     spec = lambda *shape: tf.TensorSpec(shape, "float32")  # noqa: E731
     compiled = tf.function(lambda a, b, ma, mb: layer([a, b], mask=[ma, mb]), input_signature=[
         spec(None, None, E), spec(None, None, E), spec(None, None), spec(None, None)])
-    np.testing.assert_allclose(np.asarray(compiled(x, y, mask_x, mask_y)), eager,
-                               rtol=1e-5, atol=1e-5)
+    for n, m in SHAPES:
+        x, y, mask_x, mask_y = _pair(seed=11, n=n, m=m)
+        eager = np.asarray(layer([x, y], mask=[mask_x, mask_y]))
+        np.testing.assert_allclose(np.asarray(compiled(x, y, mask_x, mask_y)), eager,
+                                   rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("cell", ["tight", "loose"])
+def test_gradients_match_along_either_axis(cell):
+    # The two scan axes are the same function: forcing the other one changes no gradient.
+    x, y, mask_x, mask_y = _pair(seed=12, n=M, m=N)
+    layer = CoupledLSTM(UNITS, cell=cell, num_layers=2)
+    layer([x, y], mask=[mask_x, mask_y])
+    grads = []
+    for by_rows in (True, False):
+        layer._scan = functools.partial(type(layer)._scan, layer, by_rows=by_rows)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(layer([x, y], mask=[mask_x, mask_y]) ** 2)
+        grads.append(tape.gradient(loss, layer.trainable_weights))
+        del layer._scan
+    for by_row, by_col in zip(*grads):
+        np.testing.assert_allclose(np.asarray(by_row), np.asarray(by_col), rtol=1e-4, atol=1e-6)
 
 
 def test_parameter_shapes_follow_the_papers_counts():
