@@ -1,7 +1,7 @@
 """Coupled LSTM layer: wavefront scan vs a per-cell loop, and cost against n·m, on this machine.
 
-    python experiments/clstm_speed.py                       # n = m in {8, 16, 32}, both cells
-    python experiments/clstm_speed.py --sizes=8,16,32,48 --naive_max_cells=1024
+    python experiments/clstm_speed.py          # 8x8, 16x16, 32x32, 32x8, 8x32; both cells
+    python experiments/clstm_speed.py --grids=8x8,16x16,32x32,48x48 --naive_max_cells=1024
 
 Prints a markdown table, writes it into the section 'clstm-speed' of --output and, with the raw
 numbers, to --json (both atomically). Throughput
@@ -16,13 +16,14 @@ import sys
 from absl import app, flags
 
 from gcnn_match.files import write_text_atomic
-from gcnn_match.reporting.clstm_speed import SpeedConfig, growth_exponents, measure, render_markdown
+from gcnn_match.reporting.clstm_speed import (WORK, SpeedConfig, growth_exponents, measure,
+                                              render_markdown)
 from gcnn_match.reporting.tables import update_section
 from gcnn_match.training.run_dir import environment_record
 
 FLAGS = flags.FLAGS
 flags.DEFINE_list("cells", ["loose", "tight"], "Cell types.")
-flags.DEFINE_list("sizes", ["8", "16", "32"], "Grid sides n = m.")
+flags.DEFINE_list("grids", ["8x8", "16x16", "32x32", "32x8", "8x32"], "Grid shapes n x m.")
 flags.DEFINE_list("batches", ["32", "1"], "Sentence pairs per batch.")
 flags.DEFINE_integer("num_layers", 1, "Stacked blocks.")
 flags.DEFINE_integer("repeats", 3, "Timed calls per measurement (the fastest is reported).")
@@ -33,7 +34,8 @@ flags.DEFINE_string("output", "REPRODUCTION.md", "Markdown report (section 'clst
 
 def main(argv):
     del argv
-    config = SpeedConfig(cells=tuple(FLAGS.cells), sizes=tuple(int(s) for s in FLAGS.sizes),
+    grids = tuple(tuple(int(side) for side in grid.lower().split("x")) for grid in FLAGS.grids)
+    config = SpeedConfig(cells=tuple(FLAGS.cells), grids=grids,
                          batches=tuple(int(b) for b in FLAGS.batches),
                          num_layers=FLAGS.num_layers, repeats=FLAGS.repeats,
                          naive_max_cells=FLAGS.naive_max_cells)
@@ -43,9 +45,9 @@ def main(argv):
     markdown = render_markdown(rows, config, environment, command.strip())
     print(markdown)
     record = {"environment": environment, "config": dataclasses.asdict(config), "rows": rows,
-              "growth_exponents": {key: growth_exponents(rows, key)
-                                   for key in ("wavefront_ms", "naive_ms", "wavefront_cpu_ms",
-                                               "naive_cpu_ms")},
+              "growth_exponents": {f"{name}{clock} vs {work}": growth_exponents(
+                  rows, f"{name}{clock}", work) for name, work in WORK.items()
+                  for clock in ("_ms", "_cpu_ms")},
               "markdown": markdown}
     write_text_atomic(FLAGS.json, json.dumps(record, indent=2) + "\n")
     update_section(pathlib.Path(FLAGS.output), "clstm-speed",

@@ -1,6 +1,7 @@
 """Wavefront vs cell-by-cell speed of the coupled LSTM layer, and how its cost grows with n·m.
 
-`CoupledLSTM` updates all cells of one anti-diagonal at once: n + m - 1 sequential steps. The
+`CoupledLSTM` updates all cells of one anti-diagonal at once: n + m - 1 sequential steps, each
+over min(n, m) slots (the diagonal held along the shorter sentence). The
 reference here, `NaiveCoupledLSTM`, is the same layer with the same weights and the same cell
 arithmetic (`CoupledLSTM._cell`), but visits the n·m cells one at a time in a `tf.while_loop`
 (row-major, each step batched only over examples and directions). Both run as `tf.function`
@@ -113,7 +114,8 @@ class SpeedConfig:
 
     Attributes:
         cells: cell types ("loose", "tight").
-        sizes: grid sides n = m.
+        grids: grid shapes (n, m); square ones show the growth with n·m, oblong ones that
+            the wavefront's work follows min(n, m)·(n + m - 1), not n·(n + m - 1).
         batches: sentence pairs per batch: 32 (the rows' batch, compute-bound) and 1 (where
             the number of sequential steps dominates).
         units, dim: hidden size k and word-vector size e (the paper's 50 and 100).
@@ -124,7 +126,7 @@ class SpeedConfig:
     """
 
     cells: tuple[str, ...] = ("loose", "tight")
-    sizes: tuple[int, ...] = (8, 16, 32)
+    grids: tuple[tuple[int, int], ...] = ((8, 8), (16, 16), (32, 32), (32, 8), (8, 32))
     batches: tuple[int, ...] = (32, 1)
     units: int = 50
     dim: int = 100
@@ -135,28 +137,34 @@ class SpeedConfig:
 
 
 def measure(config: SpeedConfig, log=print) -> list[dict]:
-    """One row per (cell, batch, size): ms per batch of both implementations, their ratio,
+    """One row per (cell, batch, grid): ms per batch of both implementations, their ratio,
     and the 1-minute load average of the machine when it was measured."""
     rows = []
     for cell in config.cells:
         for batch in config.batches:
-            for size in config.sizes:
-                rows.append(_measure_one(config, cell, batch, size))
+            for n, m in config.grids:
+                rows.append(_measure_one(config, cell, batch, n, m))
                 log(", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"
                               for k, v in rows[-1].items()))
                 keras.backend.clear_session()
     return rows
 
 
-def _measure_one(config, cell, batch, size):
-    x, y, mask = grid_inputs(batch, size, size, config.dim)
+def wavefront_updates(n, m):
+    """Cell slots the wavefront computes: n + m - 1 diagonals of min(n, m) slots."""
+    return min(n, m) * (n + m - 1)
+
+
+def _measure_one(config, cell, batch, n, m):
+    x, y, mask = grid_inputs(batch, n, m, config.dim)
     kwargs = dict(units=config.units, cell=cell, num_layers=config.num_layers,
                   directions=config.directions)
     wavefront = CoupledLSTM(**kwargs)
     wavefront([x, y], mask=mask)
-    row = {"cell": cell, "batch": batch, "n": size, "m": size, "cells": size * size}
+    row = {"cell": cell, "batch": batch, "n": n, "m": m, "cells": n * m,
+           "updates": wavefront_updates(n, m)}
     layers = {"wavefront": wavefront}
-    if size * size <= config.naive_max_cells:
+    if n * m <= config.naive_max_cells:
         layers["naive"] = NaiveCoupledLSTM(**kwargs)
         copy_weights(wavefront, layers["naive"], x, y, mask)
     for name, layer in layers.items():
@@ -169,11 +177,17 @@ def _measure_one(config, cell, batch, size):
     return row
 
 
-def growth_exponents(rows, key):
-    """"cell, batch B" -> slope of log(time) against log(n·m) (1: cost proportional to n·m)."""
+# The work each implementation's time is fitted against: slot updates of the wavefront, cells
+# of the per-cell loop.
+WORK = {"wavefront": "updates", "naive": "cells"}
+
+
+def growth_exponents(rows, key, work="cells"):
+    """"cell, batch B" -> slope of log(time `key`) against log(`work`), "cells" (n·m) or
+    "updates" (the wavefront's slots); 1: time proportional to that work."""
     exponents = {}
     for cell, batch in dict.fromkeys((r["cell"], r["batch"]) for r in rows):
-        points = [(np.log(r["cells"]), np.log(r[key])) for r in rows
+        points = [(np.log(r[work]), np.log(r[key])) for r in rows
                   if (r["cell"], r["batch"]) == (cell, batch) and key in r]
         if len(points) >= 2:
             exponents[f"{cell}, batch {batch}"] = float(np.polyfit(*zip(*points), 1)[0])
@@ -188,22 +202,24 @@ def render_markdown(rows, config: SpeedConfig, environment, command):
              f"block(s) of {directions} directions, k = {config.units}, e = {config.dim}; "
              f"forward + backward, fastest of {config.repeats} calls: wall ms (process CPU "
              "ms, all threads, which waiting for a busy core does not inflate). The wavefront "
-             "takes n + m - 1 sequential steps, the per-cell loop n·m.", "",
-             "| cell | batch | n = m | n·m | wavefront ms (CPU) | naive ms (CPU) "
-             "| naive / wavefront (CPU) | load avg |", "|" + "---|" * 8]
+             "takes n + m - 1 sequential steps of min(n, m) slots (its updates), the per-cell "
+             "loop n·m steps of one cell.", "",
+             "| cell | batch | n × m | n·m | wavefront updates | wavefront ms (CPU) "
+             "| naive ms (CPU) | naive / wavefront (CPU) | load avg |", "|" + "---|" * 9]
     for r in rows:
         naive = "naive_ms" in r
-        cells = [r["cell"], r["batch"], r["n"], r["cells"],
+        cells = [r["cell"], r["batch"], f"{r['n']} × {r['m']}", r["cells"], r["updates"],
                  f"{r['wavefront_ms']:.1f} ({r['wavefront_cpu_ms']:.1f})",
                  f"{r['naive_ms']:.1f} ({r['naive_cpu_ms']:.1f})" if naive else "skipped",
                  f"{r['naive_over_wavefront']:.1f}x ({r['naive_over_wavefront_cpu']:.1f}x)"
                  if naive else "–", f"{r['load_average']:.1f}"]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     lines.append("")
-    for name in ("wavefront", "naive"):
-        exponents = growth_exponents(rows, f"{name}_cpu_ms")
+    for name, work in WORK.items():
+        exponents = growth_exponents(rows, f"{name}_cpu_ms", work)
         if exponents:
             fitted = "; ".join(f"{group}: {slope:.2f}" for group, slope in exponents.items())
-            lines.append(f"- {name}: CPU time ∝ (n·m)^a, fitted a = {fitted} (a = 1: linear "
-                         "in the number of cells).")
+            measure_name = "n·m" if work == "cells" else "min(n, m)·(n + m - 1)"
+            lines.append(f"- {name}: CPU time ∝ ({measure_name})^a, fitted a = {fitted} "
+                         "(a = 1: linear in that work).")
     return "\n".join(lines) + "\n"
