@@ -46,7 +46,7 @@ def main(argv):
     print(markdown)
     record = {"environment": environment, "config": dataclasses.asdict(config), "rows": rows,
               "growth_exponents": {f"{name}{clock} vs {work}": growth_exponents(
-                  rows, f"{name}{clock}", work) for name, work in WORK.items()
+                  rows, f"{name}{clock}", work) for name, (work, _) in WORK.items()
                   for clock in ("_ms", "_cpu_ms")},
               "markdown": markdown}
     write_text_atomic(FLAGS.json, json.dumps(record, indent=2) + "\n")

@@ -277,7 +277,6 @@ class CoupledLSTM(keras.layers.Layer):
         serves every batch shape and XLA compiles it.
         """
         width = self.num_streams * self.units
-        ref = grid_term if grid_term is not None else row_term
         batch, n = ops.shape(mask_x)[0], ops.shape(mask_x)[1]
         m = ops.shape(mask_y)[1]
         steps = n + m - 1
@@ -294,7 +293,7 @@ class CoupledLSTM(keras.layers.Layer):
             in_range = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < m)
             rows, cols = ops.clip(rows, 0, n - 1), ops.clip(cols, 0, m - 1)
             valid = (ops.take(mask_x, rows, axis=1) * ops.take(mask_y, cols, axis=1)
-                     * ops.cast(in_range, ref.dtype))
+                     * ops.cast(in_range, mask_x.dtype))
             if grid_term is None:
                 pre_in = ops.take(row_term, rows, axis=1) + ops.take(col_term, cols, axis=1)
             else:
@@ -308,7 +307,7 @@ class CoupledLSTM(keras.layers.Layer):
             # The whole state is stacked by the scan; c is dropped afterwards.
             return ops.concatenate([h, c], axis=-1)
 
-        start = ops.zeros((batch, ops.shape(index_a)[0], 2 * width), dtype=ref.dtype)
+        start = ops.zeros((batch, ops.shape(index_a)[0], 2 * width), dtype=mask_x.dtype)
         _, diagonals = carry_scan(step, start, ops.arange(steps, dtype="int32"))
         # diagonals[t, b, a] is the cell at index a of diagonal t; cell (i, j) is on i + j.
         by_index = ops.reshape(ops.transpose(diagonals[..., :width], (1, 2, 0, 3)),

@@ -177,9 +177,9 @@ def _measure_one(config, cell, batch, n, m):
     return row
 
 
-# The work each implementation's time is fitted against: slot updates of the wavefront, cells
-# of the per-cell loop.
-WORK = {"wavefront": "updates", "naive": "cells"}
+# The work each implementation's time is fitted against (row key, formula): slot updates of
+# the wavefront, cells of the per-cell loop.
+WORK = {"wavefront": ("updates", "min(n, m)·(n + m - 1)"), "naive": ("cells", "n·m")}
 
 
 def growth_exponents(rows, key, work="cells"):
@@ -215,11 +215,10 @@ def render_markdown(rows, config: SpeedConfig, environment, command):
                  if naive else "–", f"{r['load_average']:.1f}"]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     lines.append("")
-    for name, work in WORK.items():
+    for name, (work, formula) in WORK.items():
         exponents = growth_exponents(rows, f"{name}_cpu_ms", work)
         if exponents:
             fitted = "; ".join(f"{group}: {slope:.2f}" for group, slope in exponents.items())
-            measure_name = "n·m" if work == "cells" else "min(n, m)·(n + m - 1)"
-            lines.append(f"- {name}: CPU time ∝ ({measure_name})^a, fitted a = {fitted} "
+            lines.append(f"- {name}: CPU time ∝ ({formula})^a, fitted a = {fitted} "
                          "(a = 1: linear in that work).")
     return "\n".join(lines) + "\n"
