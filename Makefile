@@ -1,5 +1,7 @@
 # gcnn_match: every target sets up its own virtual environment first.
-#   make test                                  # the test suite (CI runs exactly this)
+#   make test                                  # the whole test suite (CI runs exactly this)
+#   make test-fast                             # everything not marked slow: the edit loop
+#   make lint                                  # ruff lint (imports sorted) and format check
 #   make reproduce-quora SCALE=low-resource DATA_DIR=../shared/data [ROWS=GCNN,CNN] [SEEDS=1,2,3]
 PYTHON ?= python3
 VENV ?= .venv
@@ -18,13 +20,23 @@ GCNN_MATCH_TEST_DATA ?= $(wildcard ../shared/data)
 export GCNN_MATCH_TEST_DATA
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: install test lint bench latency figures clean reproduce-mnli data-mnli
+.PHONY: install install-latest test test-fast lint format bench latency figures clean \
+	reproduce-mnli data-mnli
 
-$(VENV)/.installed: setup.py
+EXTRAS := $(ACCEL),glove,plots,dev,fever,yahoo,jax
+# The exact versions that produced REPRODUCTION.md and BENCHMARKS.md (constraints.txt);
+# `make install-latest` resolves the newest versions pyproject.toml allows instead.
+$(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[$(ACCEL),glove,plots,dev,fever,yahoo,jax]"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[$(EXTRAS)]"
 	touch $@
+
+install-latest:
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade -e ".[$(EXTRAS)]"
+	$(PY) tools/install_fever_scorer.py
+	touch $(VENV)/.installed $(VENV)/.fever-scorer
 
 # The official FEVER scorer (ATTCONV Table 9's ALL and SUB): its PyPI sdist no longer builds
 # (setup.py passes license=<builtin>), so the pure-Python package comes from the same release's
@@ -35,11 +47,20 @@ $(VENV)/.fever-scorer: $(VENV)/.installed tools/install_fever_scorer.py
 
 install: $(VENV)/.installed $(VENV)/.fever-scorer
 
+# The 20 slowest tests are listed at the end, so a test that grows is seen in CI's log.
 test: install
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q --durations=20 tests
+
+test-fast: install
+	$(PY) -m pytest -q -m "not slow" --durations=10 tests
 
 lint: install
-	$(PY) -m ruff check gcnn_match experiments tests tools
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: install
+	$(PY) -m ruff check --fix --select I .
+	$(PY) -m ruff format .
 
 data-%: install
 	$(PY) experiments/download.py --dataset=$* --data_dir=$(DATA_DIR)

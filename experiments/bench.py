@@ -8,6 +8,7 @@ default (cost, FLOPs, memory, XLA on/off, fused/unfused gates), then, per --comp
 throughput-only processes one after another: the same default, oneDNN toggled, and the JAX
 backend.
 """
+
 import importlib.util
 import json
 import pathlib
@@ -50,14 +51,20 @@ def selected_configs():
         raise SystemExit(f"unknown --tables {unknown}; registered: {registry.tables()}")
     configs = []
     for table in FLAGS.tables:
-        configs += registry.select(table=table, dataset=FLAGS.dataset, paper=FLAGS.paper,
-                                   rows=FLAGS.rows)
+        configs += registry.select(
+            table=table, dataset=FLAGS.dataset, paper=FLAGS.paper, rows=FLAGS.rows
+        )
     return [c for c in configs if not c.runs_of and (not FLAGS.models or c.model in FLAGS.models)]
 
 
 def _cache_key(config):
-    return (config.dataset, config.tokenizer, config.lowercase, config.use_given_tokens,
-            config.embeddings)
+    return (
+        config.dataset,
+        config.tokenizer,
+        config.lowercase,
+        config.use_given_tokens,
+        config.embeddings,
+    )
 
 
 def measure_cache(configs):
@@ -71,17 +78,26 @@ def measure_cache(configs):
         with tempfile.TemporaryDirectory(prefix="bench-cache-") as folder:
             cold = cache_start_seconds(config, FLAGS.data_dir, folder)
             warm = cache_start_seconds(config, FLAGS.data_dir, folder)
-        out[key] = {"data": f"{config.dataset}, {config.tokenizer} tokens, "
-                            f"{config.embeddings.split('|')[-1]} vectors",
-                    "cold_seconds": cold, "warm_seconds": warm}
+        out[key] = {
+            "data": f"{config.dataset}, {config.tokenizer} tokens, "
+            f"{config.embeddings.split('|')[-1]} vectors",
+            "cold_seconds": cold,
+            "warm_seconds": warm,
+        }
         print(f"cache {out[key]['data']}: cold {cold:.1f} s, warm {warm:.1f} s", flush=True)
     return list(out.values())
 
 
 def _worker(config, env, full):
-    arguments = dict(data_dir=FLAGS.data_dir, cache_dir=FLAGS.cache_dir, steps=FLAGS.steps,
-                     warmup=FLAGS.warmup, max_seconds=FLAGS.max_seconds, full=full,
-                     compare=[c for c in FLAGS.compare if c in ("xla", "fused")])
+    arguments = dict(
+        data_dir=FLAGS.data_dir,
+        cache_dir=FLAGS.cache_dir,
+        steps=FLAGS.steps,
+        warmup=FLAGS.warmup,
+        max_seconds=FLAGS.max_seconds,
+        full=full,
+        compare=[c for c in FLAGS.compare if c in ("xla", "fused")],
+    )
     try:
         return run_worker(config, env, **arguments)
     except WorkerError as error:
@@ -119,8 +135,9 @@ def main(argv):
     results = [r for r in measured if "error" not in r]
     failed = [r for r in measured if "error" in r]
     if not results:
-        raise SystemExit("every row failed: " + "; ".join(
-            f"{r['name']}: {r['error']}" for r in failed))
+        raise SystemExit(
+            "every row failed: " + "; ".join(f"{r['name']}: {r['error']}" for r in failed)
+        )
     environment = dict(results[0]["environment"])
     jax_record = next((r["jax"] for r in results if "environment" in r.get("jax", {})), None)
     if jax_record:
@@ -128,17 +145,25 @@ def main(argv):
     command = "python experiments/bench.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     markdown = render(results, environment, command, cache, measured_defaults.jit_compile)
     for table in dict.fromkeys(registry.table_id(c) for c in configs):
-        markdown += render_time_ratios(results, registry.select(table=table),
-                                       registry.time_ratios(table))
+        markdown += render_time_ratios(
+            results, registry.select(table=table), registry.time_ratios(table)
+        )
     if failed:
         markdown += "\nRows not measured, because their TensorFlow run failed:\n\n" + "".join(
-            f"- {r['name']}: {r['error']}\n" for r in failed)
+            f"- {r['name']}: {r['error']}\n" for r in failed
+        )
     print(markdown)
-    update_section(pathlib.Path(FLAGS.output), f"bench:{FLAGS.section}", markdown,
-                   heading="# Benchmarks")
-    record = {"environment": environment, "command": command, "results": results,
-              "failed_rows": failed,
-              "cache": cache, "suggested_defaults": suggested_defaults(results)}
+    update_section(
+        pathlib.Path(FLAGS.output), f"bench:{FLAGS.section}", markdown, heading="# Benchmarks"
+    )
+    record = {
+        "environment": environment,
+        "command": command,
+        "results": results,
+        "failed_rows": failed,
+        "cache": cache,
+        "suggested_defaults": suggested_defaults(results),
+    }
     write_atomic(FLAGS.json, json.dumps(record, indent=2).encode("utf-8"))
 
 

@@ -6,6 +6,7 @@ Writes {data_dir}/yahoo/{train,dev,test,test_10}.tsv (question, answer, label, g
 summary.json: the paper's two test settings in one build, the best answer among 5 candidates
 (test) and among 10 (test_10, the same questions; their 4 negatives are among the 9).
 """
+
 import json
 import pathlib
 
@@ -23,19 +24,33 @@ flags.DEFINE_integer("top_k", 1000, "BM25 results the negatives are drawn from."
 flags.DEFINE_integer("seed", 1, "Fixes the split and the negatives.")
 flags.DEFINE_integer("min_length", 4, "Shortest question / answer kept, in tokens.")
 flags.DEFINE_integer("max_length", 30, "Longest question / answer kept, in tokens.")
-flags.DEFINE_enum("question_fields", "subject", yahoo.QUESTION_FIELDS,
-                  "The question text: the subject line, or subject and details.")
-flags.DEFINE_enum("answer_pool", "kept", yahoo.ANSWER_POOLS,
-                  "BM25 searches the best answers of the kept pairs, or every best answer read.")
+flags.DEFINE_enum(
+    "question_fields",
+    "subject",
+    yahoo.QUESTION_FIELDS,
+    "The question text: the subject line, or subject and details.",
+)
+flags.DEFINE_enum(
+    "answer_pool",
+    "kept",
+    yahoo.ANSWER_POOLS,
+    "BM25 searches the best answers of the kept pairs, or every best answer read.",
+)
 flags.mark_flag_as_required("xml")
 
 
 def main(argv):
     del argv
-    config = yahoo.BuildConfig(num_negatives=FLAGS.num_negatives, test_10=FLAGS.test_10,
-                               top_k=FLAGS.top_k, seed=FLAGS.seed, min_length=FLAGS.min_length,
-                               max_length=FLAGS.max_length, question_fields=FLAGS.question_fields,
-                               answer_pool=FLAGS.answer_pool)
+    config = yahoo.BuildConfig(
+        num_negatives=FLAGS.num_negatives,
+        test_10=FLAGS.test_10,
+        top_k=FLAGS.top_k,
+        seed=FLAGS.seed,
+        min_length=FLAGS.min_length,
+        max_length=FLAGS.max_length,
+        question_fields=FLAGS.question_fields,
+        answer_pool=FLAGS.answer_pool,
+    )
     path = pathlib.Path(FLAGS.xml)
     if not path.is_file():
         print(f"{path}: no such file; pass --xml=<your copy of the Yahoo! Answers XML>")
@@ -46,8 +61,12 @@ def main(argv):
     except (ReaderError, ValueError) as err:
         print(err)
         return 1
-    source = {"file": str(path.resolve()), "bytes": path.stat().st_size, "lines": stats.lines,
-              "documents_skipped": stats.skipped}
+    source = {
+        "file": str(path.resolve()),
+        "bytes": path.stat().st_size,
+        "lines": stats.lines,
+        "documents_skipped": stats.skipped,
+    }
     paths = yahoo.write_candidate_sets(sets, pathlib.Path(FLAGS.data_dir) / "yahoo", source)
     print(json.dumps({**sets.summary, "source": source}, indent=2))
     print("wrote " + ", ".join(str(p) for p in paths.values()))

@@ -8,6 +8,7 @@ numbers, to --json (both atomically). Throughput
 of the registered C-LSTM rows on real SNLI lengths is `experiments/bench.py --dataset=snli
 --paper=C-LSTMs`.
 """
+
 import dataclasses
 import json
 import pathlib
@@ -16,8 +17,13 @@ import sys
 from absl import app, flags
 
 from gcnn_match.files import write_text_atomic
-from gcnn_match.reporting.clstm_speed import (WORK, SpeedConfig, growth_exponents, measure,
-                                              render_markdown)
+from gcnn_match.reporting.clstm_speed import (
+    WORK,
+    SpeedConfig,
+    growth_exponents,
+    measure,
+    render_markdown,
+)
 from gcnn_match.reporting.tables import update_section
 from gcnn_match.training.run_dir import environment_record
 
@@ -35,23 +41,36 @@ flags.DEFINE_string("output", "REPRODUCTION.md", "Markdown report (section 'clst
 def main(argv):
     del argv
     grids = tuple(tuple(int(side) for side in grid.lower().split("x")) for grid in FLAGS.grids)
-    config = SpeedConfig(cells=tuple(FLAGS.cells), grids=grids,
-                         batches=tuple(int(b) for b in FLAGS.batches),
-                         num_layers=FLAGS.num_layers, repeats=FLAGS.repeats,
-                         naive_max_cells=FLAGS.naive_max_cells)
+    config = SpeedConfig(
+        cells=tuple(FLAGS.cells),
+        grids=grids,
+        batches=tuple(int(b) for b in FLAGS.batches),
+        num_layers=FLAGS.num_layers,
+        repeats=FLAGS.repeats,
+        naive_max_cells=FLAGS.naive_max_cells,
+    )
     rows = measure(config)
     environment = environment_record()
     command = "python experiments/clstm_speed.py " + " ".join(sys.argv[1:])
     markdown = render_markdown(rows, config, environment, command.strip())
     print(markdown)
-    record = {"environment": environment, "config": dataclasses.asdict(config), "rows": rows,
-              "growth_exponents": {f"{name}{clock} vs {work}": growth_exponents(
-                  rows, f"{name}{clock}", work) for name, (work, _) in WORK.items()
-                  for clock in ("_ms", "_cpu_ms")},
-              "markdown": markdown}
+    record = {
+        "environment": environment,
+        "config": dataclasses.asdict(config),
+        "rows": rows,
+        "growth_exponents": {
+            f"{name}{clock} vs {work}": growth_exponents(rows, f"{name}{clock}", work)
+            for name, (work, _) in WORK.items()
+            for clock in ("_ms", "_cpu_ms")
+        },
+        "markdown": markdown,
+    }
     write_text_atomic(FLAGS.json, json.dumps(record, indent=2) + "\n")
-    update_section(pathlib.Path(FLAGS.output), "clstm-speed",
-                   "### C-LSTMs: wavefront vs per-cell loop\n\n" + markdown)
+    update_section(
+        pathlib.Path(FLAGS.output),
+        "clstm-speed",
+        "### C-LSTMs: wavefront vs per-cell loop\n\n" + markdown,
+    )
 
 
 if __name__ == "__main__":

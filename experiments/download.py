@@ -6,6 +6,7 @@
 Prints what was found, fetched, or what to place where. Exits non-zero when a requested split
 is missing or a checksum does not match.
 """
+
 from absl import app, flags
 
 from gcnn_match.data import download, registry
@@ -14,8 +15,11 @@ FLAGS = flags.FLAGS
 flags.DEFINE_string("dataset", "all", f"one of {', '.join(registry.DATASETS)}, or 'all'.")
 flags.DEFINE_string("data_dir", "./data", "Root holding {dataset}/... files.")
 flags.DEFINE_list("splits", None, "Splits to fetch or check (default: all of each dataset).")
-flags.DEFINE_bool("verify_only", False,
-                  "Do not download: report which splits are present and check their checksums.")
+flags.DEFINE_bool(
+    "verify_only",
+    False,
+    "Do not download: report which splits are present and check their checksums.",
+)
 
 
 def _run(name: str) -> bool:
@@ -49,8 +53,10 @@ def main(argv):
     names = list(registry.DATASETS) if FLAGS.dataset == "all" else [FLAGS.dataset]
     results = {name: _run(name) for name in names}
     failed = [name for name, ok in results.items() if not ok]
-    print(f"\n{len(names) - len(failed)}/{len(names)} datasets complete"
-          + (f"; incomplete: {', '.join(failed)}" if failed else ""))
+    print(
+        f"\n{len(names) - len(failed)}/{len(names)} datasets complete"
+        + (f"; incomplete: {', '.join(failed)}" if failed else "")
+    )
     return 1 if failed else 0
 
 

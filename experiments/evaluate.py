@@ -7,6 +7,7 @@ A split with an official scorer is scored by it too (FEVER: label accuracy and F
 A ranking run (e.g. the C-LSTM WikiQA rows) reports P@1 / MAP / MRR; its --input needs the
 question column (--group) that ties each question's candidates together.
 """
+
 import json
 import sys
 
@@ -33,8 +34,11 @@ flags.DEFINE_string("group", None, "Column of the question a candidate answers (
 def main(argv):
     del argv
     try:  # a folder that is not a run, or files of different runs
-        saved = (SavedModel.from_run(FLAGS.run_dir) if FLAGS.run_dir
-                 else SavedModel.from_export(FLAGS.export_dir))
+        saved = (
+            SavedModel.from_run(FLAGS.run_dir)
+            if FLAGS.run_dir
+            else SavedModel.from_export(FLAGS.export_dir)
+        )
     except (FileNotFoundError, ValueError) as error:
         raise SystemExit(f"error: {error}") from None
     dataset = registry.get_dataset(saved.config.dataset)
@@ -48,10 +52,18 @@ def main(argv):
             source = None
             names = {name: i for i, name in enumerate(saved.labels)}
             names.update({str(i): i for i in range(len(saved.labels))})
-            examples = list(read_pairs(FLAGS.input, FLAGS.format, a=parse_column(FLAGS.a),
-                                       b=parse_column(FLAGS.b), label=parse_column(FLAGS.label),
-                                       group=parse_column(FLAGS.group) if FLAGS.group else None,
-                                       labels=names, header=FLAGS.header))
+            examples = list(
+                read_pairs(
+                    FLAGS.input,
+                    FLAGS.format,
+                    a=parse_column(FLAGS.a),
+                    b=parse_column(FLAGS.b),
+                    label=parse_column(FLAGS.label),
+                    group=parse_column(FLAGS.group) if FLAGS.group else None,
+                    labels=names,
+                    header=FLAGS.header,
+                )
+            )
     except (ReaderError, registry.MissingDataError) as error:
         raise SystemExit(f"error: {error}") from None
     try:

@@ -8,6 +8,7 @@
 - every paper-vs-ours table in --results_dir/*.json (written by reproduce.py) gets
   `<figures_dir>/<table>-<scale>.png`.
 """
+
 import pathlib
 
 from absl import app, flags

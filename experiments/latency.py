@@ -3,8 +3,9 @@
     python experiments/latency.py                      # 1,000 batches per model, as the paper
     python experiments/latency.py --batches=50 --output=/tmp/latency.md
 
-Needs keras-hub for the BERT model (setup.py extra "bench"); --models=COIN runs without it.
+Needs keras-hub for the BERT model (`make latency` installs it); --models=COIN runs without it.
 """
+
 import json
 import pathlib
 import shlex
@@ -26,8 +27,9 @@ flags.DEFINE_string("experiment", "coin/quora/coin_ours", "Registered row giving
 flags.DEFINE_integer("embedding_dim", 300, "COIN word vector size (Quora: 300-d GloVe).")
 flags.DEFINE_integer("vocab_size", 30000, "COIN vocabulary size (ids are random).")
 flags.DEFINE_integer("seed", 1, "Seed of the weights and the random batches.")
-flags.DEFINE_string("output", "BENCHMARKS.md", "Markdown file; the section 'latency:coin' is "
-                    "replaced.")
+flags.DEFINE_string(
+    "output", "BENCHMARKS.md", "Markdown file; the section 'latency:coin' is replaced."
+)
 flags.DEFINE_string("json", "results/latency.json", "JSON record.")
 flags.DEFINE_string("note", "", "Free text added under the table (e.g. 'shared CPU').")
 
@@ -41,25 +43,27 @@ def main(argv):
     results = []
     for name in FLAGS.models:
         if name == "COIN":
-            model = latency.coin_classifier(FLAGS.vocab_size, FLAGS.embedding_dim,
-                                            **registry.get(FLAGS.experiment).model_kwargs)
+            model = latency.coin_classifier(
+                FLAGS.vocab_size, FLAGS.embedding_dim, **registry.get(FLAGS.experiment).model_kwargs
+            )
             batches = latency.coin_batches(count, FLAGS.vocab_size, seed=FLAGS.seed)
         elif name == "BERT":
             model = latency.bert_classifier()
-            batches = latency.bert_batches(count, latency.BERT_BASE["vocabulary_size"],
-                                           seed=FLAGS.seed)
+            batches = latency.bert_batches(
+                count, latency.BERT_BASE["vocabulary_size"], seed=FLAGS.seed
+            )
         else:
             raise app.UsageError(f"unknown model {name!r}: choose COIN and/or BERT")
         print(f"timing {name} over {FLAGS.batches} batches", flush=True)
         results.append(latency.measure(name, model, batches, FLAGS.warmup))
     env = environment_record()
     command = shlex.join(["python", "experiments/latency.py", *sys.argv[1:]])
-    markdown = f"Produced by `{command}`.\n\n" + latency.render_markdown(results, env,
-                                                                         FLAGS.note)
+    markdown = f"Produced by `{command}`.\n\n" + latency.render_markdown(results, env, FLAGS.note)
     print(markdown)
     update_section(pathlib.Path(FLAGS.output), "latency:coin", markdown, heading="# Benchmarks")
-    write_atomic(FLAGS.json, json.dumps({"environment": env, "results": results},
-                                        indent=2).encode("utf-8"))
+    write_atomic(
+        FLAGS.json, json.dumps({"environment": env, "results": results}, indent=2).encode("utf-8")
+    )
 
 
 if __name__ == "__main__":

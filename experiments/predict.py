@@ -6,6 +6,7 @@
     python experiments/predict.py --export_dir=exported/ --input=pairs.jsonl --format=jsonl \
         --a=sentence1 --b=sentence2
 """
+
 import sys
 
 import numpy as np
@@ -17,12 +18,14 @@ from gcnn_match.training.predict import SavedModel
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("run_dir", None, "A trained run directory.")
-flags.DEFINE_string("export_dir", None, "Export folder: read from it, or (with --run_dir) "
-                    "write the export there.")
+flags.DEFINE_string(
+    "export_dir", None, "Export folder: read from it, or (with --run_dir) write the export there."
+)
 flags.DEFINE_string("input", None, "Pairs file, or '-' for standard input (same formats).")
 flags.DEFINE_enum("format", "tsv", ["tsv", "csv", "jsonl"], "Input format.")
-flags.DEFINE_string("a", "0", "Column (0-based index, or name with --header / jsonl key) of "
-                    "the first text.")
+flags.DEFINE_string(
+    "a", "0", "Column (0-based index, or name with --header / jsonl key) of the first text."
+)
 flags.DEFINE_string("b", "1", "Column of the second text.")
 flags.DEFINE_bool("header", False, "The tsv/csv input starts with a header line.")
 flags.DEFINE_string("output", "-", "Where to write the predictions ('-' = standard output).")
@@ -33,8 +36,11 @@ def main(argv):
     if not (FLAGS.run_dir or FLAGS.export_dir):
         raise app.UsageError("give --run_dir or --export_dir")
     try:  # a folder that is not a run, or files of different runs
-        saved = (SavedModel.from_run(FLAGS.run_dir) if FLAGS.run_dir
-                 else SavedModel.from_export(FLAGS.export_dir))
+        saved = (
+            SavedModel.from_run(FLAGS.run_dir)
+            if FLAGS.run_dir
+            else SavedModel.from_export(FLAGS.export_dir)
+        )
     except (FileNotFoundError, ValueError) as error:
         raise SystemExit(f"error: {error}") from None
     if FLAGS.run_dir and FLAGS.export_dir and not FLAGS.input:
@@ -43,8 +49,15 @@ def main(argv):
     if not FLAGS.input:
         raise app.UsageError("give --input (a file, or '-' for standard input)")
     try:
-        examples = list(read_pairs(FLAGS.input, FLAGS.format, a=parse_column(FLAGS.a),
-                                   b=parse_column(FLAGS.b), header=FLAGS.header))
+        examples = list(
+            read_pairs(
+                FLAGS.input,
+                FLAGS.format,
+                a=parse_column(FLAGS.a),
+                b=parse_column(FLAGS.b),
+                header=FLAGS.header,
+            )
+        )
     except ReaderError as error:
         raise SystemExit(f"error: {error}") from None
     if saved.config.task == "ranking":  # one score per (question, candidate) pair
@@ -54,8 +67,11 @@ def main(argv):
         probabilities = saved.predict_examples(examples)
         lines = ["uid\tpredicted\t" + "\t".join(f"p_{name}" for name in saved.labels)]
         for example, probs in zip(examples, probabilities):
-            lines.append("\t".join([example.uid, saved.labels[int(np.argmax(probs))]]
-                                   + [f"{p:.6f}" for p in probs]))
+            lines.append(
+                "\t".join(
+                    [example.uid, saved.labels[int(np.argmax(probs))]] + [f"{p:.6f}" for p in probs]
+                )
+            )
     for note in saved.notes:  # texts over the cut-off, texts without tokens
         print(note, file=sys.stderr)
     text = "\n".join(lines) + "\n"

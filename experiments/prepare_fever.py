@@ -10,6 +10,7 @@ prints how many sentences were found; for the retrieved setting also the officia
 evidence precision / recall / F1 of the retrieved sentences, which the paper reports as 10.44 /
 44.22 / 16.89 on dev (§4.4).
 """
+
 from absl import app, flags
 
 from gcnn_match.data import fever, registry
@@ -28,16 +29,19 @@ def _retrieval_quality(path):
     if not claims:
         return "unlabelled claims: no retrieval scores"
     scores = fever_metrics(claims, [c.label for c in claims])
-    return (f"retrieved evidence vs gold (official scorer, first 5): precision "
-            f"{100 * scores['evidence_precision']:.2f}, recall "
-            f"{100 * scores['evidence_recall']:.2f}, F1 {100 * scores['evidence_f1']:.2f}; "
-            f"FEVER score with every label right {100 * scores['fever_score']:.2f}")
+    return (
+        f"retrieved evidence vs gold (official scorer, first 5): precision "
+        f"{100 * scores['evidence_precision']:.2f}, recall "
+        f"{100 * scores['evidence_recall']:.2f}, F1 {100 * scores['evidence_f1']:.2f}; "
+        f"FEVER score with every label right {100 * scores['fever_score']:.2f}"
+    )
 
 
 def main(argv):
     del argv
-    splits = FLAGS.splits or [s for s in registry.available_splits("fever", FLAGS.data_dir)
-                              if "." not in s]
+    splits = FLAGS.splits or [
+        s for s in registry.available_splits("fever", FLAGS.data_dir) if "." not in s
+    ]
     if not splits:
         raise SystemExit(registry.missing_message("fever", "paper_dev", FLAGS.data_dir))
     for setting in FLAGS.evidence:

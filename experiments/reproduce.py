@@ -8,6 +8,7 @@ training, a throughput probe prints an upper bound of the duration; after each t
 time left is re-estimated from the measured durations. The table goes into REPRODUCTION.md (a
 marked section per table and scale) and results/*.json.
 """
+
 import pathlib
 import shlex
 import sys
@@ -46,8 +47,10 @@ flags.DEFINE_bool("estimate", True, "Probe throughput and print the expected dur
 def _list():
     for config in registry.select():
         targets = ", ".join(f"{k}={v:g}" for k, v in config.targets.items())
-        print(f"{registry.table_id(config):16s} {config.name:40s} {config.table:8s} "
-              f"{config.row!r:28s} {targets}")
+        print(
+            f"{registry.table_id(config):16s} {config.name:40s} {config.table:8s} "
+            f"{config.row!r:28s} {targets}"
+        )
 
 
 def _ensure_data(pending):
@@ -69,9 +72,12 @@ def _estimate(pending):
     seconds, steps = probe_seconds_per_step(pending[0], FLAGS.data_dir, FLAGS.cache_dir)
     epochs = 1 if FLAGS.scale == "smoke" else max(c.epochs for c in pending)
     total = seconds * steps * epochs * len(pending)
-    print(f"throughput probe ({pending[0].name}): {seconds:.2f} s/step, {steps} steps/epoch; "
-          f"at most ~{format_duration(total)} for {len(pending)} runs x {epochs} epochs (early "
-          "stopping usually ends sooner; other rows differ in cost)", flush=True)
+    print(
+        f"throughput probe ({pending[0].name}): {seconds:.2f} s/step, {steps} steps/epoch; "
+        f"at most ~{format_duration(total)} for {len(pending)} runs x {epochs} epochs (early "
+        "stopping usually ends sooner; other rows differ in cost)",
+        flush=True,
+    )
 
 
 def _planned(registered, seeds):
@@ -103,14 +109,16 @@ def main(argv):
         check_epochs_for_scale(FLAGS.scale, FLAGS.epochs)
     except ValueError as error:
         raise app.UsageError(str(error)) from None
-    configs = registry.select(table=FLAGS.table, dataset=FLAGS.dataset, paper=FLAGS.paper,
-                              rows=FLAGS.rows)
+    configs = registry.select(
+        table=FLAGS.table, dataset=FLAGS.dataset, paper=FLAGS.paper, rows=FLAGS.rows
+    )
     if not configs:
         raise app.UsageError("no registered rows match; see --list")
     seeds = [int(s) for s in FLAGS.seeds]
     # Keyed by run directory: rows sharing runs (votes, aliases) train them once.
-    planned = list({d: (c, d) for registered in configs
-                    for c, d in _planned(registered, seeds)}.values())
+    planned = list(
+        {d: (c, d) for registered in configs for c, d in _planned(registered, seeds)}.values()
+    )
     pending = [c for c, d in planned if not (d / "metrics.json").exists()]
     if not FLAGS.report_only:
         try:
@@ -122,8 +130,7 @@ def main(argv):
         start = time.time()
         remaining = RemainingTime(len(pending))
         for config, run_dir in planned:
-            print(f"== {config.name} (seed {config.seed}, {config.scale}) -> {run_dir}",
-                  flush=True)
+            print(f"== {config.name} (seed {config.seed}, {config.scale}) -> {run_dir}", flush=True)
             trained = not (run_dir / "metrics.json").exists()
             run_start = time.time()
             run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir)
@@ -132,15 +139,17 @@ def main(argv):
         print(f"reproduce: {(time.time() - start) / 60:.1f} min")
     # The table lists, besides this command, the command line that trained each of its runs.
     command = "python experiments/reproduce.py " + shlex.join(
-        a for a in sys.argv[1:] if a != "--noestimate")
+        a for a in sys.argv[1:] if a != "--noestimate"
+    )
     for table in dict.fromkeys(registry.table_id(c) for c in configs):
         # The whole table is rendered, so rows restricted away by --rows show as "not run"
         # instead of disappearing from the report.
         table_configs = registry.select(table=table)
         run_dirs = {c.name: _run_dirs(c, seeds) for c in table_configs}
         record = pathlib.Path(FLAGS.results_dir) / f"{table}-{FLAGS.scale}.json"
-        rows = tables.keep_earlier_results(tables.collect(table_configs, run_dirs),
-                                           read_json(record, []))
+        rows = tables.keep_earlier_results(
+            tables.collect(table_configs, run_dirs), read_json(record, [])
+        )
         first = table_configs[0]
         title = f"{first.paper} {first.table}: {first.dataset} ({FLAGS.scale})"
         markdown = tables.render_markdown(rows, title=title, command=command)

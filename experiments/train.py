@@ -3,13 +3,18 @@
     python experiments/train.py --experiment=gcnn/quora/gcnn --scale=low-resource \
         --data_dir=../shared/data
 """
+
 from absl import app, flags
 
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.config import DISTRIBUTIONS
-from gcnn_match.experiments.overrides import (FIELD_FLAGS, apply_overrides, default_run_dir,
-                                              parse_model_kwargs)
+from gcnn_match.experiments.overrides import (
+    FIELD_FLAGS,
+    apply_overrides,
+    default_run_dir,
+    parse_model_kwargs,
+)
 from gcnn_match.training.distribution import split_cpu
 from gcnn_match.training.inputs import check_epochs_for_scale
 from gcnn_match.training.loop import run_experiment
@@ -26,8 +31,12 @@ flags.DEFINE_integer("epochs", None, "Maximum epochs.")
 flags.DEFINE_integer("batch_size", None, "Training batch size.")
 flags.DEFINE_float("learning_rate", None, "Initial learning rate.")
 flags.DEFINE_integer("seed", None, "Seed of Python, NumPy, Keras and the batch order.")
-flags.DEFINE_string("embeddings", None, "Vectors: glove-6b-50d-packaged, glove.840B.300d, "
-                    "glove.6B.100d, word2vec-googlenews, a file path, or random.")
+flags.DEFINE_string(
+    "embeddings",
+    None,
+    "Vectors: glove-6b-50d-packaged, glove.840B.300d, "
+    "glove.6B.100d, word2vec-googlenews, a file path, or random.",
+)
 flags.DEFINE_string("train_split", None, "Override the training split.")
 flags.DEFINE_string("dev_split", None, "Override the selection split ('holdout' = part of train).")
 flags.DEFINE_string("test_split", None, "Override the test split.")
@@ -38,11 +47,18 @@ flags.DEFINE_bool("jit_compile", None, "Force XLA on or off (default: Keras 'aut
 flags.DEFINE_integer("bucket_width", None, "Pad batches to multiples of this length.")
 flags.DEFINE_float("ranking_margin", None, "Margin of the max-margin loss (ranking rows).")
 flags.DEFINE_list("model_kwargs", [], "Builder arguments as key=value (JSON values).")
-flags.DEFINE_enum("distribution", None, DISTRIBUTIONS,
-                  "Data parallelism: mirrored (one host, several devices), multi_worker (hosts "
-                  "from TF_CONFIG), keras (DataParallel, JAX backend). batch_size stays global.")
-flags.DEFINE_integer("logical_cpu_devices", None,
-                     "Split the CPU into this many devices (to try distribution without GPUs).")
+flags.DEFINE_enum(
+    "distribution",
+    None,
+    DISTRIBUTIONS,
+    "Data parallelism: mirrored (one host, several devices), multi_worker (hosts "
+    "from TF_CONFIG), keras (DataParallel, JAX backend). batch_size stays global.",
+)
+flags.DEFINE_integer(
+    "logical_cpu_devices",
+    None,
+    "Split the CPU into this many devices (to try distribution without GPUs).",
+)
 
 
 def main(argv):
@@ -56,8 +72,12 @@ def main(argv):
     except ValueError as error:
         raise app.UsageError(str(error)) from None
     registered = registry.get(FLAGS.experiment)
-    config = apply_overrides(registered, {name: FLAGS[name].value for name in FIELD_FLAGS},
-                             FLAGS.learning_rate, parse_model_kwargs(FLAGS.model_kwargs))
+    config = apply_overrides(
+        registered,
+        {name: FLAGS[name].value for name in FIELD_FLAGS},
+        FLAGS.learning_rate,
+        parse_model_kwargs(FLAGS.model_kwargs),
+    )
     run_dir = FLAGS.model_dir or default_run_dir(FLAGS.runs_dir, registered, config)
     print(f"run directory: {run_dir}")
     try:

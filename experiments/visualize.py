@@ -16,6 +16,7 @@ run's test split), or by default the paper's own example when the run is on the 
 the paper's figure (else test example 0). Data is read from `--data_dir`, by default the
 folder the run was trained from.
 """
+
 from absl import app, flags
 
 from gcnn_match.reporting import run_figures
@@ -29,16 +30,32 @@ flags.DEFINE_string("data_dir", None, "Dataset folder (default: the run's own)."
 flags.DEFINE_string("a", None, "Text a of the pair (premise / question 1 / context t_y).")
 flags.DEFINE_string("b", None, "Text b of the pair (hypothesis / question 2 / t_x).")
 flags.DEFINE_integer("index", None, "0-based example number in --split instead of a text.")
-flags.DEFINE_string("split", None, "Dataset split for --index (default: the run's test split);"
-                    " for length_groups a predictions role (default test).")
-flags.DEFINE_list("filters", None, "attconv: filter indices to show (default: the two whose "
-                  "max-pooled value stands out most).")
+flags.DEFINE_string(
+    "split",
+    None,
+    "Dataset split for --index (default: the run's test split);"
+    " for length_groups a predictions role (default test).",
+)
+flags.DEFINE_list(
+    "filters",
+    None,
+    "attconv: filter indices to show (default: the two whose max-pooled value stands out most).",
+)
 flags.DEFINE_integer("neuron", None, "clstm: 0-based neuron (default: the most active one).")
-flags.DEFINE_list("compare", [], "length_groups: other runs on the same split; the first one "
-                  "is subtracted from --run_dir's curve.")
+flags.DEFINE_list(
+    "compare",
+    [],
+    "length_groups: other runs on the same split; the first one "
+    "is subtracted from --run_dir's curve.",
+)
 flags.DEFINE_integer("groups", 10, "length_groups: number of equal-size groups (paper: 10).")
-flags.DEFINE_enum("length_of", None, list(LENGTH_OF), "length_groups: tokens of a + b, a or b"
-                  " (default: a for single-text data such as Yelp, else a + b).")
+flags.DEFINE_enum(
+    "length_of",
+    None,
+    list(LENGTH_OF),
+    "length_groups: tokens of a + b, a or b"
+    " (default: a for single-text data such as Yelp, else a + b).",
+)
 
 
 def _text():
@@ -59,8 +76,12 @@ def _draw(figure):
     if figure == "coin":
         return run_figures.coin_figure(FLAGS.run_dir, **pair)
     path, curves = run_figures.length_group_figure(
-        [FLAGS.run_dir, *FLAGS.compare], FLAGS.data_dir, FLAGS.split or "test",
-        FLAGS.length_of, FLAGS.groups)
+        [FLAGS.run_dir, *FLAGS.compare],
+        FLAGS.data_dir,
+        FLAGS.split or "test",
+        FLAGS.length_of,
+        FLAGS.groups,
+    )
     for name, accuracies in curves.items():
         print(f"{name}: " + " ".join(f"{a:.3f}" for a in accuracies))
     return path

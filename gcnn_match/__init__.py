@@ -1,4 +1,5 @@
 """gcnn_match: faithful Keras 3 reproductions of GCNN, ATTCONV, Coupled-LSTMs and COIN."""
+
 import os
 
 # TensorFlow's C++ start-up notices drown the driver's own output; users can still lower it.

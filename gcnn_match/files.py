@@ -1,4 +1,5 @@
 """Atomic file writes: a reader never sees a half-written record, even after a kill."""
+
 import os
 import pathlib
 import tempfile

@@ -11,6 +11,7 @@ file (standard error is not a TTY) a full line is printed at most every `interva
 CI logs get a handful of lines instead of thousands of carriage returns. Work that finishes
 within `delay` seconds prints nothing.
 """
+
 import sys
 import time
 
@@ -38,8 +39,16 @@ class Progress:
         clock: the time source (tests pass a fake one).
     """
 
-    def __init__(self, total, label, unit="examples", stream=None, interval=None, delay=2.0,
-                 clock=time.monotonic):
+    def __init__(
+        self,
+        total,
+        label,
+        unit="examples",
+        stream=None,
+        interval=None,
+        delay=2.0,
+        clock=time.monotonic,
+    ):
         self.total = total
         self.label = label
         self.unit = unit
@@ -113,8 +122,10 @@ class RemainingTime:
         self.durations.append(seconds)
         done, spent = len(self.durations), sum(self.durations)
         mean = spent / done
-        text = (f"progress: {done}/{self.runs} runs trained in {format_duration(spent)} "
-                f"(mean {format_duration(mean)} per run)")
+        text = (
+            f"progress: {done}/{self.runs} runs trained in {format_duration(spent)} "
+            f"(mean {format_duration(mean)} per run)"
+        )
         if done < self.runs:
             text += f"; ~{format_duration(mean * (self.runs - done))} left"
         return text

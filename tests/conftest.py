@@ -1,4 +1,5 @@
 """Shared fixtures: the real-data location and a quiet, seeded Keras."""
+
 import os
 import pathlib
 

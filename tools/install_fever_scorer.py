@@ -14,6 +14,7 @@ package, `fever2` (a command-line "potency" script for the shared task), is not 
 Nothing is vendored in this repository: the scorer's repository carries no licence file, so the
 code is fetched from PyPI at install time only.
 """
+
 import argparse
 import base64
 import hashlib
@@ -27,9 +28,11 @@ import zipfile
 from gcnn_match.data.download import fetch
 
 NAME, VERSION = "fever-scorer", "2.0.39"
-EGG_URL = ("https://files.pythonhosted.org/packages/5f/32/"
-           "5b7f7fd7bac636057017b59ba43bc4d64bd1bfb73d26efd9dfc2b2714436/"
-           "fever_scorer-2.0.39-py3.6.egg")
+EGG_URL = (
+    "https://files.pythonhosted.org/packages/5f/32/"
+    "5b7f7fd7bac636057017b59ba43bc4d64bd1bfb73d26efd9dfc2b2714436/"
+    "fever_scorer-2.0.39-py3.6.egg"
+)
 EGG_SHA256 = "3191a97f01659211db890098867a74010831672e6ab9e1b4167a59729f15ad1e"
 MODULES = ("fever/__init__.py", "fever/scorer.py")
 METADATA = f"""Metadata-Version: 2.1
@@ -70,9 +73,13 @@ def install(site_packages, egg=None):
     with zipfile.ZipFile(io.BytesIO(egg_bytes(egg))) as archive:
         files = {name: archive.read(name) for name in MODULES}
     dist_info = f"fever_scorer-{VERSION}.dist-info"
-    files.update({f"{dist_info}/METADATA": METADATA.encode(),
-                  f"{dist_info}/INSTALLER": b"gcnn_match tools/install_fever_scorer.py\n",
-                  f"{dist_info}/top_level.txt": b"fever\n"})
+    files.update(
+        {
+            f"{dist_info}/METADATA": METADATA.encode(),
+            f"{dist_info}/INSTALLER": b"gcnn_match tools/install_fever_scorer.py\n",
+            f"{dist_info}/top_level.txt": b"fever\n",
+        }
+    )
     record = [_record_line(name, data) for name, data in files.items()]
     record.append(f"{dist_info}/RECORD,,")
     files[f"{dist_info}/RECORD"] = ("\n".join(record) + "\n").encode()
@@ -85,13 +92,18 @@ def install(site_packages, egg=None):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--site_packages", default=sysconfig.get_paths()["purelib"],
-                        help="target directory (default: this interpreter's site-packages)")
+    parser.add_argument(
+        "--site_packages",
+        default=sysconfig.get_paths()["purelib"],
+        help="target directory (default: this interpreter's site-packages)",
+    )
     parser.add_argument("--egg", default=None, help="use this downloaded egg (sha256-checked)")
     args = parser.parse_args(argv)
     install(args.site_packages, args.egg)
-    print(f"installed {NAME} {VERSION} (package `fever`, from the sha256-pinned PyPI egg) "
-          f"into {args.site_packages}")
+    print(
+        f"installed {NAME} {VERSION} (package `fever`, from the sha256-pinned PyPI egg) "
+        f"into {args.site_packages}"
+    )
     return 0
 
 

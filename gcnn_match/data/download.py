@@ -9,6 +9,7 @@
   `MissingDataError` listing what to place where.
 - `verify`: recompute the pinned checksums of the files present.
 """
+
 import dataclasses
 import gzip
 import hashlib
@@ -56,10 +57,12 @@ def _finish(part: pathlib.Path, dest: pathlib.Path, sha256: str | None, source: 
         actual = sha256_of(part)
         if actual != sha256:
             part.unlink()
-            raise ChecksumError(f"{source}: sha256 mismatch: expected {sha256}, got {actual} "
-                                f"(the partial file {part} was deleted). Rerun to fetch it "
-                                "again; if the mismatch persists the file changed upstream: "
-                                "check the URL and the pin in gcnn_match/data/registry.py")
+            raise ChecksumError(
+                f"{source}: sha256 mismatch: expected {sha256}, got {actual} "
+                f"(the partial file {part} was deleted). Rerun to fetch it "
+                "again; if the mismatch persists the file changed upstream: "
+                "check the URL and the pin in gcnn_match/data/registry.py"
+            )
     os.replace(part, dest)
 
 
@@ -78,12 +81,15 @@ def _check_complete(url: str, part: pathlib.Path, size: int | None) -> None:
     # truncated file is never moved into place (even when no checksum is pinned).
     got = part.stat().st_size
     if size is not None and got != size:
-        raise DownloadError(f"could not fetch {url}: truncated download, {got:,} of {size:,} "
-                            f"bytes (partial data kept in {part}; rerun to resume)")
+        raise DownloadError(
+            f"could not fetch {url}: truncated download, {got:,} of {size:,} "
+            f"bytes (partial data kept in {part}; rerun to resume)"
+        )
 
 
-def _download(url: str, dest: pathlib.Path, sha256: str | None, resume: bool,
-              timeout: float) -> None:
+def _download(
+    url: str, dest: pathlib.Path, sha256: str | None, resume: bool, timeout: float
+) -> None:
     part = dest.with_name(dest.name + ".part")
     dest.parent.mkdir(parents=True, exist_ok=True)
     offset = part.stat().st_size if resume and part.exists() else 0
@@ -103,14 +109,14 @@ def _download(url: str, dest: pathlib.Path, sha256: str | None, resume: bool,
         if not (err.code == 416 and offset):
             raise DownloadError(f"could not fetch {url}: HTTP {err.code} {err.reason}") from err
     except (urllib.error.URLError, OSError) as err:
-        raise DownloadError(f"could not fetch {url}: {getattr(err, 'reason', err)} "
-                            f"(partial data kept in {part})") from err
+        raise DownloadError(
+            f"could not fetch {url}: {getattr(err, 'reason', err)} (partial data kept in {part})"
+        ) from err
     _check_complete(url, part, size)
     _finish(part, dest, sha256, url)
 
 
-def _extract(archive: pathlib.Path, member: str, dest: pathlib.Path,
-             sha256: str | None) -> None:
+def _extract(archive: pathlib.Path, member: str, dest: pathlib.Path, sha256: str | None) -> None:
     part = dest.with_name(dest.name + ".part")
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -123,9 +129,15 @@ def _extract(archive: pathlib.Path, member: str, dest: pathlib.Path,
     _finish(part, dest, sha256, f"{archive}!{member}")
 
 
-def fetch(url: str, dest: PathLike, sha256: str | None = None, resume: bool = True,
-          member: str | None = None, archive: PathLike | None = None,
-          timeout: float = 60.0) -> pathlib.Path:
+def fetch(
+    url: str,
+    dest: PathLike,
+    sha256: str | None = None,
+    resume: bool = True,
+    member: str | None = None,
+    archive: PathLike | None = None,
+    timeout: float = 60.0,
+) -> pathlib.Path:
     """Download `url` to `dest` (or extract `member` of the zip at `url` to `dest`).
 
     Args:
@@ -145,8 +157,11 @@ def fetch(url: str, dest: PathLike, sha256: str | None = None, resume: bool = Tr
     if member is None:
         _download(url, dest, sha256, resume, timeout)
         return dest
-    archive = pathlib.Path(archive) if archive else (
-        dest.parent / pathlib.PurePosixPath(urllib.parse.urlparse(url).path).name)
+    archive = (
+        pathlib.Path(archive)
+        if archive
+        else (dest.parent / pathlib.PurePosixPath(urllib.parse.urlparse(url).path).name)
+    )
     if not archive.is_file():
         _download(url, archive, None, resume, timeout)
     _extract(archive, member, dest, sha256)
@@ -167,8 +182,13 @@ def _archive_path(data_dir: pathlib.Path, name: str, file_spec: FileSpec) -> pat
     return data_dir / name / pathlib.PurePosixPath(urllib.parse.urlparse(file_spec.url).path).name
 
 
-def ensure_dataset(name: str, data_dir: PathLike, splits: Sequence[str] | None = None,
-                   log: Callable[[str], None] = print, timeout: float = 60.0) -> EnsureReport:
+def ensure_dataset(
+    name: str,
+    data_dir: PathLike,
+    splits: Sequence[str] | None = None,
+    log: Callable[[str], None] = print,
+    timeout: float = 60.0,
+) -> EnsureReport:
     """Make every requested split (default: all) present under `data_dir`.
 
     Splits already present are left alone. A missing split is fetched from the first candidate
@@ -194,8 +214,14 @@ def ensure_dataset(name: str, data_dir: PathLike, splits: Sequence[str] | None =
                 continue
             dest = data_dir / file_spec.path
             try:
-                fetch(file_spec.url, dest, file_spec.sha256, member=file_spec.member,
-                      archive=_archive_path(data_dir, name, file_spec), timeout=timeout)
+                fetch(
+                    file_spec.url,
+                    dest,
+                    file_spec.sha256,
+                    member=file_spec.member,
+                    archive=_archive_path(data_dir, name, file_spec),
+                    timeout=timeout,
+                )
             except (DownloadError, ChecksumError) as err:
                 failures.append(str(err))
                 log(f"{name}/{split}: {err}")
@@ -227,8 +253,14 @@ class Check:
     def describe(self) -> str:
         if self.ok is None:
             return f"unpinned  {self.path}"
-        status = "ok" if self.ok else (f"MISMATCH (expected {self.expected}, got "
-                                       f"{self.actual}; delete the file and download it again)")
+        status = (
+            "ok"
+            if self.ok
+            else (
+                f"MISMATCH (expected {self.expected}, got "
+                f"{self.actual}; delete the file and download it again)"
+            )
+        )
         return f"{status:<8}  {self.path} [{self.kind}]"
 
 
@@ -243,11 +275,18 @@ def verify(name: str, data_dir: PathLike) -> list[Check]:
             path = data_dir / file_spec.path
             if not path.is_file():
                 continue
-            pins = [(kind, expected, decompress) for kind, expected, decompress in (
-                ("sha256", file_spec.sha256, False),
-                ("content_sha256", file_spec.content_sha256, True)) if expected]
-            checks.extend(Check(path, kind, expected, sha256_of(path, decompress))
-                          for kind, expected, decompress in pins)
+            pins = [
+                (kind, expected, decompress)
+                for kind, expected, decompress in (
+                    ("sha256", file_spec.sha256, False),
+                    ("content_sha256", file_spec.content_sha256, True),
+                )
+                if expected
+            ]
+            checks.extend(
+                Check(path, kind, expected, sha256_of(path, decompress))
+                for kind, expected, decompress in pins
+            )
             if not pins:
                 checks.append(Check(path, None, None, None))
     return checks

@@ -172,9 +172,11 @@ def _looks_like_a_value(field: bytes) -> bool:
 
 
 def _dimension_error(name: str, number: int, values: int, dim: int) -> ValueError:
-    return ValueError(f"{name}:{number}: {values} values where the vectors have {dim}; the "
-                      "file is damaged or mixes dimensions: download it again, or point "
-                      "--embeddings at a file with one dimension")
+    return ValueError(
+        f"{name}:{number}: {values} values where the vectors have {dim}; the "
+        "file is damaged or mixes dimensions: download it again, or point "
+        "--embeddings at a file with one dimension"
+    )
 
 
 def _scan_glove_text(stream, dim: int | None, matcher: _Matcher, name: str = "<vectors>") -> int:
@@ -222,8 +224,10 @@ def _scan_word2vec_bin(stream, matcher: _Matcher, name: str = "<vectors>") -> in
         while space < 0 or len(buffer) < space + 1 + size:
             chunk = stream.read(1 << 20)
             if not chunk:
-                raise ValueError(f"{name}: the word2vec file ends before its header's word "
-                                 f"count ({count:,}); it is truncated: download it again")
+                raise ValueError(
+                    f"{name}: the word2vec file ends before its header's word "
+                    f"count ({count:,}); it is truncated: download it again"
+                )
             buffer, pos = buffer[pos:] + chunk, 0
             space = buffer.find(b" ")
         word = buffer[pos:space].lstrip(b"\n").decode("utf-8", errors="replace")
@@ -332,8 +336,10 @@ def _pretrained_rows(
                 source_dim = _scan_glove_text(stream, known_dim, matcher, file.describe())
         description = file.describe() if source == file.path else f"{source} ({file.describe()})"
     if dim is not None and dim != source_dim:
-        raise ValueError(f"{source} has {source_dim}-d vectors, not the requested {dim}: "
-                         f"ask for {source_dim}, or use a {dim}-d file")
+        raise ValueError(
+            f"{source} has {source_dim}-d vectors, not the requested {dim}: "
+            f"ask for {source_dim}, or use a {dim}-d file"
+        )
     rows = np.zeros((len(tokens), source_dim), np.float32)
     found = np.zeros(len(tokens), bool)
     for index in range(2, len(tokens)):

@@ -1,4 +1,5 @@
 """The record every reader yields: one sentence pair with its label."""
+
 import dataclasses
 from typing import Optional, Tuple
 

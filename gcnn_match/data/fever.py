@@ -38,6 +38,7 @@ context (counted in its `ReadStats`), while the scorer still gets its id as pred
 evidence, since the scorer judges the evidence, not our text lookup. `prepare_contexts`
 reports how many sentences were missing.
 """
+
 import dataclasses
 import json
 import pathlib
@@ -46,8 +47,17 @@ import unicodedata
 import zipfile
 from collections.abc import Iterable, Iterator, Mapping
 
-from gcnn_match.data.readers import (PathLike, ReaderError, ReadStats, _drive, _iter_lines,
-                                     _json, _key, _Malformed, read_fever_claims)
+from gcnn_match.data.readers import (
+    PathLike,
+    ReaderError,
+    ReadStats,
+    _drive,
+    _iter_lines,
+    _json,
+    _key,
+    _Malformed,
+    read_fever_claims,
+)
 from gcnn_match.data.registry import MissingDataError, resolve_split
 from gcnn_match.files import write_text_atomic
 
@@ -69,38 +79,51 @@ def _first_present(candidates: Iterable[pathlib.Path], what: str) -> pathlib.Pat
     for path in candidates:
         if path.exists():
             return path
-    raise MissingDataError(f"FEVER {what}: none of these exists: "
-                           + ", ".join(str(p) for p in candidates))
+    raise MissingDataError(
+        f"FEVER {what}: none of these exists: " + ", ".join(str(p) for p in candidates)
+    )
 
 
 def wiki_pages_source(data_dir: PathLike) -> pathlib.Path:
     """The wiki-pages directory (unzipped) or zip under `{data_dir}/fever/`."""
     fever = pathlib.Path(data_dir) / "fever"
-    return _first_present([fever / "wiki-pages", fever / "wiki-pages.zip"],
-                          f"Wikipedia sentences (download {WIKI_URL})")
+    return _first_present(
+        [fever / "wiki-pages", fever / "wiki-pages.zip"],
+        f"Wikipedia sentences (download {WIKI_URL})",
+    )
 
 
 def retrieved_path(data_dir: PathLike, split: str) -> pathlib.Path:
     """The top-5 retrieved sentences file of `split`."""
     folder = pathlib.Path(data_dir) / "fever" / "retrieved"
-    return _first_present([folder / f"{split}.jsonl", folder / f"{split}.jsonl.gz"],
-                          f"retrieved sentences of {split} (the format is in the docstring of "
-                          "gcnn_match/data/fever.py)")
+    return _first_present(
+        [folder / f"{split}.jsonl", folder / f"{split}.jsonl.gz"],
+        f"retrieved sentences of {split} (the format is in the docstring of "
+        "gcnn_match/data/fever.py)",
+    )
 
 
 # --- retrieved sentences -------------------------------------------------------------------------
 
 
 def _sentence_id(entry) -> SentenceId:
-    if (not isinstance(entry, list) or len(entry) < 2 or not isinstance(entry[0], str)
-            or isinstance(entry[1], bool) or not isinstance(entry[1], int)):
-        raise _Malformed(f"a retrieved sentence must be [page, line] (a string and an "
-                         f"integer), found {json.dumps(entry)[:80]}")
+    if (
+        not isinstance(entry, list)
+        or len(entry) < 2
+        or not isinstance(entry[0], str)
+        or isinstance(entry[1], bool)
+        or not isinstance(entry[1], int)
+    ):
+        raise _Malformed(
+            f"a retrieved sentence must be [page, line] (a string and an "
+            f"integer), found {json.dumps(entry)[:80]}"
+        )
     return entry[0], entry[1]
 
 
-def read_retrieved(path: PathLike, top_k: int = TOP_K,
-                   stats: ReadStats | None = None) -> dict[int, tuple[SentenceId, ...]]:
+def read_retrieved(
+    path: PathLike, top_k: int = TOP_K, stats: ReadStats | None = None
+) -> dict[int, tuple[SentenceId, ...]]:
     """Claim id -> its first `top_k` retrieved (page, line) ids, in rank order.
 
     Each line is `{"id": ..., "predicted_sentences": [[page, line], ...]}` (or the scorer's
@@ -118,8 +141,7 @@ def read_retrieved(path: PathLike, top_k: int = TOP_K,
         if not isinstance(obj[key], list):
             raise _Malformed(f"{key!r} must be a list of [page, line]")
         if claim_id in seen:
-            raise _Malformed(f"claim {claim_id} is listed again (first on line "
-                             f"{seen[claim_id]})")
+            raise _Malformed(f"claim {claim_id} is listed again (first on line {seen[claim_id]})")
         seen[claim_id] = lineno
         return claim_id, tuple(_sentence_id(e) for e in obj[key][:top_k])
 
@@ -136,16 +158,18 @@ def _page_key(page: str) -> str:
     return unicodedata.normalize("NFC", page)
 
 
-def _zip_lines(archive: zipfile.ZipFile, member: str, name: str,
-               stats: ReadStats) -> Iterator[tuple[int, str]]:
+def _zip_lines(
+    archive: zipfile.ZipFile, member: str, name: str, stats: ReadStats
+) -> Iterator[tuple[int, str]]:
     with archive.open(member) as handle:
         for lineno, raw in enumerate(handle, start=1):
             stats.lines += 1
             try:
                 yield lineno, raw.decode("utf-8").rstrip("\r\n")
             except UnicodeDecodeError as err:
-                raise ReaderError(name, lineno, f"not UTF-8 ({err.reason} at byte "
-                                                f"{err.start})") from None
+                raise ReaderError(
+                    name, lineno, f"not UTF-8 ({err.reason} at byte {err.start})"
+                ) from None
 
 
 def _wiki_files(source: pathlib.Path, stats: ReadStats) -> Iterator[tuple[str, Iterator]]:
@@ -174,14 +198,16 @@ def _page_lines(text: str) -> dict[int, str]:
             continue
         index, _, rest = entry.partition("\t")
         if not index.isdigit():
-            raise _Malformed(f"'lines' entry {number} is not 'index<TAB>sentence...': "
-                             f"{entry[:60]!r}")
+            raise _Malformed(
+                f"'lines' entry {number} is not 'index<TAB>sentence...': {entry[:60]!r}"
+            )
         sentences[int(index)] = rest.split("\t", 1)[0]
     return sentences
 
 
-def read_wiki_sentences(source: PathLike, pages: Iterable[str],
-                        stats: ReadStats | None = None) -> dict[str, dict[int, str]]:
+def read_wiki_sentences(
+    source: PathLike, pages: Iterable[str], stats: ReadStats | None = None
+) -> dict[str, dict[int, str]]:
     """The sentences of `pages` (NFC-normalised title -> {line index: sentence}).
 
     Only the wanted pages are parsed in full: a full scan of the 5.4M-page dump reads every
@@ -219,8 +245,9 @@ def read_wiki_sentences(source: PathLike, pages: Iterable[str],
 # --- contexts ------------------------------------------------------------------------------------
 
 
-def claim_context(claim, setting: str,
-                  retrieved: Mapping[int, tuple[SentenceId, ...]]) -> tuple[SentenceId, ...]:
+def claim_context(
+    claim, setting: str, retrieved: Mapping[int, tuple[SentenceId, ...]]
+) -> tuple[SentenceId, ...]:
     """The (page, line) ids of a `FeverClaim`'s context in `setting` (see the module doc)."""
     if setting not in SETTINGS:
         raise ValueError(f"evidence setting must be one of {SETTINGS}, got {setting!r}")
@@ -250,14 +277,15 @@ class PreparedContexts:
     empty_contexts: int = 0
 
     def summary(self) -> str:
-        return (f"{self.path}: {self.claims} claims, {self.sentences} context sentences, "
-                f"{self.missing_page} not found (page missing from wiki-pages), "
-                f"{self.missing_line} not found (line missing from its page), "
-                f"{self.empty_contexts} claims without any context text")
+        return (
+            f"{self.path}: {self.claims} claims, {self.sentences} context sentences, "
+            f"{self.missing_page} not found (page missing from wiki-pages), "
+            f"{self.missing_line} not found (line missing from its page), "
+            f"{self.empty_contexts} claims without any context text"
+        )
 
 
-def prepare_contexts(data_dir: PathLike, split: str, setting: str,
-                     log=print) -> PreparedContexts:
+def prepare_contexts(data_dir: PathLike, split: str, setting: str, log=print) -> PreparedContexts:
     """Builds `contexts_path(data_dir, split, setting)` from the claims, the retrieved
     sentences and wiki-pages (see the module doc); written atomically."""
     claims_file, _ = resolve_split("fever", split, data_dir)
@@ -270,7 +298,8 @@ def prepare_contexts(data_dir: PathLike, split: str, setting: str,
         raise MissingDataError(
             f"{retrieved_file}: no retrieved sentences for {len(absent)} of the {len(needed)} "
             f"claims of {claims_file} that need them (first: id {absent[0]}); was it "
-            "retrieved for another split?")
+            "retrieved for another split?"
+        )
     contexts = [claim_context(c, setting, retrieved) for c in claims]
     wanted = {page for ids in contexts for page, _ in ids}
     source = wiki_pages_source(data_dir)
@@ -289,11 +318,21 @@ def prepare_contexts(data_dir: PathLike, split: str, setting: str,
         result.claims += 1
         result.sentences += len(context)
         result.empty_contexts += not any(text for _, _, text in context)
-        rows.append(json.dumps({
-            "id": claim.id, "claim": claim.claim, "label": claim.label,
-            "evidence": [[[None, None, page, line] for page, line in evidence_set]
-                         for evidence_set in claim.evidence],
-            "context": context}, ensure_ascii=False))
+        rows.append(
+            json.dumps(
+                {
+                    "id": claim.id,
+                    "claim": claim.claim,
+                    "label": claim.label,
+                    "evidence": [
+                        [[None, None, page, line] for page, line in evidence_set]
+                        for evidence_set in claim.evidence
+                    ],
+                    "context": context,
+                },
+                ensure_ascii=False,
+            )
+        )
     write_text_atomic(result.path, "\n".join(rows) + "\n")
     log(result.summary())
     return result

@@ -5,6 +5,7 @@ read new pairs (text policy, vocabularies, cut-offs) and saves/loads it with the
 saved run can predict on raw text. Tokenization results are cached on disk per source file,
 so a rerun does not tokenize (or POS-tag) again.
 """
+
 import dataclasses
 import hashlib
 import json
@@ -15,11 +16,11 @@ from typing import Dict, List, Optional
 
 import numpy as np
 
-from gcnn_match.files import write_atomic
 from gcnn_match.data import pos
-from gcnn_match.progress import Progress
 from gcnn_match.data.tokenizers import TextPolicy, char_ids
 from gcnn_match.data.vocab import Vocabulary
+from gcnn_match.files import write_atomic
+from gcnn_match.progress import Progress
 
 PAD_LABEL = -1  # label of an unlabelled example (e.g. MultiNLI test)
 
@@ -56,8 +57,9 @@ def tokenize_examples(examples, policy, cache_path=None, tagger=None, label="tok
             a_pos, b_pos = policy.pos_pair(ex)
             if tagger is not None and a_pos is None:
                 a_pos, b_pos = pos.tag_tokens(tagger, a), pos.tag_tokens(tagger, b)
-            pair = TokenizedPair(list(a), list(b), a_pos and list(a_pos), b_pos and list(b_pos),
-                                 policy.segments(ex))
+            pair = TokenizedPair(
+                list(a), list(b), a_pos and list(a_pos), b_pos and list(b_pos), policy.segments(ex)
+            )
             cache[ex.uid] = pair
             changed = True
         out.append(pair)
@@ -71,8 +73,9 @@ def tokenize_examples(examples, policy, cache_path=None, tagger=None, label="tok
 def file_cache_key(path, *parts):
     """A key that changes when the file or any of `parts` changes."""
     stat = os.stat(path)
-    text = json.dumps([str(path), stat.st_size, stat.st_mtime_ns, *parts], sort_keys=True,
-                      default=str)
+    text = json.dumps(
+        [str(path), stat.st_size, stat.st_mtime_ns, *parts], sort_keys=True, default=str
+    )
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -95,8 +98,10 @@ class EncodedSplit:
 
     def lengths(self):
         """Bucketing key: the longer side of each pair."""
-        return np.array([max(len(a), len(b)) for a, b in
-                         zip(self.features["a_ids"], self.features["b_ids"])], dtype=np.int32)
+        return np.array(
+            [max(len(a), len(b)) for a, b in zip(self.features["a_ids"], self.features["b_ids"])],
+            dtype=np.int32,
+        )
 
 
 class PairEncoder:
@@ -114,8 +119,18 @@ class PairEncoder:
             joins several (FEVER evidence); 0 is padding, like the ids.
     """
 
-    def __init__(self, policy, vocab, max_len_a, max_len_b, char_vocab=None, max_chars=16,
-                 pos=False, tagger=None, segments=False):
+    def __init__(
+        self,
+        policy,
+        vocab,
+        max_len_a,
+        max_len_b,
+        char_vocab=None,
+        max_chars=16,
+        pos=False,
+        tagger=None,
+        segments=False,
+    ):
         self.policy = policy
         self.vocab = vocab
         self.max_len_a = max_len_a
@@ -127,17 +142,27 @@ class PairEncoder:
         self.segments = segments
 
     @classmethod
-    def fit(cls, pairs, policy, max_len_a, max_len_b, min_count=1, chars=False, max_chars=16,
-            pos=False, tagger=None, segments=False):
+    def fit(
+        cls,
+        pairs,
+        policy,
+        max_len_a,
+        max_len_b,
+        min_count=1,
+        chars=False,
+        max_chars=16,
+        pos=False,
+        tagger=None,
+        segments=False,
+    ):
         """Builds the vocabularies from training `pairs` (a list of `TokenizedPair`)."""
-        vocab = Vocabulary.build(
-            [p.a for p in pairs] + [p.b for p in pairs], min_count=min_count)
+        vocab = Vocabulary.build([p.a for p in pairs] + [p.b for p in pairs], min_count=min_count)
         char_vocab = None
         if chars:
-            char_vocab = Vocabulary.build(
-                [list(tok) for p in pairs for tok in p.a + p.b])
-        return cls(policy, vocab, max_len_a, max_len_b, char_vocab, max_chars, pos, tagger,
-                   segments)
+            char_vocab = Vocabulary.build([list(tok) for p in pairs for tok in p.a + p.b])
+        return cls(
+            policy, vocab, max_len_a, max_len_b, char_vocab, max_chars, pos, tagger, segments
+        )
 
     def encode_pair(self, pair):
         tokens = {"a": pair.a[: self.max_len_a], "b": pair.b[: self.max_len_b]}
@@ -155,12 +180,15 @@ class PairEncoder:
                 tags = tags[: len(tokens[side])]
                 if len(tags) != len(tokens[side]):
                     raise ValueError(
-                        f"POS tags do not align with tokens ({len(tags)} vs {len(tokens[side])})")
+                        f"POS tags do not align with tokens ({len(tags)} vs {len(tokens[side])})"
+                    )
                 out[f"{side}_pos"] = np.asarray(pos.pos_ids(tags), dtype=np.int32)
         if self.segments:
             if pair.a_segments is None:
-                raise ValueError("this model reads the sentences of 'a' separately, but the "
-                                 "data gives no sentence segments (a FEVER contexts file does)")
+                raise ValueError(
+                    "this model reads the sentences of 'a' separately, but the "
+                    "data gives no sentence segments (a FEVER contexts file does)"
+                )
             out["a_segments"] = np.asarray(pair.a_segments[: len(tokens["a"])], dtype=np.int32)
         return out
 
@@ -173,12 +201,16 @@ class PairEncoder:
             lengths = np.array([len(getattr(pair, side)) for pair in pairs], dtype=np.int64)
             over = int((lengths > cut).sum())
             if over:
-                notes.append(f"{name}: {over} of {len(pairs)} texts {side} longer than the "
-                             f"cut-off (longest {lengths.max()} tokens) keep their first {cut}")
+                notes.append(
+                    f"{name}: {over} of {len(pairs)} texts {side} longer than the "
+                    f"cut-off (longest {lengths.max()} tokens) keep their first {cut}"
+                )
             empty = int((lengths == 0).sum())
             if empty:
-                notes.append(f"{name}: {empty} of {len(pairs)} texts {side} have no tokens "
-                             "(kept: the model sees only padding on that side)")
+                notes.append(
+                    f"{name}: {empty} of {len(pairs)} texts {side} have no tokens "
+                    "(kept: the model sees only padding on that side)"
+                )
         return notes
 
     def encode(self, name, examples, pairs):
@@ -186,10 +218,12 @@ class PairEncoder:
         for pair in pairs:
             for key, value in self.encode_pair(pair).items():
                 features.setdefault(key, []).append(value)
-        labels = np.array([PAD_LABEL if ex.label is None else ex.label for ex in examples],
-                          dtype=np.int32)
-        return EncodedSplit(name, features, labels, [ex.uid for ex in examples],
-                            [ex.group for ex in examples])
+        labels = np.array(
+            [PAD_LABEL if ex.label is None else ex.label for ex in examples], dtype=np.int32
+        )
+        return EncodedSplit(
+            name, features, labels, [ex.uid for ex in examples], [ex.group for ex in examples]
+        )
 
     def feature_names(self):
         names = ["a_ids", "b_ids"]
@@ -209,12 +243,15 @@ class PairEncoder:
             self.char_vocab.save(directory / "char_vocab.txt")
         if self.tagger is not None:
             pos.save_tagger(self.tagger, directory / "pos_tagger.pkl")
-        state = {"policy": self.policy.to_dict(), "max_len_a": self.max_len_a,
-                 "max_len_b": self.max_len_b, "max_chars": self.max_chars,
-                 "pos_tags": list(pos.POS_TAGS) if self.pos else None,
-                 "segments": self.segments}
-        write_atomic(directory / "preprocessing.json",
-                           json.dumps(state, indent=2).encode("utf-8"))
+        state = {
+            "policy": self.policy.to_dict(),
+            "max_len_a": self.max_len_a,
+            "max_len_b": self.max_len_b,
+            "max_chars": self.max_chars,
+            "pos_tags": list(pos.POS_TAGS) if self.pos else None,
+            "segments": self.segments,
+        }
+        write_atomic(directory / "preprocessing.json", json.dumps(state, indent=2).encode("utf-8"))
 
     @classmethod
     def load(cls, directory):
@@ -226,14 +263,23 @@ class PairEncoder:
             return Vocabulary.load(path) if path.exists() else None
 
         if state["pos_tags"] not in (None, list(pos.POS_TAGS)):
-            raise ValueError(f"{directory}: saved with a different POS inventory than "
-                             "gcnn_match.data.pos.POS_TAGS")
+            raise ValueError(
+                f"{directory}: saved with a different POS inventory than "
+                "gcnn_match.data.pos.POS_TAGS"
+            )
         tagger_path = directory / "pos_tagger.pkl"
         tagger = pos.load_saved_tagger(tagger_path) if tagger_path.exists() else None
-        return cls(TextPolicy.from_dict(state["policy"]), Vocabulary.load(directory / "vocab.txt"),
-                   state["max_len_a"], state["max_len_b"], optional("char_vocab.txt"),
-                   state["max_chars"], bool(state["pos_tags"]), tagger,
-                   state.get("segments", False))
+        return cls(
+            TextPolicy.from_dict(state["policy"]),
+            Vocabulary.load(directory / "vocab.txt"),
+            state["max_len_a"],
+            state["max_len_b"],
+            optional("char_vocab.txt"),
+            state["max_chars"],
+            bool(state["pos_tags"]),
+            tagger,
+            state.get("segments", False),
+        )
 
 
 def training_schedule(lengths, batch_size, seed, epoch, sort_window=50):
@@ -250,9 +296,9 @@ def training_schedule(lengths, batch_size, seed, epoch, sort_window=50):
     window = batch_size * sort_window
     batches = []
     for start in range(0, n, window):
-        chunk = permutation[start:start + window]
+        chunk = permutation[start : start + window]
         chunk = chunk[np.argsort(lengths[chunk], kind="stable")]
-        batches.extend(chunk[i:i + batch_size] for i in range(0, len(chunk), batch_size))
+        batches.extend(chunk[i : i + batch_size] for i in range(0, len(chunk), batch_size))
     return [batches[i] for i in rng.permutation(len(batches))]
 
 
@@ -275,21 +321,26 @@ def group_training_schedule(group_ids, lengths, batch_size, seed, epoch):
     keys, starts = np.unique(group_ids[kept], return_index=True)
     members = np.split(kept, starts[1:]) if len(keys) else []
     group_lengths = np.array([lengths[m].max() for m in members], dtype=np.int32)
-    return [np.concatenate([members[g] for g in batch])
-            for batch in training_schedule(group_lengths, batch_size, seed, epoch)]
+    return [
+        np.concatenate([members[g] for g in batch])
+        for batch in training_schedule(group_lengths, batch_size, seed, epoch)
+    ]
 
 
 def evaluation_schedule(lengths, batch_size, sort=True):
     """Contiguous batches, sorted by length when `sort` (predictions are unsorted after)."""
     order = np.argsort(lengths, kind="stable") if sort else np.arange(len(lengths))
-    return [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
+    return [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
 
 
 def _ragged(arrays, tf):
     lengths = np.array([len(x) for x in arrays], dtype=np.int64)
     inner = arrays[0].shape[1:] if arrays else ()
-    values = (np.concatenate(arrays, axis=0) if arrays and lengths.sum()
-              else np.zeros((0, *inner), np.int32))
+    values = (
+        np.concatenate(arrays, axis=0)
+        if arrays and lengths.sum()
+        else np.zeros((0, *inner), np.int32)
+    )
     return tf.RaggedTensor.from_row_lengths(values, lengths)
 
 
@@ -299,12 +350,19 @@ def even_batches(batches, multiple):
     pair i, the batch's first; `batches_dataset` gives fillers sample weight 0."""
     if multiple <= 1:
         return batches
-    return [np.concatenate([b, np.full(-len(b) % multiple, -1 - b[0], b.dtype)])
-            for b in batches]
+    return [np.concatenate([b, np.full(-len(b) % multiple, -1 - b[0], b.dtype)]) for b in batches]
 
 
-def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, padding="bucket",
-                    targets=None, multiple=1):
+def batches_dataset(
+    split,
+    batches,
+    feature_names,
+    max_lens,
+    bucket_width=8,
+    padding="bucket",
+    targets=None,
+    multiple=1,
+):
     """A `tf.data.Dataset` yielding `(features, labels)` for the given index batches.
 
     `targets` (one row per example) replaces the split's labels as the second element, e.g.
@@ -327,7 +385,8 @@ def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, pad
     labels = tf.constant(split.labels if targets is None else targets)
     index = tf.RaggedTensor.from_row_lengths(
         np.concatenate(batches).astype(np.int64) if batches else np.zeros(0, np.int64),
-        np.array([len(b) for b in batches], dtype=np.int64))
+        np.array([len(b) for b in batches], dtype=np.int64),
+    )
 
     def gather(idx):
         real = idx >= 0
@@ -340,8 +399,9 @@ def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, pad
                 target = cap
             else:
                 length = tf.shape(dense)[1]
-                target = tf.minimum(((length + bucket_width - 1) // bucket_width) * bucket_width,
-                                    cap)
+                target = tf.minimum(
+                    ((length + bucket_width - 1) // bucket_width) * bucket_width, cap
+                )
             target = tf.maximum(target, 1)  # a batch of empty sentences still has one slot
             pad = [[0, 0], [0, target - tf.shape(dense)[1]]] + [[0, 0]] * (dense.shape.rank - 2)
             out[key] = tf.pad(dense, pad)
@@ -352,13 +412,25 @@ def batches_dataset(split, batches, feature_names, max_lens, bucket_width=8, pad
         return out, tf.gather(labels, idx), weights
 
     ds = tf.data.Dataset.from_tensor_slices(index).map(
-        gather, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
+        gather, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True
+    )
     return ds.prefetch(tf.data.AUTOTUNE)
 
 
-def training_dataset(split, batch_size, feature_names, max_lens, seed, first_epoch, epochs,
-                     bucket_width=8, padding="bucket", group_ids=None, targets=None,
-                     multiple=1):
+def training_dataset(
+    split,
+    batch_size,
+    feature_names,
+    max_lens,
+    seed,
+    first_epoch,
+    epochs,
+    bucket_width=8,
+    padding="bucket",
+    group_ids=None,
+    targets=None,
+    multiple=1,
+):
     """Batches of epochs [first_epoch, epochs) in one dataset; returns (dataset, steps).
 
     With `group_ids` (see `group_training_schedule`) a batch is `batch_size` whole groups;
@@ -375,19 +447,23 @@ def training_dataset(split, batch_size, feature_names, max_lens, seed, first_epo
             batches.extend(group_training_schedule(group_ids, lengths, batch_size, seed, epoch))
     units = len(split) if group_ids is None else len(np.unique(group_ids[group_ids >= 0]))
     steps = -(-units // batch_size)
-    return batches_dataset(split, batches, feature_names, max_lens, bucket_width, padding,
-                           targets, multiple), steps
+    return batches_dataset(
+        split, batches, feature_names, max_lens, bucket_width, padding, targets, multiple
+    ), steps
 
 
-def evaluation_dataset(split, batch_size, feature_names, max_lens, bucket_width=8,
-                       padding="bucket", multiple=1):
+def evaluation_dataset(
+    split, batch_size, feature_names, max_lens, bucket_width=8, padding="bucket", multiple=1
+):
     """(dataset, order): `order[k]` is the file position of the k-th prediction (negative for
     the fillers of `multiple`, see `batches_dataset`)."""
-    batches = even_batches(evaluation_schedule(split.lengths(), batch_size,
-                                               sort=padding == "bucket"), multiple)
+    batches = even_batches(
+        evaluation_schedule(split.lengths(), batch_size, sort=padding == "bucket"), multiple
+    )
     order = np.concatenate(batches) if batches else np.zeros(0, np.int64)
-    return batches_dataset(split, batches, feature_names, max_lens, bucket_width, padding,
-                           multiple=multiple), order
+    return batches_dataset(
+        split, batches, feature_names, max_lens, bucket_width, padding, multiple=multiple
+    ), order
 
 
 def unsort(values, order):

@@ -34,6 +34,7 @@ the SNLI test split's sentences are held out to measure accuracy), fixes the tag
 "!" and wh-words that SNLI captions lack, and caches it. NLTK is
 imported only when a tagger is needed, so models can import the inventory cheaply.
 """
+
 import hashlib
 import json
 import pathlib
@@ -47,9 +48,42 @@ from gcnn_match.files import write_atomic, write_text_atomic
 PAD_ID = 0
 
 PTB_WORD_TAGS = (
-    "CC", "CD", "DT", "EX", "FW", "IN", "JJ", "JJR", "JJS", "LS", "MD", "NN", "NNS", "NNP",
-    "NNPS", "PDT", "POS", "PRP", "PRP$", "RB", "RBR", "RBS", "RP", "SYM", "TO", "UH", "VB",
-    "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "WP$", "WRB",
+    "CC",
+    "CD",
+    "DT",
+    "EX",
+    "FW",
+    "IN",
+    "JJ",
+    "JJR",
+    "JJS",
+    "LS",
+    "MD",
+    "NN",
+    "NNS",
+    "NNP",
+    "NNPS",
+    "PDT",
+    "POS",
+    "PRP",
+    "PRP$",
+    "RB",
+    "RBR",
+    "RBS",
+    "RP",
+    "SYM",
+    "TO",
+    "UH",
+    "VB",
+    "VBD",
+    "VBG",
+    "VBN",
+    "VBP",
+    "VBZ",
+    "WDT",
+    "WP",
+    "WP$",
+    "WRB",
 )
 PTB_PUNCTUATION_TAGS = ("#", "$", ".", ",", ":", "-LRB-", "-RRB-", "``", "''")
 EMPTY_ELEMENT_TAG = "-NONE-"
@@ -62,8 +96,16 @@ POS_IDS = {tag: i + 1 for i, tag in enumerate(POS_TAGS)}
 OTHER_ID = POS_IDS[OTHER_TAG]
 
 _BRACKET_ALIASES = {
-    "(": "-LRB-", "[": "-LRB-", "{": "-LRB-", "-LSB-": "-LRB-", "-LCB-": "-LRB-",
-    ")": "-RRB-", "]": "-RRB-", "}": "-RRB-", "-RSB-": "-RRB-", "-RCB-": "-RRB-",
+    "(": "-LRB-",
+    "[": "-LRB-",
+    "{": "-LRB-",
+    "-LSB-": "-LRB-",
+    "-LCB-": "-LRB-",
+    ")": "-RRB-",
+    "]": "-RRB-",
+    "}": "-RRB-",
+    "-RSB-": "-RRB-",
+    "-RCB-": "-RRB-",
 }
 
 if NUM_POS_TAGS != 47:  # the paper's dimension; a change to the lists above must keep it
@@ -87,11 +129,23 @@ _CACHE_FORMAT = 1
 # NNP ... NNP. These closed-class words have one dominant PTB tag (Santorini 1990), so a
 # trained tagger looks them up directly (NLTK's `tagdict`) instead of guessing.
 QUESTION_LEXICON = {
-    "?": ".", "!": ".",
-    **{word: tag for lower, tag in (("what", "WP"), ("who", "WP"), ("whom", "WP"),
-                                     ("whose", "WP$"), ("which", "WDT"), ("why", "WRB"),
-                                     ("how", "WRB"), ("when", "WRB"), ("where", "WRB"))
-       for word in (lower, lower.capitalize())},
+    "?": ".",
+    "!": ".",
+    **{
+        word: tag
+        for lower, tag in (
+            ("what", "WP"),
+            ("who", "WP"),
+            ("whom", "WP"),
+            ("whose", "WP$"),
+            ("which", "WDT"),
+            ("why", "WRB"),
+            ("how", "WRB"),
+            ("when", "WRB"),
+            ("where", "WRB"),
+        )
+        for word in (lower, lower.capitalize())
+    },
 }
 
 
@@ -100,8 +154,7 @@ def tag_tokens(tagger, tokens):
     return [tag for _, tag in tagger.tag(list(tokens))]
 
 
-def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed=0,
-                log=print):
+def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed=0, log=print):
     """A PTB tagger: NLTK's pretrained one if installed, else one trained on SNLI parses.
 
     Training uses the unique sentences of every SNLI split present except "test" (dev, and
@@ -121,16 +174,25 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
         tagger.provenance = {"source": "nltk pretrained averaged_perceptron_tagger_eng"}
         return tagger
 
-    train_splits = [split for split in registry.available_splits(TAGGER_DATASET, data_dir)
-                    if split != HELD_OUT_SPLIT]
+    train_splits = [
+        split
+        for split in registry.available_splits(TAGGER_DATASET, data_dir)
+        if split != HELD_OUT_SPLIT
+    ]
     if not train_splits:
-        raise registry.MissingDataError(registry.missing_message(TAGGER_DATASET, "dev",
-                                                                 data_dir))
-    files = [registry.resolve_split(TAGGER_DATASET, split, data_dir)[0]
-             for split in train_splits + [HELD_OUT_SPLIT]]
-    settings = {"format": _CACHE_FORMAT, "train_splits": train_splits, "nr_iter": nr_iter,
-                "max_train_sentences": max_train_sentences, "seed": seed,
-                "lexicon": QUESTION_LEXICON}
+        raise registry.MissingDataError(registry.missing_message(TAGGER_DATASET, "dev", data_dir))
+    files = [
+        registry.resolve_split(TAGGER_DATASET, split, data_dir)[0]
+        for split in train_splits + [HELD_OUT_SPLIT]
+    ]
+    settings = {
+        "format": _CACHE_FORMAT,
+        "train_splits": train_splits,
+        "nr_iter": nr_iter,
+        "max_train_sentences": max_train_sentences,
+        "seed": seed,
+        "lexicon": QUESTION_LEXICON,
+    }
     path = None
     if cache_dir is not None:
         path = pathlib.Path(cache_dir) / "pos_tagger" / f"{_cache_key(files, settings)}.pkl"
@@ -139,11 +201,16 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
 
     held_out = tagged_sentences(data_dir, [HELD_OUT_SPLIT])
     held_out_words = {tuple(word for word, _ in sentence) for sentence in held_out}
-    train = [sentence for sentence in tagged_sentences(data_dir, train_splits)
-             if tuple(word for word, _ in sentence) not in held_out_words]
+    train = [
+        sentence
+        for sentence in tagged_sentences(data_dir, train_splits)
+        if tuple(word for word, _ in sentence) not in held_out_words
+    ]
     train = train[:max_train_sentences] if max_train_sentences else train
-    log(f"training a PTB tagger on {len(train)} SNLI sentences ({'+'.join(train_splits)}), "
-        f"{nr_iter} passes")
+    log(
+        f"training a PTB tagger on {len(train)} SNLI sentences ({'+'.join(train_splits)}), "
+        f"{nr_iter} passes"
+    )
     start = time.perf_counter()
     tagger = train_tagger(train, nr_iter=nr_iter, seed=seed)
     seconds = time.perf_counter() - start
@@ -156,8 +223,10 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
         "train_seconds": round(seconds, 1),
         "files": [str(f) for f in files],
     }
-    log(f"PTB tagger: held-out accuracy {provenance['held_out_accuracy']:.4f} on "
-        f"{len(held_out)} SNLI test sentences, trained in {seconds:.0f}s")
+    log(
+        f"PTB tagger: held-out accuracy {provenance['held_out_accuracy']:.4f} on "
+        f"{len(held_out)} SNLI test sentences, trained in {seconds:.0f}s"
+    )
     tagger.provenance = provenance
     if path is not None:
         save_tagger(tagger, path)
@@ -167,8 +236,9 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
 
 def save_tagger(tagger, path):
     """Pickles a tagger's weights and provenance (a run keeps the tagger it was trained with)."""
-    blob = pickle.dumps({"params": tagger.encode_json_obj(),
-                         "provenance": getattr(tagger, "provenance", {})})
+    blob = pickle.dumps(
+        {"params": tagger.encode_json_obj(), "provenance": getattr(tagger, "provenance", {})}
+    )
     write_atomic(path, blob)
 
 
@@ -216,8 +286,10 @@ def tagged_sentences(data_dir, splits):
     seen, out = set(), []
     for split in splits:
         for example in registry.read_split(TAGGER_DATASET, split, data_dir):
-            for tokens, tags in ((example.a_tokens, example.a_pos),
-                                 (example.b_tokens, example.b_pos)):
+            for tokens, tags in (
+                (example.a_tokens, example.a_pos),
+                (example.b_tokens, example.b_pos),
+            ):
                 if not tokens or tags is None or tuple(tokens) in seen:
                     continue
                 seen.add(tuple(tokens))

@@ -24,6 +24,7 @@ Format-specific choices:
 - `yelp_jsonl` / `yelp_tsv`: single-text rating prediction (Lin et al. 2017's Yelp split), so
   `a = b = review text` for intra-context models; the label is the star rating `"1"`..`"5"`.
 """
+
 import csv
 import dataclasses
 import gzip
@@ -96,21 +97,26 @@ def _iter_lines(path: pathlib.Path, stats: ReadStats) -> Iterator[tuple[int, str
     opener = gzip.open if path.suffix == ".gz" else open
     lineno = 0
     try:
-        with (_stdin() if str(path) == STDIN else opener(path, "rb")) as handle:
+        with _stdin() if str(path) == STDIN else opener(path, "rb") as handle:
             for lineno, raw in enumerate(handle, start=1):
                 stats.lines += 1
                 try:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as err:
-                    reason = (f"not UTF-8 ({err.reason} at byte {err.start}); convert the file "
-                              "to UTF-8, e.g. iconv -f latin1 -t utf-8")
+                    reason = (
+                        f"not UTF-8 ({err.reason} at byte {err.start}); convert the file "
+                        "to UTF-8, e.g. iconv -f latin1 -t utf-8"
+                    )
                     raise ReaderError(path, lineno, reason) from None
                 if lineno == 1:
                     text = text.lstrip("\ufeff")
                 yield lineno, text.rstrip("\r\n")
     except (gzip.BadGzipFile, EOFError, zlib.error) as err:
-        raise ReaderError(path, lineno + 1, f"corrupt gzip data ({err}); the file is truncated "
-                                            "or damaged: download it again") from err
+        raise ReaderError(
+            path,
+            lineno + 1,
+            f"corrupt gzip data ({err}); the file is truncated or damaged: download it again",
+        ) from err
 
 
 class _stdin:
@@ -127,8 +133,12 @@ class _stdin:
 Records = Callable[[pathlib.Path, ReadStats], Iterable[tuple[int, object]]]
 
 
-def _drive(path: PathLike, records: Records, parse: Callable[[object, int], object],
-           stats: ReadStats | None) -> Iterator:
+def _drive(
+    path: PathLike,
+    records: Records,
+    parse: Callable[[object, int], object],
+    stats: ReadStats | None,
+) -> Iterator:
     """Run `parse` over every record of `path`, counting skips and locating errors."""
     path = pathlib.Path(path)
     stats = stats if stats is not None else ReadStats()
@@ -151,25 +161,30 @@ def _drive(path: PathLike, records: Records, parse: Callable[[object, int], obje
         yielded += 1
         yield item
     if not yielded:
-        raise ReaderError(path, stats.lines, f"no examples ({stats.lines} lines read, "
-                                             f"{stats.num_skipped} skipped): an empty or "
-                                             "truncated file, or the wrong one; check the path "
-                                             "or download it again")
+        raise ReaderError(
+            path,
+            stats.lines,
+            f"no examples ({stats.lines} lines read, "
+            f"{stats.num_skipped} skipped): an empty or "
+            "truncated file, or the wrong one; check the path "
+            "or download it again",
+        )
 
 
 def _fields(line: str, expected: int, delimiter: str = "\t") -> list:
     parts = line.split(delimiter)
     if len(parts) != expected:
-        raise _Malformed(f"expected {expected} {_delimiter_name(delimiter)}-separated columns, "
-                         f"found {len(parts)}{_column_hint(len(parts) > expected, delimiter)}")
+        raise _Malformed(
+            f"expected {expected} {_delimiter_name(delimiter)}-separated columns, "
+            f"found {len(parts)}{_column_hint(len(parts) > expected, delimiter)}"
+        )
     return parts
 
 
 def _column_hint(extra: bool, delimiter: str) -> str:
     name = _delimiter_name(delimiter)
     if extra:
-        return (f" (a {name} inside a text? remove it, or quote the texts and read the file as "
-                "csv)")
+        return f" (a {name} inside a text? remove it, or quote the texts and read the file as csv)"
     return " (a truncated line or a missing field: complete or remove the line)"
 
 
@@ -194,8 +209,10 @@ def _json(line: str) -> dict:
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as err:
-        raise _Malformed(f"invalid JSON ({err.msg} at column {err.colno}); the line is cut "
-                         "or not one JSON object: fix or remove it") from None
+        raise _Malformed(
+            f"invalid JSON ({err.msg} at column {err.colno}); the line is cut "
+            "or not one JSON object: fix or remove it"
+        ) from None
     if not isinstance(obj, dict):
         raise _Malformed(f"expected a JSON object, found {type(obj).__name__}")
     return obj
@@ -239,9 +256,13 @@ def _nli_side(obj: dict, which: str):
 NLI_LABELS = {"entailment": 0, "neutral": 1, "contradiction": 2}
 
 
-def read_nli_jsonl(path: PathLike, labels: Mapping[str, int] | None = None,
-                   stats: ReadStats | None = None, unlabelled: bool = False,
-                   skip_labels: tuple[str, ...] = ("-",)) -> Iterator[Example]:
+def read_nli_jsonl(
+    path: PathLike,
+    labels: Mapping[str, int] | None = None,
+    stats: ReadStats | None = None,
+    unlabelled: bool = False,
+    skip_labels: tuple[str, ...] = ("-",),
+) -> Iterator[Example]:
     """SNLI / MultiNLI / SciTail-snli_format jsonl.
 
     Text from sentence1/sentence2; tokens and PTB tags from the `*_parse` leaves (binary parse:
@@ -264,16 +285,25 @@ def read_nli_jsonl(path: PathLike, labels: Mapping[str, int] | None = None,
         a_tokens, a_pos = _nli_side(obj, "sentence1")
         b_tokens, b_pos = _nli_side(obj, "sentence2")
         uid = obj.get("pairID") or obj.get("promptID") or _uid(path, lineno)
-        return Example(a=_key(obj, "sentence1"), b=_key(obj, "sentence2"), label=label,
-                       uid=str(uid), a_tokens=a_tokens, b_tokens=b_tokens, a_pos=a_pos,
-                       b_pos=b_pos)
+        return Example(
+            a=_key(obj, "sentence1"),
+            b=_key(obj, "sentence2"),
+            label=label,
+            uid=str(uid),
+            a_tokens=a_tokens,
+            b_tokens=b_tokens,
+            a_pos=a_pos,
+            b_pos=b_pos,
+        )
 
     return _drive(path, _iter_lines, parse, stats)
 
 
-def read_bimpm_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
-                   stats: ReadStats | None = None) -> Iterator[Example]:
+def read_bimpm_tsv(
+    path: PathLike, labels: Mapping[str, int] | None = None, stats: ReadStats | None = None
+) -> Iterator[Example]:
     """BiMPM Quora partition: `label<TAB>q1<TAB>q2<TAB>id`."""
+
     def parse(line, lineno):
         label, a, b, uid = _fields(line, 4)
         return Example(a=a, b=b, label=_label(label, labels), uid=uid)
@@ -281,8 +311,9 @@ def read_bimpm_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
     return _drive(path, _iter_lines, parse, stats)
 
 
-def read_pair_label_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
-                        stats: ReadStats | None = None) -> Iterator[Example]:
+def read_pair_label_tsv(
+    path: PathLike, labels: Mapping[str, int] | None = None, stats: ReadStats | None = None
+) -> Iterator[Example]:
     """`a<TAB>b<TAB>label` (RE2 layouts of Quora/SciTail/SICK, LCQMC txt); uid = file:line.
 
     Without `labels` the label column must hold the class index itself.
@@ -299,18 +330,27 @@ def read_pair_label_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
 SCITAIL_TSV_LABELS = {"entails": 0, "neutral": 1}
 
 
-def read_scitail_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
-                     stats: ReadStats | None = None) -> Iterator[Example]:
+def read_scitail_tsv(
+    path: PathLike, labels: Mapping[str, int] | None = None, stats: ReadStats | None = None
+) -> Iterator[Example]:
     """Official SciTail tsv_format: `premise<TAB>hypothesis<TAB>entails|neutral`."""
     return read_pair_label_tsv(path, labels or SCITAIL_TSV_LABELS, stats)
 
 
-_WIKIQA_HEADER = ("QuestionID", "Question", "DocumentID", "DocumentTitle", "SentenceID",
-                  "Sentence", "Label")
+_WIKIQA_HEADER = (
+    "QuestionID",
+    "Question",
+    "DocumentID",
+    "DocumentTitle",
+    "SentenceID",
+    "Sentence",
+    "Label",
+)
 
 
-def read_wikiqa_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
-                    stats: ReadStats | None = None) -> Iterator[Example]:
+def read_wikiqa_tsv(
+    path: PathLike, labels: Mapping[str, int] | None = None, stats: ReadStats | None = None
+) -> Iterator[Example]:
     """WikiQA, either layout (detected from the first line).
 
     - `WikiQA-*.txt`: `question<TAB>sentence<TAB>label`; group = question text, uid = file:line.
@@ -327,11 +367,15 @@ def read_wikiqa_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
             return None
         if with_header:
             qid, question, _, _, sid, sentence, label = _fields(line, len(_WIKIQA_HEADER))
-            return Example(a=question, b=sentence, label=_label(label, labels), uid=sid,
-                           group=qid)
+            return Example(a=question, b=sentence, label=_label(label, labels), uid=sid, group=qid)
         question, sentence, label = _fields(line, 3)
-        return Example(a=question, b=sentence, label=_label(label, labels),
-                       uid=_uid(path, lineno), group=question)
+        return Example(
+            a=question,
+            b=sentence,
+            label=_label(label, labels),
+            uid=_uid(path, lineno),
+            group=question,
+        )
 
     return _drive(path, _iter_lines, parse, stats)
 
@@ -369,12 +413,19 @@ def _fever_context(entries) -> tuple[tuple[str, int, str | None], ...]:
         raise _Malformed("'context' must be a list of [page, sentence_id, text or null]")
     context = []
     for entry in entries:
-        if (not isinstance(entry, list) or len(entry) != 3 or not isinstance(entry[0], str)
-                or isinstance(entry[1], bool) or not isinstance(entry[1], int)
-                or not (entry[2] is None or isinstance(entry[2], str))):
-            raise _Malformed(f"context entries must be [page, sentence_id, text or null], found "
-                             f"{json.dumps(entry)[:80]}; rebuild the file with "
-                             "experiments/prepare_fever.py")
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 3
+            or not isinstance(entry[0], str)
+            or isinstance(entry[1], bool)
+            or not isinstance(entry[1], int)
+            or not (entry[2] is None or isinstance(entry[2], str))
+        ):
+            raise _Malformed(
+                f"context entries must be [page, sentence_id, text or null], found "
+                f"{json.dumps(entry)[:80]}; rebuild the file with "
+                "experiments/prepare_fever.py"
+            )
         context.append(tuple(entry))
     return tuple(context)
 
@@ -383,20 +434,29 @@ def _parse_fever(line: str) -> FeverClaim:
     obj = _json(line)
     label = obj.get("label")
     if label is not None and label not in FEVER_LABELS:
-        raise _Malformed(f"unknown label {label!r} (known: {', '.join(map(repr, FEVER_LABELS))}); "
-                         "correct or remove the line")
+        raise _Malformed(
+            f"unknown label {label!r} (known: {', '.join(map(repr, FEVER_LABELS))}); "
+            "correct or remove the line"
+        )
     sets = []
     for evidence_set in obj.get("evidence", ()):
         try:
-            items = tuple((page, int(sent)) for _, _, page, sent in evidence_set
-                          if page is not None)
+            items = tuple(
+                (page, int(sent)) for _, _, page, sent in evidence_set if page is not None
+            )
         except (TypeError, ValueError):
-            raise _Malformed("evidence entries must be [annotation_id, evidence_id, page, "
-                             "sentence_id]") from None
+            raise _Malformed(
+                "evidence entries must be [annotation_id, evidence_id, page, sentence_id]"
+            ) from None
         if items:
             sets.append(items)
-    return FeverClaim(id=_key(obj, "id"), claim=_key(obj, "claim"), label=label,
-                      evidence=tuple(sets), context=_fever_context(obj.get("context", [])))
+    return FeverClaim(
+        id=_key(obj, "id"),
+        claim=_key(obj, "claim"),
+        label=label,
+        evidence=tuple(sets),
+        context=_fever_context(obj.get("context", [])),
+    )
 
 
 def read_fever_claims(path: PathLike, stats: ReadStats | None = None) -> Iterator[FeverClaim]:
@@ -405,8 +465,9 @@ def read_fever_claims(path: PathLike, stats: ReadStats | None = None) -> Iterato
     return _drive(path, _iter_lines, lambda line, lineno: _parse_fever(line), stats)
 
 
-def read_fever_jsonl(path: PathLike, labels: Mapping[str, int] | None = None,
-                     stats: ReadStats | None = None) -> Iterator[Example]:
+def read_fever_jsonl(
+    path: PathLike, labels: Mapping[str, int] | None = None, stats: ReadStats | None = None
+) -> Iterator[Example]:
     """FEVER claims as Examples: a = claim, b = "" (no evidence text), uid = group = str(id)."""
     for claim in read_fever_claims(path, stats):
         label = None
@@ -415,9 +476,13 @@ def read_fever_jsonl(path: PathLike, labels: Mapping[str, int] | None = None,
         yield Example(a=claim.claim, b="", label=label, uid=str(claim.id), group=str(claim.id))
 
 
-def read_fever_contexts(path: PathLike, labels: Mapping[str, int] | None = None,
-                        stats: ReadStats | None = None, max_sentences: int = 5,
-                        sentence_len: int = 40) -> Iterator[Example]:
+def read_fever_contexts(
+    path: PathLike,
+    labels: Mapping[str, int] | None = None,
+    stats: ReadStats | None = None,
+    max_sentences: int = 5,
+    sentence_len: int = 40,
+) -> Iterator[Example]:
     """A FEVER contexts file as Examples: a = the context, b = the claim, uid = group = id.
 
     The sentences are wiki-pages text, already tokenized: `a_tokens` holds their whitespace
@@ -440,8 +505,15 @@ def read_fever_contexts(path: PathLike, labels: Mapping[str, int] | None = None,
             tokens += words
             segments += [number] * len(words)
         label = None if claim.label is None else (labels or _FEVER_INDEX)[claim.label]
-        yield Example(a=" ".join(tokens), b=claim.claim, label=label, uid=str(claim.id),
-                      group=str(claim.id), a_tokens=tuple(tokens), a_segments=tuple(segments))
+        yield Example(
+            a=" ".join(tokens),
+            b=claim.claim,
+            label=label,
+            uid=str(claim.id),
+            group=str(claim.id),
+            a_tokens=tuple(tokens),
+            a_segments=tuple(segments),
+        )
 
 
 # --- Yelp (Lin et al. 2017 split) ----------------------------------------------------------------
@@ -457,8 +529,9 @@ def _stars(raw) -> str:
     return str(raw)
 
 
-def read_yelp_jsonl(path: PathLike, labels: Mapping[str, int] | None = None,
-                    stats: ReadStats | None = None) -> Iterator[Example]:
+def read_yelp_jsonl(
+    path: PathLike, labels: Mapping[str, int] | None = None, stats: ReadStats | None = None
+) -> Iterator[Example]:
     """Yelp review jsonl (the Yelp Open Dataset's review.json keys `text`, `stars`, `review_id`);
     `labels` defaults to `YELP_LABELS` (stars 1..5 -> 0..4)."""
     path = pathlib.Path(path)
@@ -473,8 +546,9 @@ def read_yelp_jsonl(path: PathLike, labels: Mapping[str, int] | None = None,
     return _drive(path, _iter_lines, parse, stats)
 
 
-def read_yelp_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
-                  stats: ReadStats | None = None) -> Iterator[Example]:
+def read_yelp_tsv(
+    path: PathLike, labels: Mapping[str, int] | None = None, stats: ReadStats | None = None
+) -> Iterator[Example]:
     """Yelp lines `stars<TAB or SPACE>review text`.
 
     Covers both `5<TAB>text` and the ATTCONV loader's `yelp_*_{500k,2000}` files, whose lines are
@@ -488,8 +562,9 @@ def read_yelp_tsv(path: PathLike, labels: Mapping[str, int] | None = None,
         parts = line.split(None, 1)
         if len(parts) != 2:
             raise _Malformed("expected 'stars<whitespace>text', found a single field")
-        return Example(a=parts[1], b=parts[1], label=_label(parts[0], labels),
-                       uid=_uid(path, lineno))
+        return Example(
+            a=parts[1], b=parts[1], label=_label(parts[0], labels), uid=_uid(path, lineno)
+        )
 
     return _drive(path, _iter_lines, parse, stats)
 
@@ -502,12 +577,20 @@ def parse_column(text):
     return int(text) if text.isdigit() else text
 
 
-def read_pairs(path: PathLike, fmt: str = "tsv", *, a: Column, b: Column,
-               label: Column | None = None, uid: Column | None = None,
-               group: Column | None = None,
-               labels: Mapping[str, int] | None = None, header: bool = False,
-               delimiter: str | None = None,
-               stats: ReadStats | None = None) -> Iterator[Example]:
+def read_pairs(
+    path: PathLike,
+    fmt: str = "tsv",
+    *,
+    a: Column,
+    b: Column,
+    label: Column | None = None,
+    uid: Column | None = None,
+    group: Column | None = None,
+    labels: Mapping[str, int] | None = None,
+    header: bool = False,
+    delimiter: str | None = None,
+    stats: ReadStats | None = None,
+) -> Iterator[Example]:
     """Read sentence pairs from any tsv / csv / jsonl file: a new dataset needs no code.
 
     Args:
@@ -552,24 +635,32 @@ def read_pairs(path: PathLike, fmt: str = "tsv", *, a: Column, b: Column,
             elif len(row) != first[1]:
                 raise _Malformed(
                     f"{len(row)} {_delimiter_name(delimiter)}-separated columns where line "
-                    f"{first[0]} has {first[1]}{_column_hint(len(row) > first[1], delimiter)}")
+                    f"{first[0]} has {first[1]}{_column_hint(len(row) > first[1], delimiter)}"
+                )
             if header and not index:
                 index.update((name, i) for i, name in enumerate(row))
                 missing = [c for c in columns.values() if isinstance(c, str) and c not in index]
                 if missing:
-                    raise _Malformed(f"header has no column {missing[0]!r} "
-                                     f"(columns: {', '.join(row)})")
+                    raise _Malformed(
+                        f"header has no column {missing[0]!r} (columns: {', '.join(row)})"
+                    )
                 return None
-            width = 1 + max(c if isinstance(c, int) else index[c]
-                            for c in columns.values() if c is not None)
+            width = 1 + max(
+                c if isinstance(c, int) else index[c] for c in columns.values() if c is not None
+            )
             if len(row) < width:
-                raise _Malformed(f"expected at least {width} {_delimiter_name(delimiter)}-"
-                                 f"separated columns, found {len(row)} (check the a/b/label "
-                                 "columns or the delimiter)")
-        return Example(a=cell(row, a), b=cell(row, b),
-                       label=None if label is None else _label(cell(row, label), labels),
-                       uid=str(cell(row, uid)) if uid is not None else _uid(path, lineno),
-                       group=str(cell(row, group)) if group is not None else None)
+                raise _Malformed(
+                    f"expected at least {width} {_delimiter_name(delimiter)}-"
+                    f"separated columns, found {len(row)} (check the a/b/label "
+                    "columns or the delimiter)"
+                )
+        return Example(
+            a=cell(row, a),
+            b=cell(row, b),
+            label=None if label is None else _label(cell(row, label), labels),
+            uid=str(cell(row, uid)) if uid is not None else _uid(path, lineno),
+            group=str(cell(row, group)) if group is not None else None,
+        )
 
     records = _csv_rows(delimiter) if fmt == "csv" else _iter_lines
     return _drive(path, records, parse, stats)
@@ -577,6 +668,7 @@ def read_pairs(path: PathLike, fmt: str = "tsv", *, a: Column, b: Column,
 
 def _csv_rows(delimiter: str) -> Records:
     """Records as csv rows; one quoted record may span several physical lines."""
+
     def records(path: pathlib.Path, stats: ReadStats):
         lines = (text + "\n" for _, text in _iter_lines(path, stats))
         reader = csv.reader(lines, delimiter=delimiter)
@@ -586,8 +678,12 @@ def _csv_rows(delimiter: str) -> Records:
     return records
 
 
-def _column_reader(path: PathLike, labels: Mapping[str, int] | None = None,
-                   stats: ReadStats | None = None, **columns) -> Iterator[Example]:
+def _column_reader(
+    path: PathLike,
+    labels: Mapping[str, int] | None = None,
+    stats: ReadStats | None = None,
+    **columns,
+) -> Iterator[Example]:
     """`read_pairs` under the reader calling convention, for registry entries that only need
     column names (e.g. the SemEval SICK files)."""
     return read_pairs(path, labels=labels, stats=stats, **columns)

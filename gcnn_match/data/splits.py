@@ -5,6 +5,7 @@ premises per hypothesis, Quora repeats questions, and a random split lets a mode
 sentences it trained on. Groups are the connected components of the "shares a sentence"
 relation, computed with a union-find over normalised sentences.
 """
+
 import hashlib
 
 import numpy as np

@@ -103,11 +103,15 @@ class TextPolicy:
         if example.a_segments is None:
             return None
         if not self.use_given_tokens or example.a_tokens is None:
-            raise ValueError(f"example {example.uid}: sentence segments come with the given "
-                             "tokens of 'a'; set use_given_tokens=True")
+            raise ValueError(
+                f"example {example.uid}: sentence segments come with the given "
+                "tokens of 'a'; set use_given_tokens=True"
+            )
         if len(example.a_segments) != len(example.a_tokens):
-            raise ValueError(f"example {example.uid}: {len(example.a_segments)} segments for "
-                             f"{len(example.a_tokens)} tokens")
+            raise ValueError(
+                f"example {example.uid}: {len(example.a_segments)} segments for "
+                f"{len(example.a_tokens)} tokens"
+            )
         return list(example.a_segments)
 
     def to_dict(self) -> dict[str, object]:

@@ -40,6 +40,7 @@ the question's `<uri>`), no header, the candidates of one question consecutive a
 order; and `summary.json` with every count and setting. Each file is written atomically,
 `summary.json` last.
 """
+
 import dataclasses
 import importlib.metadata
 import itertools
@@ -140,9 +141,15 @@ class _DocumentCollector:
         elif not values["bestanswer"]:
             self.stats.skip("no best answer")
         else:
-            self.ready.append(YahooQuestion(
-                uri=values["uri"] or f"{self.path.name}:{line}", subject=values["subject"],
-                content=values["content"], best_answer=values["bestanswer"], line=line))
+            self.ready.append(
+                YahooQuestion(
+                    uri=values["uri"] or f"{self.path.name}:{line}",
+                    subject=values["subject"],
+                    content=values["content"],
+                    best_answer=values["bestanswer"],
+                    line=line,
+                )
+            )
 
 
 def read_yahoo_xml(path: PathLike, stats: ReadStats | None = None) -> Iterator[YahooQuestion]:
@@ -167,17 +174,24 @@ def read_yahoo_xml(path: PathLike, stats: ReadStats | None = None) -> Iterator[Y
             parser.Parse(data or "", data is None)
         except xml.parsers.expat.ExpatError as err:
             reason = xml.parsers.expat.ErrorString(err.code)
-            raise ReaderError(path, err.lineno, f"not well-formed XML ({reason} at column "
-                                                f"{err.offset + 1}); fix or re-extract the file"
-                              ) from None
+            raise ReaderError(
+                path,
+                err.lineno,
+                f"not well-formed XML ({reason} at column "
+                f"{err.offset + 1}); fix or re-extract the file",
+            ) from None
         stats.examples += len(documents.ready)
         yield from documents.ready
         documents.ready.clear()
     if not stats.examples:
-        raise ReaderError(path, stats.lines, "no <document> with a subject and a best answer "
-                                             f"({stats.num_skipped} skipped); expected the "
-                                             "Yahoo! Webscope layout "
-                                             "<ystfeed><vespaadd><document>...")
+        raise ReaderError(
+            path,
+            stats.lines,
+            "no <document> with a subject and a best answer "
+            f"({stats.num_skipped} skipped); expected the "
+            "Yahoo! Webscope layout "
+            "<ystfeed><vespaadd><document>...",
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -212,16 +226,19 @@ class BuildConfig:
 
     def __post_init__(self):
         if self.question_fields not in QUESTION_FIELDS:
-            raise ValueError(f"question_fields must be one of {QUESTION_FIELDS}, "
-                             f"not {self.question_fields!r}")
+            raise ValueError(
+                f"question_fields must be one of {QUESTION_FIELDS}, not {self.question_fields!r}"
+            )
         if self.answer_pool not in ANSWER_POOLS:
             raise ValueError(f"answer_pool must be one of {ANSWER_POOLS}, not {self.answer_pool!r}")
         if not 1 <= self.negatives_needed < self.top_k:  # the query's own answer is a result
-            raise ValueError(f"need 1 <= negatives < top_k, got {self.negatives_needed} "
-                             f"and {self.top_k}")
+            raise ValueError(
+                f"need 1 <= negatives < top_k, got {self.negatives_needed} and {self.top_k}"
+            )
         if not 1 <= self.min_length <= self.max_length:
-            raise ValueError(f"need 1 <= min_length <= max_length, got [{self.min_length}, "
-                             f"{self.max_length}]")
+            raise ValueError(
+                f"need 1 <= min_length <= max_length, got [{self.min_length}, {self.max_length}]"
+            )
         if len(self.split_ratio) != 3 or min(self.split_ratio) < 1:
             raise ValueError(f"split_ratio needs three positive parts, got {self.split_ratio}")
 
@@ -261,18 +278,21 @@ def _bm25_index(pool_tokens: list[list[str]], config: BuildConfig):
     return index
 
 
-def _retrieve(index, queries: list[list[str]], pool_size: int, top_k: int,
-              chunk: int = 1024) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def _retrieve(
+    index, queries: list[list[str]], pool_size: int, top_k: int, chunk: int = 1024
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """(document ids, scores) of each query's top-k pool answers, best first."""
     k = min(top_k, pool_size)
     for start in range(0, len(queries), chunk):
-        docs, scores = index.retrieve(queries[start:start + chunk], k=k, show_progress=False,
-                                      backend_selection="numpy")
+        docs, scores = index.retrieve(
+            queries[start : start + chunk], k=k, show_progress=False, backend_selection="numpy"
+        )
         yield from zip(docs, scores)
 
 
-def build_candidate_sets(questions: Iterable[YahooQuestion],
-                         config: BuildConfig = BuildConfig()) -> CandidateSets:
+def build_candidate_sets(
+    questions: Iterable[YahooQuestion], config: BuildConfig = BuildConfig()
+) -> CandidateSets:
     """The paper's candidate sets from parsed questions (see the module docstring)."""
     policy = TextPolicy(tokenizer=config.tokenizer)
     lo, hi = config.min_length, config.max_length
@@ -307,8 +327,9 @@ def build_candidate_sets(questions: Iterable[YahooQuestion],
         if config.answer_pool == "all":
             other_answers.append(answer_tokens or policy.tokenize(question.best_answer))
     if not kept:
-        raise ValueError(f"no question-answer pair has both lengths in [{lo}, {hi}] "
-                         f"({read} questions read)")
+        raise ValueError(
+            f"no question-answer pair has both lengths in [{lo}, {hi}] ({read} questions read)"
+        )
 
     # The split is drawn before the negatives, so builds with 4 and 9 negatives share it.
     order = np.random.default_rng(config.seed).permutation(len(kept))
@@ -325,7 +346,7 @@ def build_candidate_sets(questions: Iterable[YahooQuestion],
     outputs = SPLITS + ((TEST_10,) if config.test_10 else ())
     rows: dict[str, list] = {split: [] for split in outputs}
     groups = dict.fromkeys(outputs, 0)
-    retrievals = _retrieve(index, pool_terms[:len(kept)], len(pool), config.top_k)
+    retrievals = _retrieve(index, pool_terms[: len(kept)], len(pool), config.top_k)
     for number, ((uri, question_tokens, _), (docs, scores)) in enumerate(zip(kept, retrievals)):
         positive = pool_texts[number]
         # Retrieved answers other than the positive's text, each text once, best first.
@@ -344,15 +365,20 @@ def build_candidate_sets(questions: Iterable[YahooQuestion],
             targets.append((TEST_10, TEST_10_NEGATIVES))
         for split, count in targets:
             group = [(positive, 1)] + [(text, 0) for text in negatives[:count]]
-            rows[split].extend((question, group[i][0], group[i][1], uri)
-                               for i in rng.permutation(len(group)))
+            rows[split].extend(
+                (question, group[i][0], group[i][1], uri) for i in rng.permutation(len(group))
+            )
             groups[split] += 1
 
     summary = {
         "paper": "Liu et al. 2016, Coupled-LSTMs, §6.4 (Yahoo! Answers MQA)",
         "config": dataclasses.asdict(config),
-        "bm25": {"library": "bm25s", "version": importlib.metadata.version("bm25s"),
-                 "method": "lucene", "query": "best answer, lower-cased tokens"},
+        "bm25": {
+            "library": "bm25s",
+            "version": importlib.metadata.version("bm25s"),
+            "method": "lucene",
+            "query": "best answer, lower-cased tokens",
+        },
         "questions_read": read,
         "pairs_kept": len(kept),
         "answer_pool_size": len(pool),
@@ -367,8 +393,9 @@ def _tsv(rows) -> str:
     return "".join(f"{q}\t{a}\t{label}\t{group}\n" for q, a, label, group in rows)
 
 
-def write_candidate_sets(sets: CandidateSets, out_dir: PathLike,
-                         source: dict | None = None) -> dict[str, pathlib.Path]:
+def write_candidate_sets(
+    sets: CandidateSets, out_dir: PathLike, source: dict | None = None
+) -> dict[str, pathlib.Path]:
     """Write `{split}.tsv` and `summary.json` (with `source` recorded) atomically into out_dir.
 
     Returns:

@@ -21,20 +21,31 @@ table "attconv-fever-gold"); each context sentence is cut to 40 tokens [U→S] a
 at a time with an element-wise max over sentences (context-wise) or concatenated
 (context-conc). Claims [U→S] 40 tokens.
 """
+
 from gcnn_match.data.registry import FEVER_CONTEXT_SENTENCES, FEVER_SENTENCE_TOKENS
 from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
 from gcnn_match.experiments.registry import register, slug
 
 PAPER = "ATTCONV"
 COMMON = dict(
-    paper=PAPER, embeddings="word2vec-googlenews|glove-6b-50d-packaged", embeddings_trainable=True,
-    oov_init="normal", oov_scale=0.01,  # the code draws every row from N(0, 0.01^2)
-    optimizer=OptimizerConfig(name="adagrad", learning_rate=0.01), batch_size=50,
-    epochs=100, early_stopping_patience=5)
-VECTORS_NOTE = ("The paper used 300-d word2vec, fine-tuned; this row defaults to the packaged "
-                "GloVe 6B-50d stand-in (e = 50), so its parameter count differs too.")
-PARAMS_NOTE = ("trainable_params_without_embeddings target = Table 7 '#para' for e = d = 300, "
-               "which also leaves out biases and the classifier (MODEL_SPECS §2.9).")
+    paper=PAPER,
+    embeddings="word2vec-googlenews|glove-6b-50d-packaged",
+    embeddings_trainable=True,
+    oov_init="normal",
+    oov_scale=0.01,  # the code draws every row from N(0, 0.01^2)
+    optimizer=OptimizerConfig(name="adagrad", learning_rate=0.01),
+    batch_size=50,
+    epochs=100,
+    early_stopping_patience=5,
+)
+VECTORS_NOTE = (
+    "The paper used 300-d word2vec, fine-tuned; this row defaults to the packaged "
+    "GloVe 6B-50d stand-in (e = 50), so its parameter count differs too."
+)
+PARAMS_NOTE = (
+    "trainable_params_without_embeddings target = Table 7 '#para' for e = d = 300, "
+    "which also leaves out biases and the classifier (MODEL_SPECS §2.9)."
+)
 
 # row as printed -> (model, model kwargs)
 MODELS = {
@@ -80,7 +91,11 @@ YELP = {
 FEVER = {
     "light,context-wise": ({"variant": "light", "context_wise": True}, 57.78, 34.29, 83.20),
     "light,context-wise w/o conv.": (
-        {"variant": "no_conv", "context_wise": True}, 47.29, 25.94, 73.18),
+        {"variant": "no_conv", "context_wise": True},
+        47.29,
+        25.94,
+        73.18,
+    ),
     "light,context-conc": ({"variant": "light"}, 59.31, 37.75, 84.74),
     "light,context-conc w/o conv.": ({"variant": "no_conv"}, 48.02, 26.67, 73.44),
     "advan.,context-wise": ({"variant": "advanced", "context_wise": True}, 60.20, 37.94, 84.99),
@@ -93,73 +108,145 @@ FEVER_NOTE = (
     "FEVER paper_dev % (Table 9), official scorer: ALL = label accuracy, SUB = FEVER score "
     "(the retrieved top-5 sentences as evidence), gold evi. = accuracy with the gold evidence. "
     "Ours is on paper_test (3,333 claims per label, like paper_dev): at low-resource scale "
-    "paper_dev is the training data, at full scale it selects the model. " + VECTORS_NOTE)
+    "paper_dev is the training data, at full scale it selects the model. " + VECTORS_NOTE
+)
 FEVER_GOLD_NOTE = (
     FEVER_NOTE + " Gold setting: NOT ENOUGH INFO claims have no gold evidence and read their "
     "retrieved top-5 ([U→S] MODEL_SPECS §2.6; the paper does not say what it gave them), so "
-    "the kind of context can hint at the label.")
+    "the kind of context can hint at the label."
+)
 
 
 def _register(dataset, key, row, targets, notes, model_kwargs=None, name=None, **settings):
     model, kwargs = MODELS[key] if key else ("attconv", {})
-    register(ExperimentConfig(
-        name=f"attconv/{dataset}/{name or slug(row)}", row=row, dataset=dataset, model=model,
-        model_kwargs=dict(kwargs, **(model_kwargs or {})), targets=targets, target_notes=notes,
-        **settings, **COMMON))
+    register(
+        ExperimentConfig(
+            name=f"attconv/{dataset}/{name or slug(row)}",
+            row=row,
+            dataset=dataset,
+            model=model,
+            model_kwargs=dict(kwargs, **(model_kwargs or {})),
+            targets=targets,
+            target_notes=notes,
+            **settings,
+            **COMMON,
+        )
+    )
 
 
 for key, (row, accuracy) in SCITAIL.items():
     _register(
-        "scitail", key, row, {"test_accuracy": accuracy / 100},
-        "SciTail test accuracy % (Table 5), 2-way entails / neutral. " + VECTORS_NOTE
+        "scitail",
+        key,
+        row,
+        {"test_accuracy": accuracy / 100},
+        "SciTail test accuracy % (Table 5), 2-way entails / neutral. "
+        + VECTORS_NOTE
         + " The authors' script tokenises with nltk.word_tokenize and keeps alphabetic "
         "tokens only, cased; here Treebank tokens, cased, nothing dropped.",
-        table="Table 5", tokenizer="treebank", lowercase=False, use_given_tokens=False,
-        max_len_a=50, max_len_b=50)
+        table="Table 5",
+        tokenizer="treebank",
+        lowercase=False,
+        use_given_tokens=False,
+        max_len_a=50,
+        max_len_b=50,
+    )
 
 for key, (row, accuracy, params) in SNLI.items():
     _register(
-        "snli", key, row,
+        "snli",
+        key,
+        row,
         {"test_accuracy": accuracy / 100, "trainable_params_without_embeddings": params},
-        "SNLI test accuracy % and #para (Table 7). " + VECTORS_NOTE + " " + PARAMS_NOTE
-        + (" Advanced: our literal Eq. 7-13 has 1,350,000 such weights, not 900K."
-           if key == "ATTCONV-advanced" else "")
+        "SNLI test accuracy % and #para (Table 7). "
+        + VECTORS_NOTE
+        + " "
+        + PARAMS_NOTE
+        + (
+            " Advanced: our literal Eq. 7-13 has 1,350,000 such weights, not 900K."
+            if key == "ATTCONV-advanced"
+            else ""
+        )
         + " Lower-cased parse-tree tokens, as the authors' pre-processed file.",
-        table="Table 7", tokenizer="whitespace", lowercase=True, use_given_tokens=True,
-        max_len_a=70, max_len_b=70)
+        table="Table 7",
+        tokenizer="whitespace",
+        lowercase=True,
+        use_given_tokens=True,
+        max_len_a=70,
+        max_len_b=70,
+    )
 
 for key, (row, accuracy) in YELP.items():
     _register(
-        "yelp", key, row, {"test_accuracy": accuracy / 100},
-        "Yelp test accuracy % (Table 3), 5-way stars, Lin et al. (2017) split. " + VECTORS_NOTE
+        "yelp",
+        key,
+        row,
+        {"test_accuracy": accuracy / 100},
+        "Yelp test accuracy % (Table 3), 5-way stars, Lin et al. (2017) split. "
+        + VECTORS_NOTE
         + " Treebank tokens, lower-cased (the authors' loader lower-cases and splits on "
         "whitespace; raw reviews are not tokenized).",
-        model_kwargs={"intra_context": True}, table="Table 3", tokenizer="treebank",
-        lowercase=True, use_given_tokens=False, max_len_a=100, max_len_b=100)
+        model_kwargs={"intra_context": True},
+        table="Table 3",
+        tokenizer="treebank",
+        lowercase=True,
+        use_given_tokens=False,
+        max_len_a=100,
+        max_len_b=100,
+    )
 
 
 def _fever_settings(setting, kwargs):
     sentences = FEVER_CONTEXT_SENTENCES[setting]
     model_kwargs = dict(kwargs, max_contexts=sentences) if kwargs.get("context_wise") else kwargs
-    return dict(model_kwargs=model_kwargs, table="Table 9", split_variant=setting,
-                tokenizer="treebank", lowercase=False, use_given_tokens=True,
-                max_len_a=sentences * FEVER_SENTENCE_TOKENS, max_len_b=40)
+    return dict(
+        model_kwargs=model_kwargs,
+        table="Table 9",
+        split_variant=setting,
+        tokenizer="treebank",
+        lowercase=False,
+        use_given_tokens=True,
+        max_len_a=sentences * FEVER_SENTENCE_TOKENS,
+        max_len_b=40,
+    )
 
 
 for row, (kwargs, retrieved_all, retrieved_sub, gold) in FEVER.items():
     tested = row == FEVER_TEST[0]
     _register(
-        "fever", None, row,
-        {"dev_label_accuracy": retrieved_all / 100, "dev_fever_score": retrieved_sub / 100,
-         **({"test_label_accuracy": FEVER_TEST[1] / 100, "test_fever_score": FEVER_TEST[2] / 100}
-            if tested else {})},
-        FEVER_NOTE, compare=(("dev_label_accuracy", "test_label_accuracy"),
-                             ("dev_fever_score", "test_fever_score")),
-        **_fever_settings("retrieved", kwargs))
+        "fever",
+        None,
+        row,
+        {
+            "dev_label_accuracy": retrieved_all / 100,
+            "dev_fever_score": retrieved_sub / 100,
+            **(
+                {
+                    "test_label_accuracy": FEVER_TEST[1] / 100,
+                    "test_fever_score": FEVER_TEST[2] / 100,
+                }
+                if tested
+                else {}
+            ),
+        },
+        FEVER_NOTE,
+        compare=(
+            ("dev_label_accuracy", "test_label_accuracy"),
+            ("dev_fever_score", "test_fever_score"),
+        ),
+        **_fever_settings("retrieved", kwargs),
+    )
     _register(
-        "fever", None, f"{row} (gold evi.)",
-        {"dev_gold_accuracy": gold / 100,
-         **({"test_gold_accuracy": FEVER_TEST[3] / 100} if tested else {})},
-        FEVER_GOLD_NOTE, name=f"{slug(row)}_gold_evidence", table_key="attconv-fever-gold",
+        "fever",
+        None,
+        f"{row} (gold evi.)",
+        {
+            "dev_gold_accuracy": gold / 100,
+            **({"test_gold_accuracy": FEVER_TEST[3] / 100} if tested else {}),
+        },
+        FEVER_GOLD_NOTE,
+        name=f"{slug(row)}_gold_evidence",
+        table_key="attconv-fever-gold",
         compare=(("dev_gold_accuracy", "test_label_accuracy"),),
-        **_fever_settings("gold", kwargs))
+        **_fever_settings("gold", kwargs),
+    )

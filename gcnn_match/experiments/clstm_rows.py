@@ -31,26 +31,39 @@ WikiQA stand-in (table "c-lstms-wikiqa"): the same models and settings on WikiQA
 and P@1 over the questions with a correct and an incorrect candidate (the official filtered
 evaluation). The paper has no WikiQA numbers: these rows have no targets.
 """
+
 from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
 from gcnn_match.experiments.registry import register, slug
 
 PAPER = "C-LSTMs"
 SNLI = dict(
-    paper=PAPER, table="Table 2", dataset="snli", tokenizer="whitespace", lowercase=True,
-    use_given_tokens=True, max_len_a=50, max_len_b=50,
-    embeddings="glove.6B.100d|glove-6b-50d-packaged", embeddings_trainable=True,
+    paper=PAPER,
+    table="Table 2",
+    dataset="snli",
+    tokenizer="whitespace",
+    lowercase=True,
+    use_given_tokens=True,
+    max_len_a=50,
+    max_len_b=50,
+    embeddings="glove.6B.100d|glove-6b-50d-packaged",
+    embeddings_trainable=True,
     optimizer=OptimizerConfig(name="adagrad", learning_rate=0.005, global_clipnorm=10.0),
-    batch_size=32, epochs=20, early_stopping_patience=5)
+    batch_size=32,
+    epochs=20,
+    early_stopping_patience=5,
+)
 NOTES = (
     "SNLI test accuracy % and |θ|_M (Table 2, parameters without word embeddings). The "
     "paper used 100-d GloVe; this row defaults to the packaged GloVe 6B-50d stand-in "
     "(e = 50) until glove.6B.100d is wired in, which changes the first-layer size too. "
     "|θ|_M leaves out biases and the output layer (MODEL_SPECS §3.8): with e = 100, "
     "gcnn_match.models.clstm.paper_parameter_count reproduces every C-LSTM count exactly, "
-    "while our trainable-parameter count (Keras, with biases) is somewhat larger.")
+    "while our trainable-parameter count (Keras, with biases) is somewhat larger."
+)
 BASELINE_NOTE = (
     " Baseline count copied by the paper from its source paper (300-d word2vec inputs); not "
-    "reproduced by our 100-d model except NBOW (see tests/models/test_clstm_models.py).")
+    "reproduced by our 100-d model except NBOW (see tests/models/test_clstm_models.py)."
+)
 
 L2 = 1e-5
 CLSTM = dict(units=50, pool_size=[1, 1], head="softmax", l2=L2)
@@ -58,39 +71,80 @@ CLSTM = dict(units=50, pool_size=[1, 1], head="softmax", l2=L2)
 ROWS = {
     "NBOW": ("sentence_encoder_mlp", dict(kind="nbow", units=100, l2=L2), 75.1, 80_000),
     "single LSTM (Rocktäschel et al., 2015)": (
-        "conditional_lstm", dict(units=100, l2=L2), 80.9, 111_000),
+        "conditional_lstm",
+        dict(units=100, l2=L2),
+        80.9,
+        111_000,
+    ),
     "parallel LSTMs (Bowman et al., 2015)": (
-        "sentence_encoder_mlp", dict(kind="lstm", units=100, l2=L2), 77.6, 221_000),
+        "sentence_encoder_mlp",
+        dict(kind="lstm", units=100, l2=L2),
+        77.6,
+        221_000,
+    ),
     "Attention LSTMs (Rocktäschel et al., 2015)": (
-        "conditional_lstm", dict(attention="final", units=100, l2=L2), 82.3, 252_000),
+        "conditional_lstm",
+        dict(attention="final", units=100, l2=L2),
+        82.3,
+        252_000,
+    ),
     "Attention(w-by-w) LSTMs (Rocktäschel et al., 2015)": (
-        "conditional_lstm", dict(attention="word_by_word", units=100, l2=L2), 83.5, 252_000),
-    "LC-LSTMs (Single Direction)": ("clstm", dict(cell="loose", directions=1, **CLSTM), 80.5,
-                                    45_000),
+        "conditional_lstm",
+        dict(attention="word_by_word", units=100, l2=L2),
+        83.5,
+        252_000,
+    ),
+    "LC-LSTMs (Single Direction)": (
+        "clstm",
+        dict(cell="loose", directions=1, **CLSTM),
+        80.5,
+        45_000,
+    ),
     "LC-LSTMs": ("clstm", dict(cell="loose", directions=4, **CLSTM), 80.9, 45_000),
-    "four stacked LC-LSTMs": ("clstm", dict(cell="loose", num_layers=4, **CLSTM), 84.3,
-                              135_000),
-    "TC-LSTMs (Single Direction)": ("clstm", dict(cell="tight", directions=1, **CLSTM), 80.1,
-                                    77_500),
+    "four stacked LC-LSTMs": ("clstm", dict(cell="loose", num_layers=4, **CLSTM), 84.3, 135_000),
+    "TC-LSTMs (Single Direction)": (
+        "clstm",
+        dict(cell="tight", directions=1, **CLSTM),
+        80.1,
+        77_500,
+    ),
     "TC-LSTMs": ("clstm", dict(cell="tight", directions=4, **CLSTM), 81.6, 77_500),
-    "four stacked TC-LSTMs": ("clstm", dict(cell="tight", num_layers=4, **CLSTM), 85.1,
-                              190_000),
+    "four stacked TC-LSTMs": ("clstm", dict(cell="tight", num_layers=4, **CLSTM), 85.1, 190_000),
 }
 
 for row, (model, kwargs, accuracy, params) in ROWS.items():
-    register(ExperimentConfig(
-        name=f"clstm/snli/{slug(row)}", row=row, model=model, model_kwargs=kwargs,
-        targets={"test_accuracy": accuracy / 100, "trainable_params_without_embeddings": params},
-        target_notes=NOTES + ("" if model == "clstm" else BASELINE_NOTE), **SNLI))
+    register(
+        ExperimentConfig(
+            name=f"clstm/snli/{slug(row)}",
+            row=row,
+            model=model,
+            model_kwargs=kwargs,
+            targets={
+                "test_accuracy": accuracy / 100,
+                "trainable_params_without_embeddings": params,
+            },
+            target_notes=NOTES + ("" if model == "clstm" else BASELINE_NOTE),
+            **SNLI,
+        )
+    )
 
 # Table 4: settings shared by the Yahoo rows and their WikiQA stand-ins.
 MQA_L2 = 5e-5
 MQA = dict(
-    paper=PAPER, table="Table 4", task="ranking", ranking_margin=1.0, tokenizer="whitespace",
-    lowercase=True, use_given_tokens=False, embeddings="glove.6B.100d|glove-6b-50d-packaged",
+    paper=PAPER,
+    table="Table 4",
+    task="ranking",
+    ranking_margin=1.0,
+    tokenizer="whitespace",
+    lowercase=True,
+    use_given_tokens=False,
+    embeddings="glove.6B.100d|glove-6b-50d-packaged",
     embeddings_trainable=True,
     optimizer=OptimizerConfig(name="adagrad", learning_rate=0.05, global_clipnorm=10.0),
-    batch_size=8, epochs=20, early_stopping_patience=5)
+    batch_size=8,
+    epochs=20,
+    early_stopping_patience=5,
+)
 MQA_BASELINE = dict(units=50, head="score", l2=MQA_L2)
 MQA_CLSTM = dict(units=50, pool_size=[2, 1], head="score", l2=MQA_L2)
 # row as printed -> (model, model kwargs, P@1 % among 5 candidates, among 10)
@@ -100,42 +154,74 @@ MQA_ROWS = {
     "parallel LSTMs": ("sentence_encoder_mlp", dict(kind="lstm", **MQA_BASELINE), 66.9, 52.1),
     "Attention LSTMs": ("conditional_lstm", dict(attention="final", **MQA_BASELINE), 73.5, 62.0),
     "Attention LSTMs (w-by-w)": (
-        "conditional_lstm", dict(attention="word_by_word", **MQA_BASELINE), 75.1, 64.0),
-    "LC-LSTMs (Single Direction)": ("clstm", dict(cell="loose", directions=1, **MQA_CLSTM),
-                                    75.4, 63.0),
+        "conditional_lstm",
+        dict(attention="word_by_word", **MQA_BASELINE),
+        75.1,
+        64.0,
+    ),
+    "LC-LSTMs (Single Direction)": (
+        "clstm",
+        dict(cell="loose", directions=1, **MQA_CLSTM),
+        75.4,
+        63.0,
+    ),
     "LC-LSTMs": ("clstm", dict(cell="loose", directions=4, **MQA_CLSTM), 76.1, 64.1),
-    "three stacked LC-LSTMs": ("clstm", dict(cell="loose", num_layers=3, **MQA_CLSTM), 78.5,
-                               66.2),
-    "TC-LSTMs (Single Direction)": ("clstm", dict(cell="tight", directions=1, **MQA_CLSTM),
-                                    74.3, 62.4),
+    "three stacked LC-LSTMs": ("clstm", dict(cell="loose", num_layers=3, **MQA_CLSTM), 78.5, 66.2),
+    "TC-LSTMs (Single Direction)": (
+        "clstm",
+        dict(cell="tight", directions=1, **MQA_CLSTM),
+        74.3,
+        62.4,
+    ),
     "TC-LSTMs": ("clstm", dict(cell="tight", directions=4, **MQA_CLSTM), 74.9, 62.9),
-    "three stacked TC-LSTMs": ("clstm", dict(cell="tight", num_layers=3, **MQA_CLSTM), 77.0,
-                               65.3),
+    "three stacked TC-LSTMs": ("clstm", dict(cell="tight", num_layers=3, **MQA_CLSTM), 77.0, 65.3),
 }
 YAHOO_NOTES = (
     "Yahoo! Answers P@1 % among 5 candidates (our test) and among 10 (our test_10), Table 4. "
     "The paper's corpus was never distributed: ours is rebuilt from a user's copy by "
     "experiments/build_yahoo.py ([4, 30]-token pairs, BM25 negatives, 20:1:1), so the test "
-    "questions differ; models train on 1 + 4 candidates")
+    "questions differ; models train on 1 + 4 candidates"
+)
 WIKIQA_NOTES = (
     "STAND-IN: the paper reports no WikiQA result (its MQA corpus, Yahoo! Answers, is not "
     "available). Table 4's models with the MQA settings on WikiQA (Yang et al. 2015); MAP, MRR "
     "and P@1 over the questions with a correct and an incorrect answer (the official filtered "
-    "qrels: 237 test questions)")
+    "qrels: 237 test questions)"
+)
 
 for row, (model, kwargs, p_at_1_of_5, p_at_1_of_10) in MQA_ROWS.items():
-    register(ExperimentConfig(
-        name=f"clstm/yahoo/{slug(row)}", row=row, model=model, model_kwargs=kwargs,
-        dataset="yahoo", max_len_a=30, max_len_b=30, select_metric="p@1",
-        extra_eval_splits=("test_10",),
-        targets={"test_p@1": p_at_1_of_5 / 100, "test_10_p@1": p_at_1_of_10 / 100},
-        compare=(("test_p@1", "test_p@1"), ("test_10_p@1", "test_10_p@1")),
-        target_notes=YAHOO_NOTES, **MQA))
+    register(
+        ExperimentConfig(
+            name=f"clstm/yahoo/{slug(row)}",
+            row=row,
+            model=model,
+            model_kwargs=kwargs,
+            dataset="yahoo",
+            max_len_a=30,
+            max_len_b=30,
+            select_metric="p@1",
+            extra_eval_splits=("test_10",),
+            targets={"test_p@1": p_at_1_of_5 / 100, "test_10_p@1": p_at_1_of_10 / 100},
+            compare=(("test_p@1", "test_p@1"), ("test_10_p@1", "test_10_p@1")),
+            target_notes=YAHOO_NOTES,
+            **MQA,
+        )
+    )
 
 # WikiQA answers are longer than Yahoo's filtered ones: a 50-token cut-off keeps 95% whole.
 for row, (model, kwargs, _, _) in MQA_ROWS.items():
-    register(ExperimentConfig(
-        name=f"clstm/wikiqa/{slug(row)}", row=row, model=model, model_kwargs=kwargs,
-        dataset="wikiqa", max_len_a=30, max_len_b=50, select_metric="map",
-        compare=(("test_map", "test_map"), ("test_mrr", "test_mrr"), ("test_p@1", "test_p@1")),
-        target_notes=WIKIQA_NOTES, **{**MQA, "table": "Table 4 (WikiQA stand-in)"}))
+    register(
+        ExperimentConfig(
+            name=f"clstm/wikiqa/{slug(row)}",
+            row=row,
+            model=model,
+            model_kwargs=kwargs,
+            dataset="wikiqa",
+            max_len_a=30,
+            max_len_b=50,
+            select_metric="map",
+            compare=(("test_map", "test_map"), ("test_mrr", "test_mrr"), ("test_p@1", "test_p@1")),
+            target_notes=WIKIQA_NOTES,
+            **{**MQA, "table": "Table 4 (WikiQA stand-in)"},
+        )
+    )

@@ -15,49 +15,89 @@ The "COIN (ensemble)" rows train nothing themselves: they are the majority vote 
 with seeds 1-5 of the single-model row (`gcnn_match/training/ensemble.py`); the reproduce
 driver trains the missing members first.
 """
+
 from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
 from gcnn_match.experiments.registry import register, slug
 
 PAPER = "COIN"
-OPTIMIZER = OptimizerConfig(name="adam", learning_rate=1e-3, global_clipnorm=5.0,
-                            decay="exponential:0.95:128000:6e-5")
+OPTIMIZER = OptimizerConfig(
+    name="adam", learning_rate=1e-3, global_clipnorm=5.0, decay="exponential:0.95:128000:6e-5"
+)
 COMMON = dict(paper=PAPER, model="coin", optimizer=OPTIMIZER, batch_size=128, epochs=30)
 WIDTHS = {"d": 225, "n_h": 5}
 
-QUORA = dict(dataset="quora", tokenizer="treebank", lowercase=True, use_given_tokens=False,
-             max_len_a=32, max_len_b=32, embeddings="glove.840B.300d|glove-6b-50d-packaged",
-             embeddings_trainable=False, oov_init="zeros", embedding_match="lower",
-             model_kwargs=dict(WIDTHS, blocks=3))
-QUORA_VECTORS = ("paper vectors: 300-d GloVe CommonCrawl 840B, fixed "
-                 "(the packaged GloVe 6B-50d stands in when they are absent)")
-LCQMC = dict(dataset="lcqmc", tokenizer="chars", lowercase=False, use_given_tokens=False,
-             max_len_a=50, max_len_b=50, embeddings="random", embedding_dim=200,
-             embeddings_trainable=True, model_kwargs=dict(WIDTHS, blocks=2))
+QUORA = dict(
+    dataset="quora",
+    tokenizer="treebank",
+    lowercase=True,
+    use_given_tokens=False,
+    max_len_a=32,
+    max_len_b=32,
+    embeddings="glove.840B.300d|glove-6b-50d-packaged",
+    embeddings_trainable=False,
+    oov_init="zeros",
+    embedding_match="lower",
+    model_kwargs=dict(WIDTHS, blocks=3),
+)
+QUORA_VECTORS = (
+    "paper vectors: 300-d GloVe CommonCrawl 840B, fixed "
+    "(the packaged GloVe 6B-50d stands in when they are absent)"
+)
+LCQMC = dict(
+    dataset="lcqmc",
+    tokenizer="chars",
+    lowercase=False,
+    use_given_tokens=False,
+    max_len_a=50,
+    max_len_b=50,
+    embeddings="random",
+    embedding_dim=200,
+    embeddings_trainable=True,
+    model_kwargs=dict(WIDTHS, blocks=2),
+)
 
 # Table 2 (Quora test). The paper counts 6.5M parameters (embeddings fixed, not counted).
-QUORA_SINGLE = register(ExperimentConfig(
-    name="coin/quora/coin_ours", table="Table 2", row="COIN (ours)",
-    targets={"test_accuracy": 0.894, "trainable_params_without_embeddings": 6_500_000},
-    target_notes=f"Quora test accuracy %, 6.5M parameters; {QUORA_VECTORS}",
-    **COMMON, **QUORA))
+QUORA_SINGLE = register(
+    ExperimentConfig(
+        name="coin/quora/coin_ours",
+        table="Table 2",
+        row="COIN (ours)",
+        targets={"test_accuracy": 0.894, "trainable_params_without_embeddings": 6_500_000},
+        target_notes=f"Quora test accuracy %, 6.5M parameters; {QUORA_VECTORS}",
+        **COMMON,
+        **QUORA,
+    )
+)
 
 # Table 1 (LCQMC test): accuracy and F1 of the positive ("same") class.
-LCQMC_SINGLE = register(ExperimentConfig(
-    name="coin/lcqmc/coin_ours", table="Table 1", row="COIN (Ours)",
-    targets={"test_accuracy": 0.856, "test_f1": 0.865},
-    compare=(("test_accuracy", "test_accuracy"), ("test_f1", "test_f1")),
-    target_notes="LCQMC test accuracy % and F1 % (positive class)",
-    **COMMON, **LCQMC))
+LCQMC_SINGLE = register(
+    ExperimentConfig(
+        name="coin/lcqmc/coin_ours",
+        table="Table 1",
+        row="COIN (Ours)",
+        targets={"test_accuracy": 0.856, "test_f1": 0.865},
+        compare=(("test_accuracy", "test_accuracy"), ("test_f1", "test_f1")),
+        target_notes="LCQMC test accuracy % and F1 % (positive class)",
+        **COMMON,
+        **LCQMC,
+    )
+)
 
 # "COIN (ensemble)": majority vote of 5 runs (§3.2). Quora Table 2 counts 32.5M parameters
 # (5 x 6.5M); LCQMC Table 1 gives accuracy and F1.
 for single, targets in (
-        (QUORA_SINGLE, {"test_accuracy": 0.907,
-                        "trainable_params_without_embeddings": 32_500_000}),
-        (LCQMC_SINGLE, {"test_accuracy": 0.862, "test_f1": 0.870})):
-    register(single.replace(
-        name=f"coin/{single.dataset}/coin_ensemble", row="COIN (ensemble)", targets=targets,
-        runs_of=single.name, ensemble_size=5))
+    (QUORA_SINGLE, {"test_accuracy": 0.907, "trainable_params_without_embeddings": 32_500_000}),
+    (LCQMC_SINGLE, {"test_accuracy": 0.862, "test_f1": 0.870}),
+):
+    register(
+        single.replace(
+            name=f"coin/{single.dataset}/coin_ensemble",
+            row="COIN (ensemble)",
+            targets=targets,
+            runs_of=single.name,
+            ensemble_size=5,
+        )
+    )
 
 # Table 3 (dev accuracy): row -> (builder switch, Quora %, LCQMC %). "original" is the
 # single-model row above reported on dev: it shares that row's runs.
@@ -69,12 +109,21 @@ ABLATIONS = {
     "simple pool": ({"pooling": "max"}, 89.4, 85.2),
 }
 for row, (switch, quora, lcqmc) in ABLATIONS.items():
-    for data, accuracy, notes in ((QUORA, quora, f"Quora dev accuracy %; {QUORA_VECTORS}"),
-                                  (LCQMC, lcqmc, "LCQMC dev accuracy %")):
-        register(ExperimentConfig(
-            name=f"coin/{data['dataset']}/ablation_{slug(row)}", table="Table 3", row=row,
-            table_key=f"coin-{data['dataset']}-ablations",
-            targets={"dev_accuracy": accuracy / 100},
-            compare=(("dev_accuracy", "dev_accuracy"),), target_notes=notes,
-            runs_of=None if switch else f"coin/{data['dataset']}/coin_ours",
-            **COMMON, **dict(data, model_kwargs={**data["model_kwargs"], **switch})))
+    for data, accuracy, notes in (
+        (QUORA, quora, f"Quora dev accuracy %; {QUORA_VECTORS}"),
+        (LCQMC, lcqmc, "LCQMC dev accuracy %"),
+    ):
+        register(
+            ExperimentConfig(
+                name=f"coin/{data['dataset']}/ablation_{slug(row)}",
+                table="Table 3",
+                row=row,
+                table_key=f"coin-{data['dataset']}-ablations",
+                targets={"dev_accuracy": accuracy / 100},
+                compare=(("dev_accuracy", "dev_accuracy"),),
+                target_notes=notes,
+                runs_of=None if switch else f"coin/{data['dataset']}/coin_ours",
+                **COMMON,
+                **dict(data, model_kwargs={**data["model_kwargs"], **switch}),
+            )
+        )

@@ -3,6 +3,7 @@
 A registered experiment returns an `ExperimentConfig`; command-line flags override fields; the
 resolved config is written into the run directory so every number traces back to its settings.
 """
+
 import dataclasses
 import json
 from typing import Any, Dict, Optional, Tuple
@@ -154,11 +155,14 @@ class ExperimentConfig:
         if self.task not in TASKS:
             raise ValueError(f"{self.name}: task must be one of {TASKS}, got {self.task!r}")
         if self.task == "ranking" and self.select_metric not in RANKING_METRICS:
-            raise ValueError(f"{self.name}: a ranking run selects on one of {RANKING_METRICS}, "
-                             f"not {self.select_metric!r}; set select_metric")
+            raise ValueError(
+                f"{self.name}: a ranking run selects on one of {RANKING_METRICS}, "
+                f"not {self.select_metric!r}; set select_metric"
+            )
         if self.distribution not in DISTRIBUTIONS:
-            raise ValueError(f"distribution must be one of {DISTRIBUTIONS}, "
-                             f"got {self.distribution!r}")
+            raise ValueError(
+                f"distribution must be one of {DISTRIBUTIONS}, got {self.distribution!r}"
+            )
         if self.padding not in ("bucket", "fixed"):
             raise ValueError(f"padding must be 'bucket' or 'fixed', got {self.padding!r}")
 

@@ -10,15 +10,22 @@ ESIM's schedule (halve the learning rate and restore the best weights on a dev p
 7 times). The paper's 300-d GloVe 840B vectors are used when present in DATA_DIR/embeddings;
 otherwise the packaged GloVe 6B-50d stand-in, and the report says so.
 """
+
 from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
 from gcnn_match.experiments.registry import register, register_time_ratios, slug
 
 PAPER = "GCNN"
 OPTIMIZER = OptimizerConfig(name="adam", learning_rate=4e-4, global_clipnorm=10.0)
-ESIM_OPTIMIZER = OptimizerConfig(name="adam", learning_rate=4e-4, global_clipnorm=10.0,
-                                 plateau_halving=7)
-COMMON = dict(paper=PAPER, optimizer=OPTIMIZER, batch_size=64, epochs=20,
-              embeddings="glove.840B.300d|glove-6b-50d-packaged")
+ESIM_OPTIMIZER = OptimizerConfig(
+    name="adam", learning_rate=4e-4, global_clipnorm=10.0, plateau_halving=7
+)
+COMMON = dict(
+    paper=PAPER,
+    optimizer=OPTIMIZER,
+    batch_size=64,
+    epochs=20,
+    embeddings="glove.840B.300d|glove-6b-50d-packaged",
+)
 
 # row as printed -> (model, model kwargs)
 MODELS = {
@@ -29,8 +36,10 @@ MODELS = {
     "GCNN - output gate": ("compare_aggregate", {"variant": "gcnn_no_output"}),
     "ESIM (our implement)": ("esim", {}),
     "GCNN (char)": ("compare_aggregate", {"variant": "gcnn", "char_features": True}),
-    "GCNN (char+POS)": ("compare_aggregate", {"variant": "gcnn", "char_features": True,
-                                             "pos_features": True}),
+    "GCNN (char+POS)": (
+        "compare_aggregate",
+        {"variant": "gcnn", "char_features": True, "pos_features": True},
+    ),
 }
 
 # Table 2: row -> (test accuracy %, seconds per epoch on a GTX 1080)
@@ -59,44 +68,80 @@ MULTINLI = {
 def _row(dataset, row, data_settings, targets, **extra):
     model, kwargs = MODELS[row]
     optimizer = ESIM_OPTIMIZER if model == "esim" else OPTIMIZER
-    return register(ExperimentConfig(
-        name=f"gcnn/{dataset}/{slug(row)}", row=row, dataset=dataset, model=model,
-        model_kwargs=dict(kwargs), targets=targets,
-        **{**COMMON, "optimizer": optimizer, **data_settings, **extra}))
+    return register(
+        ExperimentConfig(
+            name=f"gcnn/{dataset}/{slug(row)}",
+            row=row,
+            dataset=dataset,
+            model=model,
+            model_kwargs=dict(kwargs),
+            targets=targets,
+            **{**COMMON, "optimizer": optimizer, **data_settings, **extra},
+        )
+    )
 
 
-QUORA_DATA = dict(table="Table 2", tokenizer="whitespace", lowercase=False, max_len_a=40,
-                  max_len_b=40,
-                  target_notes="test accuracy %, time s/epoch on one GTX 1080 (paper)")
+QUORA_DATA = dict(
+    table="Table 2",
+    tokenizer="whitespace",
+    lowercase=False,
+    max_len_a=40,
+    max_len_b=40,
+    target_notes="test accuracy %, time s/epoch on one GTX 1080 (paper)",
+)
 for row, (accuracy, seconds) in QUORA.items():
-    _row("quora", row, QUORA_DATA, {"test_accuracy": accuracy / 100,
-                                    "seconds_per_epoch": seconds})
+    _row("quora", row, QUORA_DATA, {"test_accuracy": accuracy / 100, "seconds_per_epoch": seconds})
 
 # MultiNLI: tokens and POS tags from the shipped parses, cased; test labels are Kaggle-only, so
 # selection is on dev-matched, dev-mismatched is reported, and both test sets get a Kaggle
 # submission file. The paper's test numbers are shown beside our dev numbers, labelled so.
-MNLI_DATA = dict(table="Table 1", tokenizer="whitespace", use_given_tokens=True, lowercase=False,
-                 max_len_a=60, max_len_b=30,
-                 extra_eval_splits=("dev_mismatched", "test_mismatched"),
-                 compare=(("test_matched_accuracy", "dev_accuracy"),
-                          ("test_mismatched_accuracy", "dev_mismatched_accuracy")))
+MNLI_DATA = dict(
+    table="Table 1",
+    tokenizer="whitespace",
+    use_given_tokens=True,
+    lowercase=False,
+    max_len_a=60,
+    max_len_b=30,
+    extra_eval_splits=("dev_mismatched", "test_mismatched"),
+    compare=(
+        ("test_matched_accuracy", "dev_accuracy"),
+        ("test_mismatched_accuracy", "dev_mismatched_accuracy"),
+    ),
+)
 # The same configuration on SNLI (dev minus 10% -> test at low-resource scale): MultiNLI is not
 # available offline. Its paper column is MultiNLI's, for reference only.
-SNLI_DATA = dict(MNLI_DATA, table="Table 1 (MultiNLI configuration on SNLI)",
-                 extra_eval_splits=(),
-                 compare=(("test_matched_accuracy", "test_accuracy"),))
+SNLI_DATA = dict(
+    MNLI_DATA,
+    table="Table 1 (MultiNLI configuration on SNLI)",
+    extra_eval_splits=(),
+    compare=(("test_matched_accuracy", "test_accuracy"),),
+)
 for row, (matched, mismatched, seconds) in MULTINLI.items():
-    targets = {"test_matched_accuracy": matched / 100,
-               "test_mismatched_accuracy": mismatched / 100, "seconds_per_epoch": seconds}
-    _row("multinli", row, MNLI_DATA, targets,
-         target_notes="Kaggle test accuracy % (ours: dev-matched, which is also the selection "
-                      "split and so optimistic, and dev-mismatched, held out; test labels are "
-                      "Kaggle-only); time s/epoch on one GTX 1080")
-    _row("snli", row, SNLI_DATA, targets,
-         target_notes="MultiNLI matched test accuracy % (paper); ours is SNLI test accuracy "
-                      "with the MultiNLI configuration: not comparable, a learning check only")
+    targets = {
+        "test_matched_accuracy": matched / 100,
+        "test_mismatched_accuracy": mismatched / 100,
+        "seconds_per_epoch": seconds,
+    }
+    _row(
+        "multinli",
+        row,
+        MNLI_DATA,
+        targets,
+        target_notes="Kaggle test accuracy % (ours: dev-matched, which is also the selection "
+        "split and so optimistic, and dev-mismatched, held out; test labels are "
+        "Kaggle-only); time s/epoch on one GTX 1080",
+    )
+    _row(
+        "snli",
+        row,
+        SNLI_DATA,
+        targets,
+        target_notes="MultiNLI matched test accuracy % (paper); ours is SNLI test accuracy "
+        "with the MultiNLI configuration: not comparable, a learning check only",
+    )
 
 # The speed claim (§4): GCNN is close to CNN and much faster than ESIM.
 for table in ("gcnn-quora", "gcnn-multinli", "gcnn-snli"):
-    register_time_ratios(table, [("ESIM (our implement)", "GCNN"), ("GCNN", "CNN"),
-                                 ("GCNN (char)", "GCNN")])
+    register_time_ratios(
+        table, [("ESIM (our implement)", "GCNN"), ("GCNN", "CNN"), ("GCNN (char)", "GCNN")]
+    )

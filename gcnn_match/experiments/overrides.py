@@ -1,13 +1,28 @@
 """Command-line overrides of a registered experiment, and where its run directory goes."""
+
 import hashlib
 import json
 import pathlib
 import re
 
 # Flag name -> config field, for flags that override a field one to one.
-FIELD_FLAGS = ("scale", "epochs", "batch_size", "seed", "embeddings", "train_split", "dev_split",
-               "test_split", "holdout_fraction", "max_train_examples", "max_eval_examples",
-               "jit_compile", "bucket_width", "ranking_margin", "distribution")
+FIELD_FLAGS = (
+    "scale",
+    "epochs",
+    "batch_size",
+    "seed",
+    "embeddings",
+    "train_split",
+    "dev_split",
+    "test_split",
+    "holdout_fraction",
+    "max_train_examples",
+    "max_eval_examples",
+    "jit_compile",
+    "bucket_width",
+    "ranking_margin",
+    "distribution",
+)
 
 
 def parse_model_kwargs(items):

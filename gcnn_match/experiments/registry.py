@@ -3,6 +3,7 @@
 Row modules (`gcnn_match/experiments/<paper>_rows.py`) call `register` at import time. Names
 are "<paper>/<dataset>/<row-slug>", and `table_id` groups rows as "<paper>-<dataset>".
 """
+
 import importlib
 import pkgutil
 import re
@@ -15,7 +16,7 @@ _TIME_RATIOS = {}
 
 
 def slug(text):
-    """"Attention LSTMs (Rocktäschel et al., 2015)" -> "attention_lstms_rocktaschel_et_al_2015"."""
+    """ "Attention LSTMs (Rocktäschel et al., 2015)" -> "attention_lstms_rocktaschel_et_al_2015"."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_")
 
@@ -55,8 +56,10 @@ def _load():
 def get(name):
     _load()
     if name not in _EXPERIMENTS:
-        raise ValueError(f"unknown experiment {name!r}; `experiments/reproduce.py --list` "
-                         "prints every registered row")
+        raise ValueError(
+            f"unknown experiment {name!r}; `experiments/reproduce.py --list` "
+            "prints every registered row"
+        )
     return _EXPERIMENTS[name]
 
 

@@ -8,6 +8,7 @@ Coupled-LSTMs (Liu et al. 2016): CoupledLSTM, DynamicPooling; baseline: Conditio
 COIN (Hu et al. 2021): SelfAlignmentContext, ContextCrossAttention, GateFusion,
 MultiHeadPooling.
 """
+
 from gcnn_match.layers.advanced_attentive_conv import AdvancedAttentiveConv
 from gcnn_match.layers.attentive_context import AttentiveContext
 from gcnn_match.layers.attentive_conv import AttentiveConv

@@ -1,9 +1,10 @@
 """Advanced attentive convolution (Yin & Schütze, TACL 2018, Sec. 3.2, Eq. 7-13)."""
+
 import keras
 
 from gcnn_match.layers.attentive_conv import AttentiveConv
-from gcnn_match.layers.initializers import fresh_initializer
 from gcnn_match.layers.gated_conv_unit import GatedConvUnit
+from gcnn_match.layers.initializers import fresh_initializer
 from gcnn_match.layers.multi_granular import MultiGranular
 
 
@@ -71,10 +72,20 @@ class AdvancedAttentiveConv(keras.layers.Layer):
         Mechanisms", TACL 2018, Sec. 3.2, Eq. 7-13, Fig. 4(b).
     """
 
-    def __init__(self, units, kernel_size=3, granularities=(1, 3), share_focus_weights=True,
-                 share_beneficiary_weights=False, matching="dot", code_faithful=False,
-                 return_attention=False, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
+    def __init__(
+        self,
+        units,
+        kernel_size=3,
+        granularities=(1, 3),
+        share_focus_weights=True,
+        share_beneficiary_weights=False,
+        matching="dot",
+        code_faithful=False,
+        return_attention=False,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.units = int(units)
         self.kernel_size = int(kernel_size)
@@ -95,34 +106,50 @@ class AdvancedAttentiveConv(keras.layers.Layer):
 
     def _multi_granular(self, name, offset, input_shape):
         # f_gconv keeps the input size d (Eq. 9 mixes the output with the input).
-        layer = MultiGranular(input_shape[-1], self.granularities,
-                              kernel_initializer=self._initializer(offset),
-                              bias_initializer=self.bias_initializer,
-                              dtype=self.dtype_policy, name=name)
+        layer = MultiGranular(
+            input_shape[-1],
+            self.granularities,
+            kernel_initializer=self._initializer(offset),
+            bias_initializer=self.bias_initializer,
+            dtype=self.dtype_policy,
+            name=name,
+        )
         layer.build(input_shape)
         return layer
 
     def build(self, inputs_shape):
         x_shape, y_shape = (tuple(s) for s in inputs_shape)
         self.source = self._multi_granular("source", 0, x_shape)
-        self.focus = (self.source if self.share_focus_weights
-                      else self._multi_granular("focus", 1, y_shape))
+        self.focus = (
+            self.source if self.share_focus_weights else self._multi_granular("focus", 1, y_shape)
+        )
         if self.share_beneficiary_weights:
             self.beneficiary = None
         else:
             self.beneficiary = GatedConvUnit(
-                x_shape[-1], kernel_size=1, kernel_initializer=self._initializer(2),
-                bias_initializer=self.bias_initializer, dtype=self.dtype_policy,
-                name="beneficiary")
+                x_shape[-1],
+                kernel_size=1,
+                kernel_initializer=self._initializer(2),
+                bias_initializer=self.bias_initializer,
+                dtype=self.dtype_policy,
+                name="beneficiary",
+            )
             self.beneficiary.build(x_shape)
         granular_shape = x_shape[:-1] + (len(self.granularities) * x_shape[-1],)
         self.attentive_conv = AttentiveConv(
-            self.units, kernel_size=self.kernel_size, matching=self.matching,
-            code_faithful=self.code_faithful, return_attention=True,
-            kernel_initializer=self._initializer(3), bias_initializer=self.bias_initializer,
-            dtype=self.dtype_policy, name="attentive_conv")
+            self.units,
+            kernel_size=self.kernel_size,
+            matching=self.matching,
+            code_faithful=self.code_faithful,
+            return_attention=True,
+            kernel_initializer=self._initializer(3),
+            bias_initializer=self.bias_initializer,
+            dtype=self.dtype_policy,
+            name="attentive_conv",
+        )
         self.attentive_conv.build(
-            [x_shape, y_shape[:-1] + (granular_shape[-1],)], source_shape=granular_shape)
+            [x_shape, y_shape[:-1] + (granular_shape[-1],)], source_shape=granular_shape
+        )
 
     def call(self, inputs, mask=None):
         x, y = inputs
@@ -132,11 +159,12 @@ class AdvancedAttentiveConv(keras.layers.Layer):
         if self.beneficiary is None:
             dim = x.shape[-1]
             start = self.granularities.index(1) * dim
-            beneficiary = source[..., start:start + dim]
+            beneficiary = source[..., start : start + dim]
         else:
             beneficiary = self.beneficiary(x, mask=mask_x)
         hidden, weights = self.attentive_conv(
-            [beneficiary, focus], mask=[mask_x, mask_y], source=source)
+            [beneficiary, focus], mask=[mask_x, mask_y], source=source
+        )
         if self.return_attention:
             return hidden, weights
         return hidden
@@ -154,16 +182,18 @@ class AdvancedAttentiveConv(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units,
-            "kernel_size": self.kernel_size,
-            "granularities": list(self.granularities),
-            "share_focus_weights": self.share_focus_weights,
-            "share_beneficiary_weights": self.share_beneficiary_weights,
-            "matching": self.matching,
-            "code_faithful": self.code_faithful,
-            "return_attention": self.return_attention,
-            "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-            "bias_initializer": keras.initializers.serialize(self.bias_initializer),
-        })
+        config.update(
+            {
+                "units": self.units,
+                "kernel_size": self.kernel_size,
+                "granularities": list(self.granularities),
+                "share_focus_weights": self.share_focus_weights,
+                "share_beneficiary_weights": self.share_beneficiary_weights,
+                "matching": self.matching,
+                "code_faithful": self.code_faithful,
+                "return_attention": self.return_attention,
+                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+                "bias_initializer": keras.initializers.serialize(self.bias_initializer),
+            }
+        )
         return config

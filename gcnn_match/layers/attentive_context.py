@@ -1,4 +1,5 @@
 """The attentive context of ATTCONV (Yin & Schütze, TACL 2018, Eq. 1-4)."""
+
 import keras
 from keras import ops
 
@@ -67,8 +68,15 @@ class AttentiveContext(keras.layers.Layer):
         Mechanisms", TACL 2018, Sec. 3.1, Eq. 1-4.
     """
 
-    def __init__(self, matching="dot", attention_units=None, code_faithful=False,
-                 return_attention=False, kernel_initializer="glorot_uniform", **kwargs):
+    def __init__(
+        self,
+        matching="dot",
+        attention_units=None,
+        code_faithful=False,
+        return_attention=False,
+        kernel_initializer="glorot_uniform",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         if matching not in MATCHING_FUNCTIONS:
             raise ValueError(f"matching must be one of {MATCHING_FUNCTIONS}, got {matching!r}.")
@@ -81,33 +89,46 @@ class AttentiveContext(keras.layers.Layer):
     def build(self, inputs_shape):
         source_dim, focus_dim = inputs_shape[0][-1], inputs_shape[1][-1]
         if self.matching == "dot" and source_dim != focus_dim:
-            raise ValueError(f"dot matching needs equal dimensions, got {source_dim} and "
-                             f"{focus_dim}; use 'bilinear' or 'additive'.")
+            raise ValueError(
+                f"dot matching needs equal dimensions, got {source_dim} and "
+                f"{focus_dim}; use 'bilinear' or 'additive'."
+            )
         if self.matching == "bilinear":
             self.bilinear_kernel = self.add_weight(
-                shape=(source_dim, focus_dim), name="bilinear_kernel",
-                initializer=fresh_initializer(self.kernel_initializer))
+                shape=(source_dim, focus_dim),
+                name="bilinear_kernel",
+                initializer=fresh_initializer(self.kernel_initializer),
+            )
         if self.matching == "additive":
             units = self.attention_units or focus_dim
             self.source_kernel = self.add_weight(
-                shape=(source_dim, units), name="source_kernel",
-                initializer=fresh_initializer(self.kernel_initializer, offset=0))
+                shape=(source_dim, units),
+                name="source_kernel",
+                initializer=fresh_initializer(self.kernel_initializer, offset=0),
+            )
             self.focus_kernel = self.add_weight(
-                shape=(focus_dim, units), name="focus_kernel",
-                initializer=fresh_initializer(self.kernel_initializer, offset=1))
+                shape=(focus_dim, units),
+                name="focus_kernel",
+                initializer=fresh_initializer(self.kernel_initializer, offset=1),
+            )
             self.score_vector = self.add_weight(
-                shape=(units, 1), name="score_vector",
-                initializer=fresh_initializer(self.kernel_initializer, offset=2))
+                shape=(units, 1),
+                name="score_vector",
+                initializer=fresh_initializer(self.kernel_initializer, offset=2),
+            )
 
     def scores(self, source, focus):
         """Matching scores e (B, L_x, L_y) of already masked inputs."""
         if self.matching == "dot":
             return ops.matmul(source, ops.transpose(focus, (0, 2, 1)))
         if self.matching == "bilinear":
-            return ops.matmul(ops.matmul(source, self.bilinear_kernel),
-                              ops.transpose(focus, (0, 2, 1)))
-        hidden = ops.tanh(ops.expand_dims(ops.matmul(source, self.source_kernel), 2)
-                          + ops.expand_dims(ops.matmul(focus, self.focus_kernel), 1))
+            return ops.matmul(
+                ops.matmul(source, self.bilinear_kernel), ops.transpose(focus, (0, 2, 1))
+            )
+        hidden = ops.tanh(
+            ops.expand_dims(ops.matmul(source, self.source_kernel), 2)
+            + ops.expand_dims(ops.matmul(focus, self.focus_kernel), 1)
+        )
         return ops.squeeze(ops.matmul(hidden, self.score_vector), -1)
 
     def call(self, inputs, mask=None):
@@ -143,11 +164,13 @@ class AttentiveContext(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "matching": self.matching,
-            "attention_units": self.attention_units,
-            "code_faithful": self.code_faithful,
-            "return_attention": self.return_attention,
-            "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-        })
+        config.update(
+            {
+                "matching": self.matching,
+                "attention_units": self.attention_units,
+                "code_faithful": self.code_faithful,
+                "return_attention": self.return_attention,
+                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+            }
+        )
         return config

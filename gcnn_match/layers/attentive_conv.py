@@ -1,4 +1,5 @@
 """Attentive convolution, the layer of ATTCONV (Yin & Schütze, TACL 2018, Eq. 1-6)."""
+
 import keras
 from keras import ops
 
@@ -69,9 +70,18 @@ class AttentiveConv(keras.layers.Layer):
         Mechanisms", TACL 2018, Sec. 3.1, Eq. 1-6, Fig. 4(a).
     """
 
-    def __init__(self, units, kernel_size=3, matching="dot", attention_units=None,
-                 code_faithful=False, return_attention=False,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+    def __init__(
+        self,
+        units,
+        kernel_size=3,
+        matching="dot",
+        attention_units=None,
+        code_faithful=False,
+        return_attention=False,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.units = int(units)
         self.kernel_size = int(kernel_size)
@@ -86,29 +96,43 @@ class AttentiveConv(keras.layers.Layer):
         x_shape, y_shape = (tuple(s) for s in inputs_shape[:2])
         source_shape = x_shape if source_shape is None else tuple(source_shape)
         self.attention = AttentiveContext(
-            matching=self.matching, attention_units=self.attention_units,
-            code_faithful=self.code_faithful, return_attention=True,
+            matching=self.matching,
+            attention_units=self.attention_units,
+            code_faithful=self.code_faithful,
+            return_attention=True,
             kernel_initializer=fresh_initializer(self.kernel_initializer, offset=2),
-            dtype=self.dtype_policy, name="attention")
+            dtype=self.dtype_policy,
+            name="attention",
+        )
         self.attention.build([source_shape, y_shape])
         self.conv = keras.layers.Conv1D(
-            self.units, self.kernel_size, padding="same", use_bias=False,
+            self.units,
+            self.kernel_size,
+            padding="same",
+            use_bias=False,
             kernel_initializer=fresh_initializer(self.kernel_initializer, offset=0),
-            dtype=self.dtype_policy, name="conv")
+            dtype=self.dtype_policy,
+            name="conv",
+        )
         self.conv.build(x_shape)
         self.context_projection = keras.layers.Dense(
-            self.units, use_bias=False,
+            self.units,
+            use_bias=False,
             kernel_initializer=fresh_initializer(self.kernel_initializer, offset=1),
-            dtype=self.dtype_policy, name="context_projection")
+            dtype=self.dtype_policy,
+            name="context_projection",
+        )
         self.context_projection.build(x_shape[:-1] + (y_shape[-1],))
-        self.bias = self.add_weight(shape=(self.units,), name="bias",
-                                    initializer=self.bias_initializer)
+        self.bias = self.add_weight(
+            shape=(self.units,), name="bias", initializer=self.bias_initializer
+        )
 
     def call(self, inputs, mask=None, source=None):
         x, y = inputs
         mask_x, mask_y = (None, None) if mask is None else mask
         context, weights = self.attention(
-            [x if source is None else source, y], mask=[mask_x, mask_y])
+            [x if source is None else source, y], mask=[mask_x, mask_y]
+        )
         conv_input = x if self.code_faithful else apply_mask(x, mask_x)
         hidden = ops.tanh(self.conv(conv_input) + self.context_projection(context) + self.bias)
         hidden = apply_mask(hidden, mask_x)
@@ -129,14 +153,16 @@ class AttentiveConv(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units,
-            "kernel_size": self.kernel_size,
-            "matching": self.matching,
-            "attention_units": self.attention_units,
-            "code_faithful": self.code_faithful,
-            "return_attention": self.return_attention,
-            "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-            "bias_initializer": keras.initializers.serialize(self.bias_initializer),
-        })
+        config.update(
+            {
+                "units": self.units,
+                "kernel_size": self.kernel_size,
+                "matching": self.matching,
+                "attention_units": self.attention_units,
+                "code_faithful": self.code_faithful,
+                "return_attention": self.return_attention,
+                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+                "bias_initializer": keras.initializers.serialize(self.bias_initializer),
+            }
+        )
         return config

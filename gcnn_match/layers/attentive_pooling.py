@@ -1,4 +1,5 @@
 """Attentive pooling of two sequences (APCNN, dos Santos et al. 2016), ATTCONV's foil."""
+
 import keras
 from keras import ops
 
@@ -59,8 +60,9 @@ class AttentivePooling(keras.layers.Layer):
 
     def build(self, inputs_shape):
         q_shape, a_shape = inputs_shape
-        self.kernel = self.add_weight(shape=(q_shape[-1], a_shape[-1]), name="kernel",
-                                      initializer=self.kernel_initializer)
+        self.kernel = self.add_weight(
+            shape=(q_shape[-1], a_shape[-1]), name="kernel", initializer=self.kernel_initializer
+        )
 
     def call(self, inputs, mask=None):
         q, a = inputs
@@ -92,8 +94,10 @@ class AttentivePooling(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "return_attention": self.return_attention,
-            "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-        })
+        config.update(
+            {
+                "return_attention": self.return_attention,
+                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+            }
+        )
         return config

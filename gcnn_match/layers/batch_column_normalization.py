@@ -1,4 +1,5 @@
 """The ATTCONV code's L2 normalisation of each feature across the mini-batch."""
+
 import keras
 from keras import ops
 
@@ -45,8 +46,7 @@ class BatchColumnNormalization(keras.layers.Layer):
         self.epsilon = float(epsilon)
 
     def call(self, inputs):
-        return inputs / ops.sqrt(self.epsilon + ops.sum(ops.square(inputs), axis=0,
-                                                        keepdims=True))
+        return inputs / ops.sqrt(self.epsilon + ops.sum(ops.square(inputs), axis=0, keepdims=True))
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)

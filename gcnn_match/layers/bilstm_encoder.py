@@ -1,4 +1,5 @@
 """A masked bidirectional LSTM initialised as in ESIM's official code (Chen et al., ACL 2017)."""
+
 import keras
 from keras import ops
 
@@ -88,8 +89,7 @@ class BiLSTMEncoder(keras.layers.Layer):
 
     def build(self, input_shape):
         self.forward_lstm = self._direction("forward_lstm", go_backwards=False, offset=0)
-        self.backward_lstm = self._direction("backward_lstm", go_backwards=True,
-                                             offset=_LSTM_GATES)
+        self.backward_lstm = self._direction("backward_lstm", go_backwards=True, offset=_LSTM_GATES)
         self.forward_lstm.build(input_shape)
         self.backward_lstm.build(input_shape)
 
@@ -136,9 +136,7 @@ class BiLSTMEncoder(keras.layers.Layer):
             {
                 "units": self.units,
                 "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-                "recurrent_initializer": keras.initializers.serialize(
-                    self.recurrent_initializer
-                ),
+                "recurrent_initializer": keras.initializers.serialize(self.recurrent_initializer),
                 "bias_initializer": keras.initializers.serialize(self.bias_initializer),
             }
         )

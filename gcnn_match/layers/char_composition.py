@@ -1,4 +1,5 @@
 """GCNN's character-composition vector of each word (Chen et al., Interspeech 2018, Eq. 9)."""
+
 import keras
 from keras import ops
 
@@ -127,9 +128,7 @@ class CharComposition(keras.layers.Layer):
                 "units": self.units,
                 "num_layers": self.num_layers,
                 "kernel_size": self.kernel_size,
-                "embeddings_initializer": keras.initializers.serialize(
-                    self.embeddings_initializer
-                ),
+                "embeddings_initializer": keras.initializers.serialize(self.embeddings_initializer),
             }
         )
         return config

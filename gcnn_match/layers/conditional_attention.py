@@ -1,4 +1,5 @@
 """Rocktäschel et al.'s attention of a hypothesis LSTM over the premise (a C-LSTMs baseline)."""
+
 import keras
 from keras import ops
 
@@ -56,11 +57,20 @@ class ConditionalAttention(keras.layers.Layer):
         names = ["W_y", "W_h", "W_p", "W_x"] + (["W_r", "W_t"] if self.word_by_word else [])
         k = self.units
         self.matrices = {
-            n: self.add_weight(shape=(k, k), name=n, initializer=paper_uniform(i),
-                               regularizer=self.kernel_regularizer)
-            for i, n in enumerate(names)}
-        self.score_vector = self.add_weight(shape=(k, 1), name="w", initializer=paper_uniform(9),
-                                            regularizer=self.kernel_regularizer)
+            n: self.add_weight(
+                shape=(k, k),
+                name=n,
+                initializer=paper_uniform(i),
+                regularizer=self.kernel_regularizer,
+            )
+            for i, n in enumerate(names)
+        }
+        self.score_vector = self.add_weight(
+            shape=(k, 1),
+            name="w",
+            initializer=paper_uniform(9),
+            regularizer=self.kernel_regularizer,
+        )
 
     def _attend(self, premise_term, premise, premise_mask, query):
         scores = flat_matmul(ops.tanh(premise_term + query[:, None, :]), self.score_vector)
@@ -83,13 +93,15 @@ class ConditionalAttention(keras.layers.Layer):
             # whose length is unknown when traced (length-bucketed batches).
             steps = ops.concatenate(
                 [ops.matmul(hypothesis, w["W_h"]), ops.cast(mask_h, premise.dtype)[..., None]],
-                axis=-1)
+                axis=-1,
+            )
 
             def step(r, inputs_t):
                 h_term, real = inputs_t[:, :-1], inputs_t[:, -1:]
                 query = h_term + ops.matmul(r, w["W_r"])
-                new = (self._attend(premise_term, premise, mask_p, query)
-                       + ops.tanh(ops.matmul(r, w["W_t"])))
+                new = self._attend(premise_term, premise, mask_p, query) + ops.tanh(
+                    ops.matmul(r, w["W_t"])
+                )
                 return real * new + (1.0 - real) * r
 
             r, _ = carry_scan(step, ops.zeros_like(last), ops.transpose(steps, (1, 0, 2)))
@@ -103,9 +115,11 @@ class ConditionalAttention(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units,
-            "word_by_word": self.word_by_word,
-            "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
-        })
+        config.update(
+            {
+                "units": self.units,
+                "word_by_word": self.word_by_word,
+                "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
+            }
+        )
         return config

@@ -1,4 +1,5 @@
 """The context-aware cross-attention of COIN (Hu et al., EMNLP 2021, Eq. 4, 2, 3)."""
+
 import keras
 from keras import ops
 
@@ -70,9 +71,17 @@ class ContextCrossAttention(keras.layers.Layer):
         EMNLP 2021, Sec. 2.2.1-2.2.2, Eq. 1-6; ablation "w/o context" in Sec. 3.3 / Table 3.
     """
 
-    def __init__(self, units, context_units=None, use_context=True, dropout=0.0,
-                 return_attention=False, kernel_initializer="glorot_uniform",
-                 kernel_regularizer=None, **kwargs):
+    def __init__(
+        self,
+        units,
+        context_units=None,
+        use_context=True,
+        dropout=0.0,
+        return_attention=False,
+        kernel_initializer="glorot_uniform",
+        kernel_regularizer=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.units = int(units)
         self.context_units = None if context_units is None else int(context_units)
@@ -89,17 +98,24 @@ class ContextCrossAttention(keras.layers.Layer):
             self.context = SelfAlignmentContext(
                 self.context_units or self.units,
                 kernel_initializer=fresh_initializer(self.kernel_initializer, offset=1),
-                kernel_regularizer=self.kernel_regularizer, dtype=self.dtype_policy,
-                name="context")
+                kernel_regularizer=self.kernel_regularizer,
+                dtype=self.dtype_policy,
+                name="context",
+            )
             self.context.build(shape_a)
-        self.dropout_layer = (keras.layers.Dropout(self.dropout, dtype=self.dtype_policy,
-                                                   name="dropout")
-                              if self.dropout > 0 else None)
+        self.dropout_layer = (
+            keras.layers.Dropout(self.dropout, dtype=self.dtype_policy, name="dropout")
+            if self.dropout > 0
+            else None
+        )
         self.feed_forward = keras.layers.Dense(
-            self.units, activation="relu",
+            self.units,
+            activation="relu",
             kernel_initializer=fresh_initializer(self.kernel_initializer, offset=0),
-            kernel_regularizer=self.kernel_regularizer, dtype=self.dtype_policy,
-            name="feed_forward")
+            kernel_regularizer=self.kernel_regularizer,
+            dtype=self.dtype_policy,
+            name="feed_forward",
+        )
         self.feed_forward.build(shape_a)
 
     def _queries(self, hidden, mask, training):
@@ -143,13 +159,15 @@ class ContextCrossAttention(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units,
-            "context_units": self.context_units,
-            "use_context": self.use_context,
-            "dropout": self.dropout,
-            "return_attention": self.return_attention,
-            "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-            "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
-        })
+        config.update(
+            {
+                "units": self.units,
+                "context_units": self.context_units,
+                "use_context": self.use_context,
+                "dropout": self.dropout,
+                "return_attention": self.return_attention,
+                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+                "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
+            }
+        )
         return config

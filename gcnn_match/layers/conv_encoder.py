@@ -1,4 +1,5 @@
 """A stack of convolution layers of one variant: GCNN's context, aggregation and char encoders."""
+
 import keras
 
 from gcnn_match.layers.gated_conv import GCNN

@@ -1,4 +1,5 @@
 """Stacked four-directional coupled LSTMs over the n x m grid of a sentence pair (C-LSTMs)."""
+
 import keras
 from keras import ops
 
@@ -29,7 +30,7 @@ def reverse_real(x, lengths, axis):
         source = source[:, None, :] + (ops.arange(rows, dtype="int32") * size)[None, :, None]
     offsets = ops.arange(batch, dtype="int32") * (rows * size)
     flat_index = ops.reshape(source + ops.reshape(offsets, (-1,) + (1,) * axis), (-1,))
-    flat = ops.reshape(x, (-1,) + tuple(shape[axis + 1:]))
+    flat = ops.reshape(x, (-1,) + tuple(shape[axis + 1 :]))
     return ops.reshape(ops.take(flat, flat_index, axis=0), shape)
 
 
@@ -140,8 +141,11 @@ class CoupledLSTM(keras.layers.Layer):
         if cell not in _CELLS:
             raise ValueError(f"cell must be one of {_CELLS}, got {cell!r}")
         directions = [int(d) for d in directions]
-        if not directions or set(directions) - set(_REVERSALS) or len(set(directions)) != len(
-                directions):
+        if (
+            not directions
+            or set(directions) - set(_REVERSALS)
+            or len(set(directions)) != len(directions)
+        ):
             raise ValueError(f"directions must be distinct ids in 1..4, got {directions}")
         self.units = int(units)
         self.cell = cell
@@ -174,9 +178,11 @@ class CoupledLSTM(keras.layers.Layer):
             for i, (name, shape) in enumerate(zip(names, shapes)):
                 initializer = self.bias_initializer if name == "bias" else self.kernel_initializer
                 block[name] = self.add_weight(
-                    shape=shape, name=f"block{layer + 1}_{name}",
+                    shape=shape,
+                    name=f"block{layer + 1}_{name}",
                     initializer=fresh_initializer(initializer, offset=3 * layer + i),
-                    regularizer=None if name == "bias" else self.kernel_regularizer)
+                    regularizer=None if name == "bias" else self.kernel_regularizer,
+                )
             self.blocks.append(block)
 
     def call(self, inputs, mask=None, training=None):
@@ -190,27 +196,32 @@ class CoupledLSTM(keras.layers.Layer):
         len_x = ops.cast(ops.sum(mask_x, axis=1), "int32")
         len_y = ops.cast(ops.sum(mask_y, axis=1), "int32")
         copies = len(self.directions)
-        masks = (ops.concatenate([mask_x] * copies, axis=0),
-                 ops.concatenate([mask_y] * copies, axis=0))
+        masks = (
+            ops.concatenate([mask_x] * copies, axis=0),
+            ops.concatenate([mask_y] * copies, axis=0),
+        )
 
         def per_direction(t, x_axis, y_axis):
             # One copy of `t` per direction, stacked on the batch axis, each in the
             # orientation in which that direction is the direction-1 scan.
             return ops.concatenate(
-                [_orient(t, d, len_x, len_y, x_axis, y_axis) for d in self.directions], axis=0)
+                [_orient(t, d, len_x, len_y, x_axis, y_axis) for d in self.directions], axis=0
+            )
 
         grid = None
         for layer, block in enumerate(self.blocks):
             if layer == 0:
                 row_term, col_term = self._first_layer_terms(
-                    block, per_direction(x, 1, None), per_direction(y, None, 1))
+                    block, per_direction(x, 1, None), per_direction(y, None, 1)
+                )
                 out = self._scan(block, row_term, col_term, None, *masks)
             else:
                 out = self._scan(block, None, None, per_direction(grid, 1, 2), *masks)
             # Eq. 13: each direction's grid back in the original orientation, summed.
             chunks = ops.split(out, copies, axis=0)
-            grid = sum(_orient(chunk, d, len_x, len_y, 1, 2)
-                       for d, chunk in zip(self.directions, chunks))
+            grid = sum(
+                _orient(chunk, d, len_x, len_y, 1, 2) for d, chunk in zip(self.directions, chunks)
+            )
         return grid
 
     def _first_layer_terms(self, block, xs, ys):
@@ -224,8 +235,10 @@ class CoupledLSTM(keras.layers.Layer):
         # LC: stream 0 (LSTM1) reads x_i, stream 1 (LSTM2) reads y_j.
         row = ops.matmul(xs, kernel) + block["bias"]
         col = ops.matmul(ys, kernel) + block["bias"]
-        return (ops.stack([row, ops.zeros_like(row)], axis=2),
-                ops.stack([ops.zeros_like(col), col], axis=2))
+        return (
+            ops.stack([row, ops.zeros_like(row)], axis=2),
+            ops.stack([ops.zeros_like(col), col], axis=2),
+        )
 
     def _grid_input(self, block, cells):
         """Pre-activations (B', n, S, G) of grid features (B', n, D) gathered on a diagonal."""
@@ -247,11 +260,13 @@ class CoupledLSTM(keras.layers.Layer):
         k, recurrent = self.units, block["recurrent_kernel"]
         if self.cell == "tight":
             # Eq. 9 orders the recurrent input as [h_{i,j-1}; h_{i-1,j}].
-            pre = pre_in[:, :, 0] + flat_matmul(ops.concatenate([h_col, h_row], axis=-1),
-                                                   recurrent)
+            pre = pre_in[:, :, 0] + flat_matmul(ops.concatenate([h_col, h_row], axis=-1), recurrent)
             cand, out_gate, in_gate, f_col, f_row = ops.split(pre, 5, axis=-1)
-            c = (ops.tanh(cand) * ops.sigmoid(in_gate) + ops.sigmoid(f_col) * c_col
-                 + ops.sigmoid(f_row) * c_row)
+            c = (
+                ops.tanh(cand) * ops.sigmoid(in_gate)
+                + ops.sigmoid(f_col) * c_col
+                + ops.sigmoid(f_row) * c_row
+            )
         else:
             # LSTM1 recurs on the row predecessor, LSTM2 on the column predecessor; both
             # read [h1; h2] of their predecessor through the one shared kernel.
@@ -292,8 +307,11 @@ class CoupledLSTM(keras.layers.Layer):
             cols = ops.where(by_rows, index_b, index_a)
             in_range = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < m)
             rows, cols = ops.clip(rows, 0, n - 1), ops.clip(cols, 0, m - 1)
-            valid = (ops.take(mask_x, rows, axis=1) * ops.take(mask_y, cols, axis=1)
-                     * ops.cast(in_range, mask_x.dtype))
+            valid = (
+                ops.take(mask_x, rows, axis=1)
+                * ops.take(mask_y, cols, axis=1)
+                * ops.cast(in_range, mask_x.dtype)
+            )
             if grid_term is None:
                 pre_in = ops.take(row_term, rows, axis=1) + ops.take(col_term, cols, axis=1)
             else:
@@ -302,21 +320,28 @@ class CoupledLSTM(keras.layers.Layer):
             back = ops.pad(state[:, :-1], ((0, 0), (1, 0), (0, 0)))
             col_pred = ops.where(by_rows, state, back)
             row_pred = ops.where(by_rows, back, state)
-            h, c = self._cell(block, pre_in, ops.split(col_pred, 2, axis=-1),
-                              ops.split(row_pred, 2, axis=-1), valid)
+            h, c = self._cell(
+                block,
+                pre_in,
+                ops.split(col_pred, 2, axis=-1),
+                ops.split(row_pred, 2, axis=-1),
+                valid,
+            )
             # The whole state is stacked by the scan; c is dropped afterwards.
             return ops.concatenate([h, c], axis=-1)
 
         start = ops.zeros((batch, ops.shape(index_a)[0], 2 * width), dtype=mask_x.dtype)
         _, diagonals = carry_scan(step, start, ops.arange(steps, dtype="int32"))
         # diagonals[t, b, a] is the cell at index a of diagonal t; cell (i, j) is on i + j.
-        by_index = ops.reshape(ops.transpose(diagonals[..., :width], (1, 2, 0, 3)),
-                               (batch, -1, width))
+        by_index = ops.reshape(
+            ops.transpose(diagonals[..., :width], (1, 2, 0, 3)), (batch, -1, width)
+        )
         rows = ops.arange(n, dtype="int32")[:, None]
         cols = ops.arange(m, dtype="int32")[None, :]
         index = ops.where(by_rows, rows, cols) * steps + rows + cols
-        return ops.reshape(ops.take(by_index, ops.reshape(index, (-1,)), axis=1),
-                           (batch, n, m, width))
+        return ops.reshape(
+            ops.take(by_index, ops.reshape(index, (-1,)), axis=1), (batch, n, m, width)
+        )
 
     def compute_mask(self, inputs, mask=None):
         # The float masks are consumed explicitly; no implicit Keras mask is propagated.

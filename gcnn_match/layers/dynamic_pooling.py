@@ -1,4 +1,5 @@
 """Dynamic p x q max-pooling of a pair grid over its true n x m region (C-LSTMs §4.3)."""
+
 import keras
 from keras import ops
 
@@ -79,9 +80,9 @@ class DynamicPooling(keras.layers.Layer):
         # The regions are products of a row set and a column set, so the max over a region
         # is the max over its rows of the max over its columns.
         per_col_region = ops.max(
-            inputs[:, :, None] + (1.0 - cols[:, None, :, :, None]) * NEG_INF, axis=3)
-        pooled = ops.max(
-            per_col_region[:, None] + (1.0 - rows[..., None, None]) * NEG_INF, axis=2)
+            inputs[:, :, None] + (1.0 - cols[:, None, :, :, None]) * NEG_INF, axis=3
+        )
+        pooled = ops.max(per_col_region[:, None] + (1.0 - rows[..., None, None]) * NEG_INF, axis=2)
         nonempty = ops.max(rows, axis=2)[:, :, None] * ops.max(cols, axis=2)[:, None, :]
         pooled = pooled * nonempty[..., None]  # (B, p, q, d)
         return ops.reshape(pooled, (shape[0], p * q * inputs.shape[-1]))

@@ -1,5 +1,6 @@
 """The mechanism shared by GCNN, GLU and the residual CNN: a fused, masked 'same' convolution
 and the bias-free projection P of GCNN's Eq. 3."""
+
 import keras
 from keras import ops
 
@@ -30,9 +31,16 @@ class FusedConvLayer(keras.layers.Layer):
 
     uses_projection = True
 
-    def __init__(self, units, kernel_size=3, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", projection_initializer="glorot_uniform", fused=True,
-                 **kwargs):
+    def __init__(
+        self,
+        units,
+        kernel_size=3,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        projection_initializer="glorot_uniform",
+        fused=True,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.fused = bool(fused)
         self.units = int(units)
@@ -71,8 +79,9 @@ class FusedConvLayer(keras.layers.Layer):
             return inputs, ops.split(self.conv(inputs), self.num_blocks, axis=-1)
         kernels = ops.split(self.conv.kernel, self.num_blocks, axis=-1)
         biases = ops.split(self.conv.bias, self.num_blocks, axis=-1)
-        return inputs, [ops.conv(inputs, kernel, padding="same") + bias
-                        for kernel, bias in zip(kernels, biases)]
+        return inputs, [
+            ops.conv(inputs, kernel, padding="same") + bias for kernel, bias in zip(kernels, biases)
+        ]
 
     def project(self, inputs):
         """P(H): identity when the widths match, else the bias-free projection."""
@@ -87,14 +96,16 @@ class FusedConvLayer(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units,
-            "kernel_size": self.kernel_size,
-            "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-            "bias_initializer": keras.initializers.serialize(self.bias_initializer),
-            "projection_initializer": keras.initializers.serialize(self.projection_initializer),
-            "fused": self.fused,
-        })
+        config.update(
+            {
+                "units": self.units,
+                "kernel_size": self.kernel_size,
+                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+                "bias_initializer": keras.initializers.serialize(self.bias_initializer),
+                "projection_initializer": keras.initializers.serialize(self.projection_initializer),
+                "fused": self.fused,
+            }
+        )
         return config
 
 
@@ -102,8 +113,11 @@ def set_fused(model, fused):
     """Switches every multi-block `FusedConvLayer` of `model` to the fused or the per-block
     convolutions (weights unchanged; takes effect when the model is next traced). Returns
     how many layers were switched: 0 means the model has nothing to fuse."""
-    layers = [layer for layer in model._flatten_layers(include_self=False)
-              if isinstance(layer, FusedConvLayer) and layer.num_blocks > 1]
+    layers = [
+        layer
+        for layer in model._flatten_layers(include_self=False)
+        if isinstance(layer, FusedConvLayer) and layer.num_blocks > 1
+    ]
     for layer in layers:
         layer.fused = bool(fused)
     return len(layers)

@@ -1,4 +1,5 @@
 """The gate fusion layer of COIN (Hu et al., EMNLP 2021, Eq. 7-12)."""
+
 import keras
 from keras import ops
 
@@ -62,8 +63,15 @@ class GateFusion(keras.layers.Layer):
         EMNLP 2021, Sec. 2.2.3, Eq. 7-12; ablation "simple fusion" in Sec. 3.3 / Table 3.
     """
 
-    def __init__(self, units, mode="gate", dropout=0.0, kernel_initializer="glorot_uniform",
-                 kernel_regularizer=None, **kwargs):
+    def __init__(
+        self,
+        units,
+        mode="gate",
+        dropout=0.0,
+        kernel_initializer="glorot_uniform",
+        kernel_regularizer=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         if mode not in _MODES:
             raise ValueError(f"mode must be one of {_MODES}, got {mode!r}.")
@@ -76,22 +84,30 @@ class GateFusion(keras.layers.Layer):
     def _dense(self, units, input_dim, name, offset, activation=None, use_bias=True):
         # Each kernel gets its own draw: one initializer instance repeats its values.
         layer = keras.layers.Dense(
-            units, activation=activation, use_bias=use_bias,
+            units,
+            activation=activation,
+            use_bias=use_bias,
             kernel_initializer=fresh_initializer(self.kernel_initializer, offset=offset),
-            kernel_regularizer=self.kernel_regularizer, dtype=self.dtype_policy, name=name)
+            kernel_regularizer=self.kernel_regularizer,
+            dtype=self.dtype_policy,
+            name=name,
+        )
         layer.build((None, None, input_dim))
         return layer
 
     def build(self, input_shape):
         width = int(tuple(input_shape[0])[-1])
-        self.dropout_layer = (keras.layers.Dropout(self.dropout, dtype=self.dtype_policy,
-                                                   name="dropout")
-                              if self.dropout > 0 else None)
+        self.dropout_layer = (
+            keras.layers.Dropout(self.dropout, dtype=self.dtype_policy, name="dropout")
+            if self.dropout > 0
+            else None
+        )
         if self.mode == "simple":
             self.fusion = self._dense(width, 2 * width, "fusion", 0, activation="relu")
             return
-        self.comparisons = [self._dense(self.units, 2 * width, f"g{k}", k, activation="relu")
-                            for k in (1, 2, 3)]
+        self.comparisons = [
+            self._dense(self.units, 2 * width, f"g{k}", k, activation="relu") for k in (1, 2, 3)
+        ]
         self.fusion = self._dense(width, 3 * self.units, "fusion", 0, activation="relu")
         self.gate_input = self._dense(width, width, "gate_input", 4, use_bias=False)
         self.gate_fused = self._dense(width, width, "gate_fused", 5)
@@ -109,8 +125,10 @@ class GateFusion(keras.layers.Layer):
             concat = ops.concatenate([h, aligned], axis=-1)
             return apply_mask(self.fusion(self._drop(concat, training)), mask)
         pairs = ([h, aligned], [h, h - aligned], [h, h * aligned])
-        compared = [layer(self._drop(ops.concatenate(pair, axis=-1), training))
-                    for layer, pair in zip(self.comparisons, pairs)]
+        compared = [
+            layer(self._drop(ops.concatenate(pair, axis=-1), training))
+            for layer, pair in zip(self.comparisons, pairs)
+        ]
         fused = self.fusion(self._drop(ops.concatenate(compared, axis=-1), training))
         gate = ops.sigmoid(self.gate_input(h) + self.gate_fused(fused))
         return apply_mask(gate * h + (1.0 - gate) * fused, mask)
@@ -124,11 +142,13 @@ class GateFusion(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units,
-            "mode": self.mode,
-            "dropout": self.dropout,
-            "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-            "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
-        })
+        config.update(
+            {
+                "units": self.units,
+                "mode": self.mode,
+                "dropout": self.dropout,
+                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+                "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
+            }
+        )
         return config

@@ -1,4 +1,5 @@
 """The gated convolution layer of GCNN (Chen et al., Interspeech 2018, Eq. 2-3)."""
+
 import keras
 from keras import ops
 
@@ -81,8 +82,15 @@ class GCNN(FusedConvLayer):
         Matching", Interspeech 2018, Sec. 2.1, Eq. 2-3; ablations in Sec. 4 / Table 2.
     """
 
-    def __init__(self, units, kernel_size=3, forget_gate=True, output_gate=True,
-                 initial_memory="zeros", **kwargs):
+    def __init__(
+        self,
+        units,
+        kernel_size=3,
+        forget_gate=True,
+        output_gate=True,
+        initial_memory="zeros",
+        **kwargs,
+    ):
         super().__init__(units, kernel_size, **kwargs)
         if initial_memory not in _INITIAL_MEMORIES:
             raise ValueError(
@@ -127,6 +135,11 @@ class GCNN(FusedConvLayer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({"forget_gate": self.forget_gate, "output_gate": self.output_gate,
-                       "initial_memory": self.initial_memory})
+        config.update(
+            {
+                "forget_gate": self.forget_gate,
+                "output_gate": self.output_gate,
+                "initial_memory": self.initial_memory,
+            }
+        )
         return config

@@ -1,4 +1,5 @@
 """The gated convolution function f_gconv of advanced ATTCONV (Yin & Schütze 2018, Eq. 7-9)."""
+
 import keras
 from keras import ops
 

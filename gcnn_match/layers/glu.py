@@ -1,4 +1,5 @@
 """The gated linear unit convolution (Dauphin et al. 2017), as GCNN's Eq. 1 writes it."""
+
 import keras
 from keras import ops
 

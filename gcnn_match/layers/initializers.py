@@ -1,4 +1,5 @@
 """Initializers shared by the layers: independent draws and block-wise fused kernels."""
+
 import keras
 from keras import ops
 

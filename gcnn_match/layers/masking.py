@@ -4,6 +4,7 @@ Masks are float tensors, 1.0 on real tokens and 0.0 on padding, shaped like the 
 without its feature axis: (B, L). All functions are written with `keras.ops` so they run
 under any backend and compile with XLA.
 """
+
 from keras import ops
 
 # Large enough to vanish in a float32 softmax, small enough not to overflow when summed.

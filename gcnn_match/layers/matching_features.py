@@ -1,4 +1,5 @@
 """The comparison features of compare-aggregate models (GCNN Eq. 7, ESIM Eq. 14-15)."""
+
 import keras
 from keras import ops
 

@@ -1,4 +1,5 @@
 """Masked max and mean pooling over positions, concatenated (GCNN Eq. 8, ESIM Eq. 18-20)."""
+
 import keras
 from keras import ops
 

@@ -1,9 +1,10 @@
 """The multi-granular function f_mgran of advanced ATTCONV (Yin & Schütze 2018, Eq. 10-12)."""
+
 import keras
 from keras import ops
 
-from gcnn_match.layers.initializers import fresh_initializer
 from gcnn_match.layers.gated_conv_unit import GatedConvUnit
+from gcnn_match.layers.initializers import fresh_initializer
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
@@ -50,8 +51,14 @@ class MultiGranular(keras.layers.Layer):
         Mechanisms", TACL 2018, Sec. 3.2, Eq. 10-12.
     """
 
-    def __init__(self, units, kernel_sizes=(1, 3), kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
+    def __init__(
+        self,
+        units,
+        kernel_sizes=(1, 3),
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.units = int(units)
         kernel_sizes = (kernel_sizes,) if isinstance(kernel_sizes, int) else kernel_sizes
@@ -67,10 +74,13 @@ class MultiGranular(keras.layers.Layer):
             # Each unit draws two blocks (seed offsets o, o + 1): a step of 2 keeps seeded
             # kernels distinct.
             branch = GatedConvUnit(
-                self.units, kernel_size=width,
+                self.units,
+                kernel_size=width,
                 kernel_initializer=fresh_initializer(self.kernel_initializer, offset=2 * index),
-                bias_initializer=self.bias_initializer, dtype=self.dtype_policy,
-                name=f"gated_conv_width{width}_{index}")
+                bias_initializer=self.bias_initializer,
+                dtype=self.dtype_policy,
+                name=f"gated_conv_width{width}_{index}",
+            )
             branch.build(input_shape)
             self.branches.append(branch)
 
@@ -86,10 +96,12 @@ class MultiGranular(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units,
-            "kernel_sizes": list(self.kernel_sizes),
-            "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-            "bias_initializer": keras.initializers.serialize(self.bias_initializer),
-        })
+        config.update(
+            {
+                "units": self.units,
+                "kernel_sizes": list(self.kernel_sizes),
+                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+                "bias_initializer": keras.initializers.serialize(self.bias_initializer),
+            }
+        )
         return config

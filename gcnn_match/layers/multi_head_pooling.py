@@ -1,4 +1,5 @@
 """Multi-head attentive pooling of COIN (Hu et al., EMNLP 2021, Eq. 13-15)."""
+
 import keras
 from keras import ops
 
@@ -55,8 +56,9 @@ class MultiHeadPooling(keras.layers.Layer):
         Multi-Document Summarization", ACL 2019.
     """
 
-    def __init__(self, num_heads, kernel_initializer="glorot_uniform", kernel_regularizer=None,
-                 **kwargs):
+    def __init__(
+        self, num_heads, kernel_initializer="glorot_uniform", kernel_regularizer=None, **kwargs
+    ):
         super().__init__(**kwargs)
         self.num_heads = int(num_heads)
         self.kernel_initializer = keras.initializers.get(kernel_initializer)
@@ -65,16 +67,19 @@ class MultiHeadPooling(keras.layers.Layer):
     def build(self, input_shape):
         width = int(input_shape[-1])
         if width % self.num_heads:
-            raise ValueError(f"input width {width} is not divisible by num_heads="
-                             f"{self.num_heads}.")
+            raise ValueError(f"input width {width} is not divisible by num_heads={self.num_heads}.")
         self.score_kernel = self.add_weight(
-            name="score_kernel", shape=(width, self.num_heads),
+            name="score_kernel",
+            shape=(width, self.num_heads),
             initializer=fresh_initializer(self.kernel_initializer, offset=0),
-            regularizer=self.kernel_regularizer)
+            regularizer=self.kernel_regularizer,
+        )
         self.value_kernel = self.add_weight(
-            name="value_kernel", shape=(width, width),
+            name="value_kernel",
+            shape=(width, width),
             initializer=fresh_initializer(self.kernel_initializer, offset=1),
-            regularizer=self.kernel_regularizer)
+            regularizer=self.kernel_regularizer,
+        )
 
     def call(self, inputs, mask=None):
         values = apply_mask(inputs, mask)
@@ -95,9 +100,11 @@ class MultiHeadPooling(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "num_heads": self.num_heads,
-            "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-            "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
-        })
+        config.update(
+            {
+                "num_heads": self.num_heads,
+                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+                "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
+            }
+        )
         return config

@@ -1,4 +1,5 @@
 """The residual ReLU convolution of GCNN's `CNN` baseline."""
+
 import keras
 from keras import ops
 

@@ -6,6 +6,7 @@ gradient keeps its per-step values in lists of unknown size, which XLA refuses t
 of steps; the other backends' `keras.ops.scan` compile as they are. Inside a scan body, multiply
 by weights with `flat_matmul`.
 """
+
 import keras
 from keras import ops
 

@@ -1,4 +1,5 @@
 """The self-alignment contexts of COIN (Hu et al., EMNLP 2021, Eq. 5-6)."""
+
 import keras
 from keras import ops
 
@@ -50,8 +51,9 @@ class SelfAlignmentContext(keras.layers.Layer):
         EMNLP 2021, Sec. 2.2.2, Eq. 5-6.
     """
 
-    def __init__(self, units, kernel_initializer="glorot_uniform", kernel_regularizer=None,
-                 **kwargs):
+    def __init__(
+        self, units, kernel_initializer="glorot_uniform", kernel_regularizer=None, **kwargs
+    ):
         super().__init__(**kwargs)
         self.units = int(units)
         self.kernel_initializer = keras.initializers.get(kernel_initializer)
@@ -59,10 +61,14 @@ class SelfAlignmentContext(keras.layers.Layer):
 
     def build(self, input_shape):
         self.projection = keras.layers.Dense(
-            self.units, activation="relu", use_bias=False,
+            self.units,
+            activation="relu",
+            use_bias=False,
             kernel_initializer=fresh_initializer(self.kernel_initializer),
             kernel_regularizer=self.kernel_regularizer,
-            dtype=self.dtype_policy, name="projection")
+            dtype=self.dtype_policy,
+            name="projection",
+        )
         self.projection.build(input_shape)
 
     def call(self, inputs, mask=None):
@@ -82,9 +88,11 @@ class SelfAlignmentContext(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "units": self.units,
-            "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
-            "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
-        })
+        config.update(
+            {
+                "units": self.units,
+                "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
+                "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
+            }
+        )
         return config

@@ -3,10 +3,12 @@
 `SoftAlignment` (unscaled dot-product cross attention both ways) and `MatchingFeatures`
 ([x; y; diff; x * y]) always appear together in the compare step, so they share a file.
 """
+
 import keras
 from keras import ops
 
 from gcnn_match.layers.masking import apply_mask, masked_softmax
+
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
 class SoftAlignment(keras.layers.Layer):

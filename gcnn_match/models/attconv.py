@@ -20,6 +20,7 @@ With d = e = 300 the encoder weights (no embeddings, biases or classifier) are T
 numbers: Bi-CNN and no_context 270,000, light, no_conv and APCNN 360,000. Advanced has
 1,350,000 (15 d^2) where the paper reports 900K (see `AdvancedAttentiveConv`).
 """
+
 import keras
 
 from gcnn_match.layers.advanced_attentive_conv import AdvancedAttentiveConv
@@ -63,30 +64,59 @@ def _logistic_regression(features, inputs, code_faithful):
 
 def _cnn(hidden, kernel_size, kernel_initializer, name="cnn"):
     """The plain width-k convolution of the no-attention baselines: tanh(W1 window + b)."""
-    conv = keras.layers.Conv1D(hidden, kernel_size, padding="same", activation="tanh",
-                               kernel_initializer=kernel_initializer, name=name)
+    conv = keras.layers.Conv1D(
+        hidden,
+        kernel_size,
+        padding="same",
+        activation="tanh",
+        kernel_initializer=kernel_initializer,
+        name=name,
+    )
     return lambda x, mask: apply_mask(conv(apply_mask(x, mask)), mask)
 
 
-def _attentive_encoder(variant, hidden, kernel_size, matching, code_faithful,
-                       share_focus_weights, share_beneficiary_weights, fc_layers,
-                       kernel_initializer):
+def _attentive_encoder(
+    variant,
+    hidden,
+    kernel_size,
+    matching,
+    code_faithful,
+    share_focus_weights,
+    share_beneficiary_weights,
+    fc_layers,
+    kernel_initializer,
+):
     """encode(x, y, mask_x, mask_y) -> (B, L_x, hidden) for the attentive variants."""
-    common = dict(matching=matching, code_faithful=code_faithful, return_attention=True,
-                  kernel_initializer=kernel_initializer, name=ATTENTION_LAYER)
+    common = dict(
+        matching=matching,
+        code_faithful=code_faithful,
+        return_attention=True,
+        kernel_initializer=kernel_initializer,
+        name=ATTENTION_LAYER,
+    )
     if variant == "light":
         layer = AttentiveConv(hidden, kernel_size=kernel_size, **common)
         return lambda x, y, mx, my: layer([x, y], mask=[mx, my])[0]
     if variant == "advanced":
         layer = AdvancedAttentiveConv(
-            hidden, kernel_size=kernel_size, share_focus_weights=share_focus_weights,
-            share_beneficiary_weights=share_beneficiary_weights, **common)
+            hidden,
+            kernel_size=kernel_size,
+            share_focus_weights=share_focus_weights,
+            share_beneficiary_weights=share_beneficiary_weights,
+            **common,
+        )
         return lambda x, y, mx, my: layer([x, y], mask=[mx, my])[0]
     # "no_conv": z_i = h_i + c_i, then a position-wise tanh stack in place of Eq. 5.
     attention = AttentiveContext(**common)
-    dense = [keras.layers.Dense(hidden, activation="tanh", name=f"position_wise_{i}",
-                                kernel_initializer=fresh_initializer(kernel_initializer, i))
-             for i in range(fc_layers)]
+    dense = [
+        keras.layers.Dense(
+            hidden,
+            activation="tanh",
+            name=f"position_wise_{i}",
+            kernel_initializer=fresh_initializer(kernel_initializer, i),
+        )
+        for i in range(fc_layers)
+    ]
 
     def encode(x, y, mask_x, mask_y):
         context = attention([x, y], mask=[mask_x, mask_y])[0]
@@ -114,16 +144,29 @@ def _context_wise(encode, pool, x, y, mask_x, mask_y, segments, max_contexts):
         vectors.append(keras.ops.expand_dims(pool(encode(x, y, mask_x, mask_k), mask=mask_x), 1))
         present.append(keras.ops.max(mask_k, axis=1, keepdims=True))
     present[0] = keras.ops.ones_like(present[0])
-    return masked_max(keras.ops.concatenate(vectors, axis=1),
-                      keras.ops.concatenate(present, axis=1), axis=1)
+    return masked_max(
+        keras.ops.concatenate(vectors, axis=1), keras.ops.concatenate(present, axis=1), axis=1
+    )
 
 
 @register("attconv")
-def build_attconv(inputs, variant="light", hidden=300, kernel_size=3, matching="dot",
-                  classifier="paper", code_faithful=False, share_focus_weights=True,
-                  share_beneficiary_weights=False, fc_layers=4, intra_context=False,
-                  context_wise=False, max_contexts=5,
-                  kernel_initializer="glorot_uniform", name=None):
+def build_attconv(
+    inputs,
+    variant="light",
+    hidden=300,
+    kernel_size=3,
+    matching="dot",
+    classifier="paper",
+    code_faithful=False,
+    share_focus_weights=True,
+    share_beneficiary_weights=False,
+    fc_layers=4,
+    intra_context=False,
+    context_wise=False,
+    max_contexts=5,
+    kernel_initializer="glorot_uniform",
+    name=None,
+):
     """ATTCONV of §3 with the paper's single-layer set-up (see the module docstring).
 
     Args:
@@ -162,11 +205,15 @@ def build_attconv(inputs, variant="light", hidden=300, kernel_size=3, matching="
     if variant == "no_context" and classifier == "code":
         raise ValueError("no_context models the hypothesis alone; use classifier='paper'")
     if (intra_context or context_wise) and (variant == "no_context" or classifier == "code"):
-        raise ValueError("intra_context and context_wise need an attentive variant with "
-                         "classifier='paper' (the paper's t_x-only classifier)")
+        raise ValueError(
+            "intra_context and context_wise need an attentive variant with "
+            "classifier='paper' (the paper's t_x-only classifier)"
+        )
     if context_wise and not inputs.segments:
-        raise ValueError("context_wise reads the sentences of 'a' separately: the inputs need "
-                         "'a_segments' (ModelInputs.segments; a FEVER contexts split)")
+        raise ValueError(
+            "context_wise reads the sentences of 'a' separately: the inputs need "
+            "'a_segments' (ModelInputs.segments; a FEVER contexts split)"
+        )
     kernel_initializer = keras.initializers.get(kernel_initializer)
     features = pair_inputs(inputs)
     mask_y, mask_x = masks(features)
@@ -180,12 +227,21 @@ def build_attconv(inputs, variant="light", hidden=300, kernel_size=3, matching="
         encode_x = _cnn(hidden, kernel_size, kernel_initializer)
         vector = pool(encode_x(x, mask_x), mask=mask_x)
     else:
-        encode = _attentive_encoder(variant, hidden, kernel_size, matching, code_faithful,
-                                    share_focus_weights, share_beneficiary_weights,
-                                    fc_layers, kernel_initializer)
+        encode = _attentive_encoder(
+            variant,
+            hidden,
+            kernel_size,
+            matching,
+            code_faithful,
+            share_focus_weights,
+            share_beneficiary_weights,
+            fc_layers,
+            kernel_initializer,
+        )
         if context_wise:
-            vector = _context_wise(encode, pool, x, y, mask_x, mask_y, features["a_segments"],
-                                   max_contexts)
+            vector = _context_wise(
+                encode, pool, x, y, mask_x, mask_y, features["a_segments"], max_contexts
+            )
         else:
             vector = pool(encode(x, y, mask_x, mask_y), mask=mask_x)
         if classifier == "code":
@@ -196,8 +252,14 @@ def build_attconv(inputs, variant="light", hidden=300, kernel_size=3, matching="
 
 
 @register("bicnn")
-def build_bicnn(inputs, hidden=300, kernel_size=3, classifier="product",
-                kernel_initializer="glorot_uniform", name=None):
+def build_bicnn(
+    inputs,
+    hidden=300,
+    kernel_size=3,
+    classifier="product",
+    kernel_initializer="glorot_uniform",
+    name=None,
+):
     """Bi-CNN: one shared width-3 tanh CNN over each text, max-pooling, LR on both vectors.
 
     `classifier` [U→S] "product" ([l; r; l * r]) or "code" ([l; r; l + r; l * r]);
@@ -211,13 +273,18 @@ def build_bicnn(inputs, hidden=300, kernel_size=3, classifier="product",
     premise = pool(encode(embed(features["a_ids"]), mask_a), mask=mask_a)
     hypothesis = pool(encode(embed(features["b_ids"]), mask_b), mask=mask_b)
     vector = _pair_features(premise, hypothesis, classifier, name="pair_features")
-    return keras.Model(features, _logistic_regression(vector, inputs, False),
-                       name=name or "bicnn")
+    return keras.Model(features, _logistic_regression(vector, inputs, False), name=name or "bicnn")
 
 
 @register("apcnn")
-def build_apcnn(inputs, hidden=300, kernel_size=3, classifier="product",
-                kernel_initializer="glorot_uniform", name=None):
+def build_apcnn(
+    inputs,
+    hidden=300,
+    kernel_size=3,
+    classifier="product",
+    kernel_initializer="glorot_uniform",
+    name=None,
+):
     """APCNN: the Bi-CNN's shared CNN, then attentive pooling (dos Santos et al. 2016).
 
     Attention only re-weights the pooling (G = tanh(Q U A^T), max over rows / columns,
@@ -230,12 +297,13 @@ def build_apcnn(inputs, hidden=300, kernel_size=3, classifier="product",
     embed = word_embedding(inputs)
     encode = _cnn(hidden, kernel_size, keras.initializers.get(kernel_initializer))
     hypothesis, premise = AttentivePooling(
-        kernel_initializer=fresh_initializer(kernel_initializer, 1), name=ATTENTION_LAYER)(
+        kernel_initializer=fresh_initializer(kernel_initializer, 1), name=ATTENTION_LAYER
+    )(
         [encode(embed(features["b_ids"]), mask_b), encode(embed(features["a_ids"]), mask_a)],
-        mask=[mask_b, mask_a])
+        mask=[mask_b, mask_a],
+    )
     vector = _pair_features(premise, hypothesis, classifier, name="pair_features")
-    return keras.Model(features, _logistic_regression(vector, inputs, False),
-                       name=name or "apcnn")
+    return keras.Model(features, _logistic_regression(vector, inputs, False), name=name or "apcnn")
 
 
 def attention_model(model):
@@ -255,8 +323,9 @@ def attention_model(model):
     features = model.input
     mask_y, mask_x = masks(features)
     embed = model.get_layer("word_embedding")
-    first, weights = layer([embed(features["b_ids"]), embed(features["a_ids"])],
-                           mask=[mask_x, mask_y])
+    first, weights = layer(
+        [embed(features["b_ids"]), embed(features["a_ids"])], mask=[mask_x, mask_y]
+    )
     outputs = {"attention": weights}
     if isinstance(layer, (AttentiveConv, AdvancedAttentiveConv)):
         outputs["features"] = first  # the no_conv variant's first output is the context c_i

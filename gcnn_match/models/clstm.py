@@ -18,14 +18,15 @@ Every non-embedding parameter is drawn from U[-0.1, 0.1] (§6.1). Models output 
 every C-LSTM row exactly with the weight matrices only (no biases, no output layer, no
 embeddings): LC 45,000, four stacked LC 135,000, TC 77,500, four stacked TC 190,000.
 """
+
 import math
 
 import keras
 from keras import ops
 
+from gcnn_match.layers.conditional_attention import ConditionalAttention
 from gcnn_match.layers.coupled_lstm import CoupledLSTM
 from gcnn_match.layers.dynamic_pooling import DynamicPooling
-from gcnn_match.layers.conditional_attention import ConditionalAttention
 from gcnn_match.layers.initializers import paper_uniform
 from gcnn_match.layers.masking import apply_mask
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
@@ -40,9 +41,14 @@ def _regularizer(l2):
 
 
 def _dense(units, name, activation=None, l2=0.0):
-    return keras.layers.Dense(units, activation=activation, kernel_initializer=paper_uniform(),
-                              bias_initializer=paper_uniform(), kernel_regularizer=_regularizer(l2),
-                              name=name)
+    return keras.layers.Dense(
+        units,
+        activation=activation,
+        kernel_initializer=paper_uniform(),
+        bias_initializer=paper_uniform(),
+        kernel_regularizer=_regularizer(l2),
+        name=name,
+    )
 
 
 def _output(features, inputs, head, l2):
@@ -74,10 +80,17 @@ def paper_parameter_count(model):
 def _lstm(units, name, l2, return_sequences=False, return_state=False):
     # unit_forget_bias would add 1 to the forget bias; the paper draws every bias uniformly.
     return keras.layers.LSTM(
-        units, return_sequences=return_sequences, return_state=return_state,
-        kernel_initializer=paper_uniform(), recurrent_initializer=paper_uniform(1),
-        bias_initializer=paper_uniform(2), unit_forget_bias=False,
-        kernel_regularizer=_regularizer(l2), recurrent_regularizer=_regularizer(l2), name=name)
+        units,
+        return_sequences=return_sequences,
+        return_state=return_state,
+        kernel_initializer=paper_uniform(),
+        recurrent_initializer=paper_uniform(1),
+        bias_initializer=paper_uniform(2),
+        unit_forget_bias=False,
+        kernel_regularizer=_regularizer(l2),
+        recurrent_regularizer=_regularizer(l2),
+        name=name,
+    )
 
 
 def _embedded_pair(inputs, project_inputs, units, l2):
@@ -93,8 +106,19 @@ def _embedded_pair(inputs, project_inputs, units, l2):
 
 
 @register("clstm")
-def build_clstm(inputs, cell="tight", num_layers=1, directions=4, units=50, pool_size=(1, 1),
-                fc_units=None, fc_activation="tanh", head="softmax", l2=0.0, name=None):
+def build_clstm(
+    inputs,
+    cell="tight",
+    num_layers=1,
+    directions=4,
+    units=50,
+    pool_size=(1, 1),
+    fc_units=None,
+    fc_activation="tanh",
+    head="softmax",
+    l2=0.0,
+    name=None,
+):
     """Builds the C-LSTM matching model of §4 (Figure 2).
 
     Args:
@@ -117,8 +141,12 @@ def build_clstm(inputs, cell="tight", num_layers=1, directions=4, units=50, pool
         raise ValueError(f"directions must be 1 or 4, got {directions}")
     features, (x_a, x_b), (mask_a, mask_b) = _embedded_pair(inputs, False, units, l2)
     grid = CoupledLSTM(
-        units, cell=cell, num_layers=num_layers, directions=[1, 2, 3, 4][:directions],
-        kernel_regularizer=_regularizer(l2), name="coupled_lstm",
+        units,
+        cell=cell,
+        num_layers=num_layers,
+        directions=[1, 2, 3, 4][:directions],
+        kernel_regularizer=_regularizer(l2),
+        name="coupled_lstm",
     )([x_a, x_b], mask=[mask_a, mask_b])
     pooled = DynamicPooling(pool_size, name="dynamic_pooling")(grid, mask=[mask_a, mask_b])
     hidden = _dense(fc_units or units, "fully_connected", fc_activation, l2)(pooled)
@@ -127,9 +155,18 @@ def build_clstm(inputs, cell="tight", num_layers=1, directions=4, units=50, pool
 
 
 @register("sentence_encoder_mlp")
-def build_sentence_encoder_mlp(inputs, kind="nbow", units=100, mlp_layers=2, mlp_units=None,
-                               shared_encoder=False, project_inputs=False, head="softmax",
-                               l2=0.0, name=None):
+def build_sentence_encoder_mlp(
+    inputs,
+    kind="nbow",
+    units=100,
+    mlp_layers=2,
+    mlp_units=None,
+    shared_encoder=False,
+    project_inputs=False,
+    head="softmax",
+    l2=0.0,
+    name=None,
+):
     """NBOW or parallel LSTMs (§6.2): separate sentence vectors, concatenated, into a MLP.
 
     Args:
@@ -163,8 +200,16 @@ def build_sentence_encoder_mlp(inputs, kind="nbow", units=100, mlp_layers=2, mlp
 
 
 @register("conditional_lstm")
-def build_conditional_lstm(inputs, attention=None, units=100, shared_lstm=None,
-                           project_inputs=False, head="softmax", l2=0.0, name=None):
+def build_conditional_lstm(
+    inputs,
+    attention=None,
+    units=100,
+    shared_lstm=None,
+    project_inputs=False,
+    head="softmax",
+    l2=0.0,
+    name=None,
+):
     """Rocktäschel et al.'s conditional encoding, with optional attention (§6.2).
 
     The premise LSTM reads sentence a; the hypothesis LSTM reads sentence b starting from
@@ -189,17 +234,24 @@ def build_conditional_lstm(inputs, attention=None, units=100, shared_lstm=None,
         shared_lstm = attention is None
     features, (x_a, x_b), (mask_a, mask_b) = _embedded_pair(inputs, project_inputs, units, l2)
     premise_lstm = _lstm(units, "premise_lstm", l2, return_sequences=True, return_state=True)
-    hypothesis_lstm = premise_lstm if shared_lstm else _lstm(
-        units, "hypothesis_lstm", l2, return_sequences=True, return_state=True)
+    hypothesis_lstm = (
+        premise_lstm
+        if shared_lstm
+        else _lstm(units, "hypothesis_lstm", l2, return_sequences=True, return_state=True)
+    )
     premise, h_a, c_a = premise_lstm(x_a, mask=ops.cast(mask_a, "bool"))
-    hypothesis, h_n, _ = hypothesis_lstm(x_b, initial_state=[h_a, c_a],
-                                         mask=ops.cast(mask_b, "bool"))
+    hypothesis, h_n, _ = hypothesis_lstm(
+        x_b, initial_state=[h_a, c_a], mask=ops.cast(mask_b, "bool")
+    )
     if attention is None:
         hidden = h_n
     else:
-        hidden = ConditionalAttention(units, word_by_word=attention == "word_by_word",
-                                      kernel_regularizer=_regularizer(l2), name="attention")(
-            [premise, hypothesis, h_n], mask=[mask_a, mask_b])
+        hidden = ConditionalAttention(
+            units,
+            word_by_word=attention == "word_by_word",
+            kernel_regularizer=_regularizer(l2),
+            name="attention",
+        )([premise, hypothesis, h_n], mask=[mask_a, mask_b])
     outputs = _output(hidden, inputs, head, l2)
     return keras.Model(features, outputs, name=name or f"conditional_lstm_{attention}")
 
@@ -212,5 +264,6 @@ def grid_model(model):
     last aggregation layer" that the paper's §6.3.2 and Figure 3 visualise. The layer is the
     trained one, unchanged; this only exposes its output.
     """
-    return keras.Model(model.input, model.get_layer("coupled_lstm").output,
-                       name=f"{model.name}_grid")
+    return keras.Model(
+        model.input, model.get_layer("coupled_lstm").output, name=f"{model.name}_grid"
+    )

@@ -15,13 +15,14 @@ number of pooling heads is not stated: n_h = 5 is the nearest to the spec's sugg
 divides both d = 225 and the width of the pooled block outputs in the "w/o aggregat."
 ablation, e + d = 525 (Quora) and 425 (LCQMC).
 """
+
 import keras
 
 from gcnn_match.layers.context_cross_attention import ContextCrossAttention
 from gcnn_match.layers.gate_fusion import GateFusion
 from gcnn_match.layers.masking import apply_mask
-from gcnn_match.layers.multi_head_pooling import MultiHeadPooling
 from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
+from gcnn_match.layers.multi_head_pooling import MultiHeadPooling
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 
@@ -31,8 +32,14 @@ _POOLINGS = ("multi_head", "max")
 
 def _masked_conv(units, kernel_size, regularizer, name):
     """A 'same' ReLU convolution applied to an input zeroed at padding (shared by both sides)."""
-    conv = keras.layers.Conv1D(units, kernel_size, padding="same", activation="relu",
-                               kernel_regularizer=regularizer, name=name)
+    conv = keras.layers.Conv1D(
+        units,
+        kernel_size,
+        padding="same",
+        activation="relu",
+        kernel_regularizer=regularizer,
+        name=name,
+    )
 
     def apply(x, mask):
         return apply_mask(conv(apply_mask(x, mask)), mask)
@@ -41,9 +48,24 @@ def _masked_conv(units, kernel_size, regularizer, name):
 
 
 @register("coin")
-def build_coin(inputs, d=225, n_h=5, blocks=3, d_c=None, d_f=None, d_g=None,
-               encoder_layers=2, kernel_size=3, dropout=0.2, l2=1e-6, use_context=True,
-               fusion="gate", aggregation=True, pooling="multi_head", name=None):
+def build_coin(
+    inputs,
+    d=225,
+    n_h=5,
+    blocks=3,
+    d_c=None,
+    d_f=None,
+    d_g=None,
+    encoder_layers=2,
+    kernel_size=3,
+    dropout=0.2,
+    l2=1e-6,
+    use_context=True,
+    fusion="gate",
+    aggregation=True,
+    pooling="multi_head",
+    name=None,
+):
     """Builds COIN (module docstring) for `inputs`.
 
     Args:
@@ -87,11 +109,21 @@ def build_coin(inputs, d=225, n_h=5, blocks=3, d_c=None, d_f=None, d_g=None,
     # cross-attention layer so that `cross_attention_model` can read them (Figure 4).
     for t in range(1, blocks + 1):
         aligned_a, aligned_b, _, _ = ContextCrossAttention(
-            d_f or d, context_units=d_c or d, use_context=use_context, dropout=dropout,
-            return_attention=True, kernel_regularizer=regularizer,
-            name=f"cross_attention_{t}")([h_a, h_b], mask=[mask_a, mask_b])
-        fuse = GateFusion(d_g or d, mode=fusion, dropout=dropout,
-                          kernel_regularizer=regularizer, name=f"fusion_{t}")
+            d_f or d,
+            context_units=d_c or d,
+            use_context=use_context,
+            dropout=dropout,
+            return_attention=True,
+            kernel_regularizer=regularizer,
+            name=f"cross_attention_{t}",
+        )([h_a, h_b], mask=[mask_a, mask_b])
+        fuse = GateFusion(
+            d_g or d,
+            mode=fusion,
+            dropout=dropout,
+            kernel_regularizer=regularizer,
+            name=f"fusion_{t}",
+        )
         h_a, h_b = fuse([h_a, aligned_a], mask=mask_a), fuse([h_b, aligned_b], mask=mask_b)
 
     # Aggregation (§2.3): one more conv layer; "w/o aggregat." pools the last block output.
@@ -107,13 +139,16 @@ def build_coin(inputs, d=225, n_h=5, blocks=3, d_c=None, d_f=None, d_g=None,
         pool = MaxMeanPooling(order=("max",), name="pooling")
     v_a, v_b = pool(h_a, mask=mask_a), pool(h_b, mask=mask_b)
     v = keras.layers.Concatenate(name="matching")(
-        [v_a, v_b, keras.layers.Subtract()([v_a, v_b]), keras.layers.Multiply()([v_a, v_b])])
+        [v_a, v_b, keras.layers.Subtract()([v_a, v_b]), keras.layers.Multiply()([v_a, v_b])]
+    )
     v = keras.layers.Dropout(dropout, name="prediction_dropout_1")(v)
-    v = keras.layers.Dense(d, activation="relu", kernel_regularizer=regularizer,
-                           name="prediction_hidden")(v)
+    v = keras.layers.Dense(
+        d, activation="relu", kernel_regularizer=regularizer, name="prediction_hidden"
+    )(v)
     v = keras.layers.Dropout(dropout, name="prediction_dropout_2")(v)
-    logits = keras.layers.Dense(inputs.num_classes, kernel_regularizer=regularizer,
-                                name="logits")(v)
+    logits = keras.layers.Dense(inputs.num_classes, kernel_regularizer=regularizer, name="logits")(
+        v
+    )
     return keras.Model(features, logits, name=name or "coin")
 
 

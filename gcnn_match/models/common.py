@@ -1,4 +1,5 @@
 """Pieces every sentence-pair model shares: id inputs, masks, the word embedding."""
+
 import keras
 
 from gcnn_match.layers.masking import sequence_mask
@@ -28,5 +29,9 @@ def word_embedding(inputs, name="word_embedding"):
     else:
         initializer = keras.initializers.RandomNormal(stddev=0.01)
     return keras.layers.Embedding(
-        inputs.vocab_size, inputs.word_dim, embeddings_initializer=initializer,
-        trainable=inputs.embeddings_trainable, name=name)
+        inputs.vocab_size,
+        inputs.word_dim,
+        embeddings_initializer=initializer,
+        trainable=inputs.embeddings_trainable,
+        name=name,
+    )

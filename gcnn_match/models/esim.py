@@ -6,21 +6,31 @@ BiLSTM composition -> masked [mean; max] pooling of both sides -> dropout -> tan
 dropout -> logits. The GCNN paper only says it re-implemented ESIM in TensorFlow (Sec. 4);
 the details follow ESIM's official code as MODEL_SPECS §1.4 records them.
 """
+
 import keras
 
 from gcnn_match.layers.bilstm_encoder import BiLSTMEncoder
 from gcnn_match.layers.initializers import OrthogonalIfSquare
-from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
 from gcnn_match.layers.matching_features import MatchingFeatures
+from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
 from gcnn_match.layers.soft_alignment import SoftAlignment
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 
 
 @register("esim")
-def build_esim(inputs, encoder_units=300, projection_units=300, composition_units=300,
-               mlp_hidden=300, embedding_dropout=0.5, projection_dropout=0.5,
-               pooled_dropout=0.5, mlp_dropout=0.5, name=None):
+def build_esim(
+    inputs,
+    encoder_units=300,
+    projection_units=300,
+    composition_units=300,
+    mlp_hidden=300,
+    embedding_dropout=0.5,
+    projection_dropout=0.5,
+    pooled_dropout=0.5,
+    mlp_dropout=0.5,
+    name=None,
+):
     """Builds ESIM with its official code's sizes, dropout and initialisation.
 
     Defaults are ESIM's: 300 units per LSTM direction (input encoder and composition), a
@@ -50,8 +60,12 @@ def build_esim(inputs, encoder_units=300, projection_units=300, composition_unit
 
     alpha, beta = SoftAlignment(name="soft_alignment")([a, b], mask=[mask_a, mask_b])
     enhance = MatchingFeatures(difference="signed", name="enhancement")
-    projection = keras.layers.Dense(projection_units, activation="relu",
-                                    kernel_initializer=OrthogonalIfSquare(), name="projection")
+    projection = keras.layers.Dense(
+        projection_units,
+        activation="relu",
+        kernel_initializer=OrthogonalIfSquare(),
+        name="projection",
+    )
     drop_projection = keras.layers.Dropout(projection_dropout, name="projection_dropout")
     composition = BiLSTMEncoder(composition_units, name="composition")
     pool = MaxMeanPooling(order=("mean", "max"), name="pooling")
@@ -61,11 +75,14 @@ def build_esim(inputs, encoder_units=300, projection_units=300, composition_unit
         return pool(composition(projected, mask=mask), mask=mask)
 
     v = keras.layers.Concatenate(name="pooled")(
-        [compose(a, alpha, mask_a), compose(b, beta, mask_b)])
+        [compose(a, alpha, mask_a), compose(b, beta, mask_b)]
+    )
     h = keras.layers.Dropout(pooled_dropout, name="pooled_dropout")(v)
-    h = keras.layers.Dense(mlp_hidden, activation="tanh",
-                           kernel_initializer=OrthogonalIfSquare(), name="mlp_hidden")(h)
+    h = keras.layers.Dense(
+        mlp_hidden, activation="tanh", kernel_initializer=OrthogonalIfSquare(), name="mlp_hidden"
+    )(h)
     h = keras.layers.Dropout(mlp_dropout, name="mlp_dropout")(h)
-    logits = keras.layers.Dense(inputs.num_classes, kernel_initializer=OrthogonalIfSquare(),
-                                name="logits")(h)
+    logits = keras.layers.Dense(
+        inputs.num_classes, kernel_initializer=OrthogonalIfSquare(), name="logits"
+    )(h)
     return keras.Model(features, logits, name=name or "esim")

@@ -11,24 +11,39 @@ x_i = [w_i; c_i] or [w_i; c_i; pos_i]: c_i is the 100-d character-composition ve
 (`CharComposition`, Eq. 9) and pos_i the 47-d one-hot of the word's tag in the fixed
 inventory of `gcnn_match.data.pos`.
 """
+
 import keras
 
 from gcnn_match.data.pos import NUM_POS_TAGS
 from gcnn_match.layers.char_composition import CharComposition
 from gcnn_match.layers.conv_encoder import ConvEncoder
-from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
 from gcnn_match.layers.matching_features import MatchingFeatures
+from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
 from gcnn_match.layers.soft_alignment import SoftAlignment
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 
 
 @register("compare_aggregate")
-def build_compare_aggregate(inputs, variant="gcnn", hidden=300, context_layers=4,
-                            aggregation_layers=2, kernel_size=3, initial_memory="zeros",
-                            mlp_hidden=300, embedding_dropout=0.1, mlp_dropout=0.1,
-                            char_features=False, pos_features=False, char_dim=40,
-                            char_units=100, char_layers=2, char_kernel_size=3, name=None):
+def build_compare_aggregate(
+    inputs,
+    variant="gcnn",
+    hidden=300,
+    context_layers=4,
+    aggregation_layers=2,
+    kernel_size=3,
+    initial_memory="zeros",
+    mlp_hidden=300,
+    embedding_dropout=0.1,
+    mlp_dropout=0.1,
+    char_features=False,
+    pos_features=False,
+    char_dim=40,
+    char_units=100,
+    char_layers=2,
+    char_kernel_size=3,
+    name=None,
+):
     """Builds the model of GCNN §2.2 with encoder `variant` (see module docstring).
 
     Unstated details follow MODEL_SPECS §1.5: kernel 3, C^0 = 0, MLP width 300, shared
@@ -50,9 +65,14 @@ def build_compare_aggregate(inputs, variant="gcnn", hidden=300, context_layers=4
     chars = None
     if char_features:
         _require(features, "a_chars", "char_features", "char_vocab_size")
-        chars = CharComposition(inputs.char_vocab_size, char_dim=char_dim, units=char_units,
-                                num_layers=char_layers, kernel_size=char_kernel_size,
-                                name="char_composition")
+        chars = CharComposition(
+            inputs.char_vocab_size,
+            char_dim=char_dim,
+            units=char_units,
+            num_layers=char_layers,
+            kernel_size=char_kernel_size,
+            name="char_composition",
+        )
     if pos_features:
         _require(features, "a_pos", "pos_features", "pos_vocab_size")
     drop_embedding = keras.layers.Dropout(embedding_dropout, name="embedding_dropout")
@@ -64,15 +84,24 @@ def build_compare_aggregate(inputs, variant="gcnn", hidden=300, context_layers=4
         if pos_features:
             # one_hot over 0..47 without the padding column: id k -> dimension k - 1.
             parts.append(keras.ops.one_hot(features[f"{side}_pos"], NUM_POS_TAGS + 1)[..., 1:])
-        x = parts[0] if len(parts) == 1 else keras.layers.Concatenate(
-            name=f"{side}_word_features")(parts)
+        x = (
+            parts[0]
+            if len(parts) == 1
+            else keras.layers.Concatenate(name=f"{side}_word_features")(parts)
+        )
         return drop_embedding(x)
 
     x_a = word_features("a", mask_a)
     x_b = word_features("b", mask_b)
 
-    context = ConvEncoder(variant, context_layers, hidden, kernel_size=kernel_size,
-                          initial_memory=initial_memory, name="context_encoder")
+    context = ConvEncoder(
+        variant,
+        context_layers,
+        hidden,
+        kernel_size=kernel_size,
+        initial_memory=initial_memory,
+        name="context_encoder",
+    )
     a = context(x_a, mask=mask_a)
     b = context(x_b, mask=mask_b)
 
@@ -81,12 +110,21 @@ def build_compare_aggregate(inputs, variant="gcnn", hidden=300, context_layers=4
     m_a = compare([a, alpha], mask=mask_a)
     m_b = compare([b, beta], mask=mask_b)
 
-    aggregate = ConvEncoder(variant, aggregation_layers, hidden, kernel_size=kernel_size,
-                            initial_memory=initial_memory, name="aggregation_encoder")
+    aggregate = ConvEncoder(
+        variant,
+        aggregation_layers,
+        hidden,
+        kernel_size=kernel_size,
+        initial_memory=initial_memory,
+        name="aggregation_encoder",
+    )
     pool = MaxMeanPooling(order=("max", "mean"), name="pooling")
     v = keras.layers.Concatenate(name="pooled")(
-        [pool(aggregate(m_a, mask=mask_a), mask=mask_a),
-         pool(aggregate(m_b, mask=mask_b), mask=mask_b)])
+        [
+            pool(aggregate(m_a, mask=mask_a), mask=mask_a),
+            pool(aggregate(m_b, mask=mask_b), mask=mask_b),
+        ]
+    )
 
     h = keras.layers.Dropout(mlp_dropout, name="mlp_dropout")(v)
     h = keras.layers.Dense(mlp_hidden, activation="relu", name="mlp_hidden")(h)

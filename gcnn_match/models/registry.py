@@ -1,4 +1,5 @@
 """Model registry: name -> builder(inputs: ModelInputs, **kwargs) -> keras.Model."""
+
 import dataclasses
 from typing import Callable, Dict, Optional
 

@@ -11,6 +11,7 @@ context) combination per filter (left).
 
 Here t_x is the pair's text b (the hypothesis) and t_y its text a (MODEL_SPECS §2.6).
 """
+
 import keras
 import numpy as np
 
@@ -66,21 +67,31 @@ def plot_attconv(maps, tokens_x, tokens_y, path, filters=None, title=None):
     attention_width = 1.6 + 0.32 * len(tokens_y)
     features_width = 1.6 + 0.32 * len(tokens_x) if has_features else 0.0
     figure = new_figure(attention_width + features_width, height + 0.4)
-    grid = figure.add_gridspec(1, 2 if has_features else 1,
-                               width_ratios=[features_width, attention_width]
-                               if has_features else None)
+    grid = figure.add_gridspec(
+        1,
+        2 if has_features else 1,
+        width_ratios=[features_width, attention_width] if has_features else None,
+    )
     if has_features:
         axes = figure.add_subplot(grid[0, 0])
         values = maps["features"][:, filters].T  # (filters, L_x)
-        image = heatmap(axes, values, [f"filter {k}" for k in filters], tokens_x,
-                        cmap="RdBu_r", vmin=-1.0, vmax=1.0)
+        image = heatmap(
+            axes,
+            values,
+            [f"filter {k}" for k in filters],
+            tokens_x,
+            cmap="RdBu_r",
+            vmin=-1.0,
+            vmax=1.0,
+        )
         for row, column in enumerate(values.argmax(axis=1)):  # the max-pooled position
             axes.add_patch(_box(column, row))
         axes.set_title("h_new (Eq. 5); box: max-pooled")
         figure.colorbar(image, ax=axes, fraction=0.05)
     axes = figure.add_subplot(grid[0, -1])
-    image = heatmap(axes, attention, tokens_x, tokens_y, vmin=0.0,
-                    vmax=max(float(attention.max()), 1e-6))
+    image = heatmap(
+        axes, attention, tokens_x, tokens_y, vmin=0.0, vmax=max(float(attention.max()), 1e-6)
+    )
     axes.set_xlabel("context t_y")
     axes.set_ylabel("t_x")
     axes.set_title("attention softmax_j(e_ij) (Eq. 1)")
@@ -93,5 +104,6 @@ def plot_attconv(maps, tokens_x, tokens_y, path, filters=None, title=None):
 def _box(column, row):
     from matplotlib.patches import Rectangle
 
-    return Rectangle((column - 0.5, row - 0.5), 1.0, 1.0, fill=False, edgecolor="black",
-                     linewidth=2.0)
+    return Rectangle(
+        (column - 0.5, row - 0.5), 1.0, 1.0, fill=False, edgecolor="black", linewidth=2.0
+    )

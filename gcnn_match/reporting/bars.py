@@ -7,6 +7,7 @@ One panel per compared metric (the rows' `compare` pairs, as in the markdown tab
 row the paper's number and ours (mean over seeds, the standard deviation as an error bar), in
 percent. A row that was not run has no "ours" bar and says so.
 """
+
 import json
 import pathlib
 
@@ -20,8 +21,11 @@ _BAR = 0.38
 
 def is_table(rows):
     """Whether a loaded results file is a paper-vs-ours table (not e.g. bench.json)."""
-    return (isinstance(rows, list) and bool(rows)
-            and all(isinstance(r, dict) and "targets" in r and "compare" in r for r in rows))
+    return (
+        isinstance(rows, list)
+        and bool(rows)
+        and all(isinstance(r, dict) and "targets" in r and "compare" in r for r in rows)
+    )
 
 
 def paper_vs_ours(rows, title=None):
@@ -33,27 +37,57 @@ def paper_vs_ours(rows, title=None):
     positions = np.arange(len(rows))[::-1]  # first row on top, as in the paper's table
     names = [row["row"] for row in rows]
     for axes, (paper_key, our_key) in zip(panels, compare):
-        paper = [100 * row["targets"][paper_key] if row["targets"].get(paper_key) is not None
-                 else np.nan for row in rows]
+        paper = [
+            100 * row["targets"][paper_key] if row["targets"].get(paper_key) is not None else np.nan
+            for row in rows
+        ]
         ran = [i for i, row in enumerate(rows) if row.get(our_key) and row[our_key][0] is not None]
         ours = [100 * rows[i][our_key][0] for i in ran]
         spread = [100 * (rows[i][our_key][1] or 0.0) for i in ran]
-        paper_bars = axes.barh(positions + _BAR / 2, paper, _BAR, color="#9aa5b1",
-                               label=f"paper: {paper_key.replace('_', ' ')}")
-        ours_bars = axes.barh(positions[ran] - _BAR / 2, ours, _BAR, xerr=spread, capsize=3,
-                              color="#2f6db5", label=f"ours: {our_key.replace('_', ' ')}")
-        axes.bar_label(paper_bars, labels=["" if np.isnan(v) else f"{v:.1f}" for v in paper],
-                       padding=2, fontsize="x-small")
-        axes.bar_label(ours_bars, labels=[_label(rows[i], our_key) for i in ran], padding=2,
-                       fontsize="x-small")
+        paper_bars = axes.barh(
+            positions + _BAR / 2,
+            paper,
+            _BAR,
+            color="#9aa5b1",
+            label=f"paper: {paper_key.replace('_', ' ')}",
+        )
+        ours_bars = axes.barh(
+            positions[ran] - _BAR / 2,
+            ours,
+            _BAR,
+            xerr=spread,
+            capsize=3,
+            color="#2f6db5",
+            label=f"ours: {our_key.replace('_', ' ')}",
+        )
+        axes.bar_label(
+            paper_bars,
+            labels=["" if np.isnan(v) else f"{v:.1f}" for v in paper],
+            padding=2,
+            fontsize="x-small",
+        )
+        axes.bar_label(
+            ours_bars, labels=[_label(rows[i], our_key) for i in ran], padding=2, fontsize="x-small"
+        )
         for i in sorted(set(range(len(rows))) - set(ran)):
-            axes.text(1, positions[i] - _BAR / 2, "not run", va="center", fontsize="x-small",
-                      color="#b03030")
+            axes.text(
+                1,
+                positions[i] - _BAR / 2,
+                "not run",
+                va="center",
+                fontsize="x-small",
+                color="#b03030",
+            )
         axes.set_yticks(positions, labels=names)
         axes.set_xlabel("%")
         axes.set_xlim(0, 110)
-        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.5 / len(rows) - 0.08),
-                    ncol=2, fontsize="x-small", frameon=False)
+        axes.legend(
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.5 / len(rows) - 0.08),
+            ncol=2,
+            fontsize="x-small",
+            frameon=False,
+        )
     scales = sorted({row["scale"] for row in rows if row.get("scale")})
     note = f"ours: {', '.join(scales)} scale, mean ± std over seeds" if scales else ""
     figure.suptitle("\n".join(t for t in (title, note) if t), fontsize="medium")

@@ -5,12 +5,13 @@ A row record is the full TensorFlow worker's result (`training/bench.py`) plus t
 the throughput-only processes of the same row: "throughput" (the same environment), the
 baseline of "onednn_toggled" and "jax" (each either measurements or {"error": message}).
 """
+
 import statistics
 
 # A setting becomes a measured default only when it is this much faster (timing noise on a
 # shared 2-core machine is a few percent).
 SPEEDUP_THRESHOLD = 1.05
-MIB = 2 ** 20
+MIB = 2**20
 
 
 def _ratio(after, before):
@@ -32,12 +33,12 @@ def speedups(record):
     base = record.get("throughput", {})
     base_train = base.get("train_pairs_per_second_bucket")
     other = record.get("onednn_toggled", {}).get("train_pairs_per_second_bucket")
-    out["onednn"] = (_ratio(base_train, other) if record.get("onednn")
-                     else _ratio(other, base_train))
+    out["onednn"] = _ratio(base_train, other) if record.get("onednn") else _ratio(other, base_train)
     jax = record.get("jax", {})
     out["jax_train"] = _ratio(jax.get("train_pairs_per_second_bucket"), base_train)
-    out["jax_inference"] = _ratio(jax.get("inference_pairs_per_second"),
-                                  base.get("inference_pairs_per_second"))
+    out["jax_inference"] = _ratio(
+        jax.get("inference_pairs_per_second"), base.get("inference_pairs_per_second")
+    )
     return out
 
 
@@ -48,19 +49,25 @@ def machine_peak(results):
 
 
 def _header(environment, results, command):
-    versions = [f"TensorFlow {environment['tensorflow']}", f"Keras {environment['keras']}",
-                f"NumPy {environment['numpy']}", f"Python {environment['python']}"]
+    versions = [
+        f"TensorFlow {environment['tensorflow']}",
+        f"Keras {environment['keras']}",
+        f"NumPy {environment['numpy']}",
+        f"Python {environment['python']}",
+    ]
     if environment.get("jax"):
         versions.append(f"JAX {environment['jax']}")
     onednn = {r.get("onednn") for r in results}
     return [
-        f"Produced by `{command}`.", "",
+        f"Produced by `{command}`.",
+        "",
         f"Hardware: {environment['cpu']} ({environment['cpu_count']} cores), "
         f"{environment['platform']}; " + ", ".join(versions) + ". oneDNN in the TensorFlow "
         f"runs: {'on' if onednn == {True} else 'off' if onednn == {False} else 'mixed'} "
         "(TF's default here unless TF_ENABLE_ONEDNN_OPTS is set). Dense float32 matmul peak "
         "(2048x2048 `matmul`, best of 5, sampled twice in each row's process, best sample "
-        f"of the run): {machine_peak(results):.0f} GFLOP/s.", "",
+        f"of the run): {machine_peak(results):.0f} GFLOP/s.",
+        "",
         "Each row runs in a fresh process (TensorFlow backend) on batches of its training part "
         "(the official dev split minus the held-out part), i.e. real lengths, at its paper "
         "batch size; every timing is a steady state (each batch shape is run once before "
@@ -73,14 +80,18 @@ def _header(environment, results, command):
         "GFLOP/s = those FLOPs x training pairs/s with fixed padding (the same lengths). Peak "
         "memory = growth of the process' resident-set high-water mark (reset before) while "
         "building the model and training at fixed padding: weights, optimizer slots, "
-        "activations and TF's caches, not the data.", ""]
+        "activations and TF's caches, not the data.",
+        "",
+    ]
 
 
 def _cost_table(results):
-    lines = ["| model | params (non-emb.) | cut-offs | mean len | GFLOP/pair train (infer.) "
-             "| train pairs/s bucketed | train pairs/s fixed | inference pairs/s (b=64) "
-             "| latency p50/p90 ms (b=8) | achieved GFLOP/s (of peak) | peak memory MiB |",
-             "|" + "---|" * 11]
+    lines = [
+        "| model | params (non-emb.) | cut-offs | mean len | GFLOP/pair train (infer.) "
+        "| train pairs/s bucketed | train pairs/s fixed | inference pairs/s (b=64) "
+        "| latency p50/p90 ms (b=8) | achieved GFLOP/s (of peak) | peak memory MiB |",
+        "|" + "---|" * 11,
+    ]
     peak = machine_peak(results)
     for r in results:
         memory = r.get("peak_memory_bytes")
@@ -93,45 +104,64 @@ def _cost_table(results):
             f"| {r['latency_p50_ms']:.0f} / {r['latency_p90_ms']:.0f} "
             f"| {r['train_gflops_per_second_fixed']:.1f} "
             f"({r['train_gflops_per_second_fixed'] / peak:.0%}) "
-            f"| {_fmt(memory and memory / MIB, '.0f')} |")
+            f"| {_fmt(memory and memory / MIB, '.0f')} |"
+        )
     return lines
 
 
 def _speedup_table(results):
-    lines = ["", "Before/after throughput ratios, measured in the same run (> 1: the "
-             "optimisation is faster; training on bucketed batches unless said otherwise):", "",
-             "Bucketing, XLA and fused gates are timed in one process, XLA and fusing "
-             "interleaved on the same batches; oneDNN and JAX need processes of their own, run "
-             "one after another, so their ratios also carry any change of load between them.",
-             "",
-             "| model | bucketing vs fixed padding | XLA on/off | oneDNN on/off "
-             "| fused/unfused gate convs | JAX/TF training | JAX/TF inference |",
-             "|" + "---|" * 7]
+    lines = [
+        "",
+        "Before/after throughput ratios, measured in the same run (> 1: the "
+        "optimisation is faster; training on bucketed batches unless said otherwise):",
+        "",
+        "Bucketing, XLA and fused gates are timed in one process, XLA and fusing "
+        "interleaved on the same batches; oneDNN and JAX need processes of their own, run "
+        "one after another, so their ratios also carry any change of load between them.",
+        "",
+        "| model | bucketing vs fixed padding | XLA on/off | oneDNN on/off "
+        "| fused/unfused gate convs | JAX/TF training | JAX/TF inference |",
+        "|" + "---|" * 7,
+    ]
     for r in results:
         s = speedups(r)
-        cells = [_fmt(s[k], ".2f", "x") for k in ("bucketing", "xla", "onednn", "fused",
-                                                  "jax_train", "jax_inference")]
+        cells = [
+            _fmt(s[k], ".2f", "x")
+            for k in ("bucketing", "xla", "onednn", "fused", "jax_train", "jax_inference")
+        ]
         lines.append(f"| {r['name']} | " + " | ".join(cells) + " |")
-    failures = [f"{r['name']} ({where}): {r[key]['error']}"
-                for r in results for key, where in (("throughput", "throughput baseline"),
-                                                    ("xla", "XLA toggled"),
-                                                    ("fused", "unfused gates"),
-                                                    ("jax", "JAX backend"),
-                                                    ("onednn_toggled", "oneDNN toggled"))
-                if "error" in r.get(key, {})]
+    failures = [
+        f"{r['name']} ({where}): {r[key]['error']}"
+        for r in results
+        for key, where in (
+            ("throughput", "throughput baseline"),
+            ("xla", "XLA toggled"),
+            ("fused", "unfused gates"),
+            ("jax", "JAX backend"),
+            ("onednn_toggled", "oneDNN toggled"),
+        )
+        if "error" in r.get(key, {})
+    ]
     if failures:
         lines += ["", "Not measured, because the run failed:"] + [f"- {f}" for f in failures]
     return lines
 
 
 def _cache_table(cache):
-    lines = ["", "Start-up (read, tokenize, encode, build the embedding matrix) with an empty "
-             "cache and again with the cache it wrote:", "",
-             "| data | cold s | warm s | speed-up |", "|---|---|---|---|"]
+    lines = [
+        "",
+        "Start-up (read, tokenize, encode, build the embedding matrix) with an empty "
+        "cache and again with the cache it wrote:",
+        "",
+        "| data | cold s | warm s | speed-up |",
+        "|---|---|---|---|",
+    ]
     for entry in cache:
-        lines.append(f"| {entry['data']} | {entry['cold_seconds']:.1f} "
-                     f"| {entry['warm_seconds']:.1f} "
-                     f"| {entry['cold_seconds'] / entry['warm_seconds']:.1f}x |")
+        lines.append(
+            f"| {entry['data']} | {entry['cold_seconds']:.1f} "
+            f"| {entry['warm_seconds']:.1f} "
+            f"| {entry['cold_seconds'] / entry['warm_seconds']:.1f}x |"
+        )
     return lines
 
 
@@ -148,28 +178,41 @@ def suggested_defaults(results):
             values = [s[key] for s in rows if s[key] is not None]
             medians[key] = statistics.median(values) if values else None
         out[model] = {
-            "xla": medians["xla"], "onednn": medians["onednn"], "jax": medians["jax_train"],
+            "xla": medians["xla"],
+            "onednn": medians["onednn"],
+            "jax": medians["jax_train"],
             "jit_compile": None if medians["xla"] is None else medians["xla"] > SPEEDUP_THRESHOLD,
-            "onednn_on": None if medians["onednn"] is None
+            "onednn_on": None
+            if medians["onednn"] is None
             else medians["onednn"] > 1 / SPEEDUP_THRESHOLD,
-            "backend": None if medians["jax_train"] is None
-            else "jax" if medians["jax_train"] > SPEEDUP_THRESHOLD else "tensorflow"}
+            "backend": None
+            if medians["jax_train"] is None
+            else "jax"
+            if medians["jax_train"] > SPEEDUP_THRESHOLD
+            else "tensorflow",
+        }
     return out
 
 
 def _defaults_table(results, current_jit_compile):
-    lines = ["", f"Settings these measurements support per model (median ratio over its rows; "
-             f"a setting must be > {SPEEDUP_THRESHOLD:.2f}x faster to be chosen), beside the "
-             "jit_compile default the rows use now (`gcnn_match/experiments/"
-             "measured_defaults.py`):", "",
-             "| model | XLA on/off | jit_compile: suggested (now) | oneDNN on/off | oneDNN "
-             "| JAX/TF | backend |", "|" + "---|" * 7]
+    lines = [
+        "",
+        f"Settings these measurements support per model (median ratio over its rows; "
+        f"a setting must be > {SPEEDUP_THRESHOLD:.2f}x faster to be chosen), beside the "
+        "jit_compile default the rows use now (`gcnn_match/experiments/"
+        "measured_defaults.py`):",
+        "",
+        "| model | XLA on/off | jit_compile: suggested (now) | oneDNN on/off | oneDNN "
+        "| JAX/TF | backend |",
+        "|" + "---|" * 7,
+    ]
     for model, s in sorted(suggested_defaults(results).items()):
         onednn = "–" if s["onednn_on"] is None else "on" if s["onednn_on"] else "off"
         lines.append(
             f"| {model} | {_fmt(s['xla'], '.2f', 'x')} | {_fmt(s['jit_compile'], '')} "
             f"({current_jit_compile(model)}) | {_fmt(s['onednn'], '.2f', 'x')} | {onednn} "
-            f"| {_fmt(s['jax'], '.2f', 'x')} | {_fmt(s['backend'], '')} |")
+            f"| {_fmt(s['jax'], '.2f', 'x')} | {_fmt(s['backend'], '')} |"
+        )
     return lines
 
 
@@ -189,13 +232,15 @@ def render_time_ratios(results, configs, pairs):
     names = {c.name for c in configs}
     by_row = {r["row"]: r for r in results if r["name"] in names}
     paper = {c.row: c.targets.get("seconds_per_epoch") for c in configs}
-    lines = ["", "| time ratio | paper (GPU) | ours, bucketed batches | ours, fixed padding |",
-             "|---|---|---|---|"]
+    lines = [
+        "",
+        "| time ratio | paper (GPU) | ours, bucketed batches | ours, fixed padding |",
+        "|---|---|---|---|",
+    ]
     for slow, fast in pairs:
         if slow not in by_row or fast not in by_row:
             continue
-        cells = [f"{paper[slow] / paper[fast]:.2f}" if paper.get(slow) and paper.get(fast)
-                 else "–"]
+        cells = [f"{paper[slow] / paper[fast]:.2f}" if paper.get(slow) and paper.get(fast) else "–"]
         for padding in ("bucket", "fixed"):
             key = f"train_pairs_per_second_{padding}"
             cells.append(f"{by_row[fast][key] / by_row[slow][key]:.2f}")

@@ -8,6 +8,7 @@ horizontal axis; darker = higher).
     grid = neuron_grid(model, pair.features)        # (n, m, d_out)
     plot_neuron(grid, strongest_neuron(grid), pair.tokens_a, pair.tokens_b, "fig.png")
 """
+
 import keras
 import numpy as np
 
@@ -35,8 +36,10 @@ def plot_neuron(grid, neuron, tokens_a, tokens_b, path, title=None):
     """Writes the heatmap of neuron `neuron` (0-based) of `grid` (n, m, d_out) as a PNG."""
     grid = np.asarray(grid)
     if not 0 <= neuron < grid.shape[-1]:
-        raise ValueError(f"neuron {neuron} out of range: the grid has {grid.shape[-1]} "
-                         f"(use 0..{grid.shape[-1] - 1})")
+        raise ValueError(
+            f"neuron {neuron} out of range: the grid has {grid.shape[-1]} "
+            f"(use 0..{grid.shape[-1] - 1})"
+        )
     figure = new_figure(max(6.5, 2.2 + 0.36 * len(tokens_b)), 2.0 + 0.3 * len(tokens_a))
     axes = figure.add_subplot()
     image = heatmap(axes, grid[..., neuron], tokens_a, tokens_b, cmap="Greys", origin="lower")

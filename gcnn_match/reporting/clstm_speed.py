@@ -9,6 +9,7 @@ graphs without XLA, as training does (`ExperimentConfig.jit_compile` is off by d
 are timed forward + backward (gradients of a scalar of the output with respect to every
 weight and both inputs): the work of one training step, without the optimizer update.
 """
+
 import dataclasses
 import os
 import time
@@ -43,8 +44,11 @@ class NaiveCoupledLSTM(CoupledLSTM):
             i, j = index // m, index % m
             first_column = tf.equal(j, 0)  # (i, 0) has the zero boundary on its left
             col_pred = tuple(tf.where(first_column, zeros, s) for s in (h_left, c_left))
-            above = tf.cond(i > 0, lambda: cells.read(tf.maximum(index - m, 0))[:, None],
-                            lambda: tf.zeros((batch, 1, 2 * width), dtype))
+            above = tf.cond(
+                i > 0,
+                lambda: cells.read(tf.maximum(index - m, 0))[:, None],
+                lambda: tf.zeros((batch, 1, 2 * width), dtype),
+            )
             row_pred = (above[..., :width], above[..., width:])
             if grid_term is None:
                 pre_in = row_term[:, i][:, None] + col_term[:, j][:, None]
@@ -55,10 +59,12 @@ class NaiveCoupledLSTM(CoupledLSTM):
             cells = cells.write(index, tf.concat([h, c], axis=-1)[:, 0])
             return index + 1, h, c, cells
 
-        cells = tf.TensorArray(dtype, size=n * m, clear_after_read=False,
-                               element_shape=(None, 2 * width))
-        _, _, _, cells = tf.while_loop(lambda index, *_: index < n * m, body,
-                                       (tf.constant(0), zeros, zeros, cells))
+        cells = tf.TensorArray(
+            dtype, size=n * m, clear_after_read=False, element_shape=(None, 2 * width)
+        )
+        _, _, _, cells = tf.while_loop(
+            lambda index, *_: index < n * m, body, (tf.constant(0), zeros, zeros, cells)
+        )
         by_cell = tf.transpose(cells.stack()[..., :width], (1, 0, 2))  # (B', n·m, width)
         return tf.reshape(by_cell, (batch, n, m, width))
 
@@ -79,6 +85,7 @@ def copy_weights(source, target, x, y, mask):
 
 def training_step_fn(layer):
     """A compiled forward + backward pass of `layer` (no XLA), returning the loss."""
+
     @tf.function
     def step(x, y, mask):
         with tf.GradientTape() as tape:
@@ -144,8 +151,12 @@ def measure(config: SpeedConfig, log=print) -> list[dict]:
         for batch in config.batches:
             for n, m in config.grids:
                 rows.append(_measure_one(config, cell, batch, n, m))
-                log(", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"
-                              for k, v in rows[-1].items()))
+                log(
+                    ", ".join(
+                        f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"
+                        for k, v in rows[-1].items()
+                    )
+                )
                 keras.backend.clear_session()
     return rows
 
@@ -157,12 +168,19 @@ def wavefront_updates(n, m):
 
 def _measure_one(config, cell, batch, n, m):
     x, y, mask = grid_inputs(batch, n, m, config.dim)
-    kwargs = dict(units=config.units, cell=cell, num_layers=config.num_layers,
-                  directions=config.directions)
+    kwargs = dict(
+        units=config.units, cell=cell, num_layers=config.num_layers, directions=config.directions
+    )
     wavefront = CoupledLSTM(**kwargs)
     wavefront([x, y], mask=mask)
-    row = {"cell": cell, "batch": batch, "n": n, "m": m, "cells": n * m,
-           "updates": wavefront_updates(n, m)}
+    row = {
+        "cell": cell,
+        "batch": batch,
+        "n": n,
+        "m": m,
+        "cells": n * m,
+        "updates": wavefront_updates(n, m),
+    }
     layers = {"wavefront": wavefront}
     if n * m <= config.naive_max_cells:
         layers["naive"] = NaiveCoupledLSTM(**kwargs)
@@ -183,12 +201,15 @@ WORK = {"wavefront": ("updates", "min(n, m)·(n + m - 1)"), "naive": ("cells", "
 
 
 def growth_exponents(rows, key, work="cells"):
-    """"cell, batch B" -> slope of log(time `key`) against log(`work`), "cells" (n·m) or
+    """ "cell, batch B" -> slope of log(time `key`) against log(`work`), "cells" (n·m) or
     "updates" (the wavefront's slots); 1: time proportional to that work."""
     exponents = {}
     for cell, batch in dict.fromkeys((r["cell"], r["batch"]) for r in rows):
-        points = [(np.log(r[work]), np.log(r[key])) for r in rows
-                  if (r["cell"], r["batch"]) == (cell, batch) and key in r]
+        points = [
+            (np.log(r[work]), np.log(r[key]))
+            for r in rows
+            if (r["cell"], r["batch"]) == (cell, batch) and key in r
+        ]
         if len(points) >= 2:
             exponents[f"{cell}, batch {batch}"] = float(np.polyfit(*zip(*points), 1)[0])
     return exponents
@@ -197,28 +218,42 @@ def growth_exponents(rows, key, work="cells"):
 def render_markdown(rows, config: SpeedConfig, environment, command):
     """The table, the fitted growth exponents and how the numbers were made."""
     directions = "four" if len(config.directions) == 4 else str(len(config.directions))
-    lines = [f"Produced by `{command}` on {environment['cpu']} ({environment['cpu_count']} "
-             f"cores), TensorFlow {environment['tensorflow']}, no XLA. {config.num_layers} "
-             f"block(s) of {directions} directions, k = {config.units}, e = {config.dim}; "
-             f"forward + backward, fastest of {config.repeats} calls: wall ms (process CPU "
-             "ms, all threads, which waiting for a busy core does not inflate). The wavefront "
-             "takes n + m - 1 sequential steps of min(n, m) slots (its updates), the per-cell "
-             "loop n·m steps of one cell.", "",
-             "| cell | batch | n × m | n·m | wavefront updates | wavefront ms (CPU) "
-             "| naive ms (CPU) | naive / wavefront (CPU) | load avg |", "|" + "---|" * 9]
+    lines = [
+        f"Produced by `{command}` on {environment['cpu']} ({environment['cpu_count']} "
+        f"cores), TensorFlow {environment['tensorflow']}, no XLA. {config.num_layers} "
+        f"block(s) of {directions} directions, k = {config.units}, e = {config.dim}; "
+        f"forward + backward, fastest of {config.repeats} calls: wall ms (process CPU "
+        "ms, all threads, which waiting for a busy core does not inflate). The wavefront "
+        "takes n + m - 1 sequential steps of min(n, m) slots (its updates), the per-cell "
+        "loop n·m steps of one cell.",
+        "",
+        "| cell | batch | n × m | n·m | wavefront updates | wavefront ms (CPU) "
+        "| naive ms (CPU) | naive / wavefront (CPU) | load avg |",
+        "|" + "---|" * 9,
+    ]
     for r in rows:
         naive = "naive_ms" in r
-        cells = [r["cell"], r["batch"], f"{r['n']} × {r['m']}", r["cells"], r["updates"],
-                 f"{r['wavefront_ms']:.1f} ({r['wavefront_cpu_ms']:.1f})",
-                 f"{r['naive_ms']:.1f} ({r['naive_cpu_ms']:.1f})" if naive else "skipped",
-                 f"{r['naive_over_wavefront']:.1f}x ({r['naive_over_wavefront_cpu']:.1f}x)"
-                 if naive else "–", f"{r['load_average']:.1f}"]
+        cells = [
+            r["cell"],
+            r["batch"],
+            f"{r['n']} × {r['m']}",
+            r["cells"],
+            r["updates"],
+            f"{r['wavefront_ms']:.1f} ({r['wavefront_cpu_ms']:.1f})",
+            f"{r['naive_ms']:.1f} ({r['naive_cpu_ms']:.1f})" if naive else "skipped",
+            f"{r['naive_over_wavefront']:.1f}x ({r['naive_over_wavefront_cpu']:.1f}x)"
+            if naive
+            else "–",
+            f"{r['load_average']:.1f}",
+        ]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     lines.append("")
     for name, (work, formula) in WORK.items():
         exponents = growth_exponents(rows, f"{name}_cpu_ms", work)
         if exponents:
             fitted = "; ".join(f"{group}: {slope:.2f}" for group, slope in exponents.items())
-            lines.append(f"- {name}: CPU time ∝ ({formula})^a, fitted a = {fitted} "
-                         "(a = 1: linear in that work).")
+            lines.append(
+                f"- {name}: CPU time ∝ ({formula})^a, fitted a = {fitted} "
+                "(a = 1: linear in that work)."
+            )
     return "\n".join(lines) + "\n"

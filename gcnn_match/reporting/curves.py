@@ -6,6 +6,7 @@
 Three panels over epochs: the training loss; the dev (selection) metrics beside the training
 accuracy, with the selected epoch marked; the learning rate (ESIM's halvings, COIN's decay).
 """
+
 import math
 
 from matplotlib.figure import Figure
@@ -44,13 +45,20 @@ def training_curves(records, title=None, select_metric=None):
     dev_keys = sorted({key for record in records for key in record if key.startswith("dev_")})
     for key in dev_keys:
         width = 2.2 if select_metric and key == f"dev_{select_metric}" else 1.2
-        metric_axes.plot(epochs, _series(records, key), marker="o", linewidth=width,
-                         label=key.replace("_", " "))
+        metric_axes.plot(
+            epochs, _series(records, key), marker="o", linewidth=width, label=key.replace("_", " ")
+        )
     if any(record.get("train_accuracy") is not None for record in records):
-        metric_axes.plot(epochs, _series(records, "train_accuracy"), linestyle="--",
-                         color="gray", label="train accuracy")
-    metric_axes.set_title("dev metrics" + (f" (selection: {select_metric})"
-                                           if select_metric else ""))
+        metric_axes.plot(
+            epochs,
+            _series(records, "train_accuracy"),
+            linestyle="--",
+            color="gray",
+            label="train accuracy",
+        )
+    metric_axes.set_title(
+        "dev metrics" + (f" (selection: {select_metric})" if select_metric else "")
+    )
     metric_axes.legend(fontsize="small")
 
     rates = _series(records, "learning_rate")
@@ -62,12 +70,20 @@ def training_curves(records, title=None, select_metric=None):
     best = [record["epoch"] for record in records if record.get("best")]
     for axes in (loss_axes, metric_axes, rate_axes):
         axes.set_xlabel("epoch")
-        axes.set_xticks(epochs if len(epochs) <= 20 else epochs[::max(1, len(epochs) // 10)])
+        axes.set_xticks(epochs if len(epochs) <= 20 else epochs[:: max(1, len(epochs) // 10)])
         if best:
             axes.axvline(best[-1], color="green", alpha=0.3, linewidth=4)
     if best:
-        loss_axes.text(0.98, 0.95, f"selected: epoch {best[-1]}", transform=loss_axes.transAxes,
-                       ha="right", va="top", fontsize="small", color="green")
+        loss_axes.text(
+            0.98,
+            0.95,
+            f"selected: epoch {best[-1]}",
+            transform=loss_axes.transAxes,
+            ha="right",
+            va="top",
+            fontsize="small",
+            color="green",
+        )
     if title:
         figure.suptitle(title)
     figure.tight_layout()
@@ -84,11 +100,12 @@ def write_run_curves(run_dir, force=False):
         return None
     path = run / "figures" / FIGURE_NAME
     epochs_file = run / "epochs.jsonl"
-    if (not force and path.exists()
-            and path.stat().st_mtime_ns >= epochs_file.stat().st_mtime_ns):
+    if not force and path.exists() and path.stat().st_mtime_ns >= epochs_file.stat().st_mtime_ns:
         return path
     config = read_json(run / "config.json", {})
-    title = (f"{config.get('name', run.path.name)} ({config.get('scale', '?')}, "
-             f"seed {config.get('seed', '?')})")
+    title = (
+        f"{config.get('name', run.path.name)} ({config.get('scale', '?')}, "
+        f"seed {config.get('seed', '?')})"
+    )
     figure = training_curves(records, title=title, select_metric=config.get("select_metric"))
     return save_png(figure, path)

@@ -8,6 +8,7 @@
 The pair goes through the run's own `PairEncoder` (tokenizer, casing, vocabulary, cut-offs,
 POS tagger), so the figure shows exactly what the model computed on it.
 """
+
 import dataclasses
 from typing import Dict, List, Optional
 
@@ -46,8 +47,10 @@ def split_example(config, data_dir, split, index):
     split = split or apply_scale(config).test_split
     examples = list(data_registry.read_split(config.dataset, split, data_dir))
     if not 0 <= index < len(examples):
-        raise IndexError(f"{config.dataset} {split} has {len(examples)} examples; "
-                         f"--index={index} is out of range (use 0..{len(examples) - 1})")
+        raise IndexError(
+            f"{config.dataset} {split} has {len(examples)} examples; "
+            f"--index={index} is out of range (use 0..{len(examples) - 1})"
+        )
     return examples[index]
 
 
@@ -67,4 +70,7 @@ def encode_pair(saved, example, tag):
     return FigurePair(
         features={name: value[None] for name, value in encoded.items()},
         tokens_a=labelled(tokenized.a, encoded["a_ids"]),
-        tokens_b=labelled(tokenized.b, encoded["b_ids"]), label=label, tag=tag)
+        tokens_b=labelled(tokenized.b, encoded["b_ids"]),
+        label=label,
+        tag=tag,
+    )

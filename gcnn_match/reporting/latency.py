@@ -6,6 +6,7 @@ Both models here have random weights: latency does not depend on the values. BER
 from keras-hub's `BertBackbone` with an explicit BERT-base configuration (no preset, nothing
 downloaded) plus a linear layer on the pooled [CLS] vector, as in Devlin et al.
 """
+
 import time
 
 import keras
@@ -15,21 +16,32 @@ from gcnn_match.models.registry import ModelInputs, build_model
 from gcnn_match.training.loop import count_params
 
 PAPER = {"COIN": (0.12, 0.03, "6.5M"), "BERT": (1.19, 0.06, "109.5M")}
-BERT_BASE = dict(vocabulary_size=30522, num_layers=12, num_heads=12, hidden_dim=768,
-                 intermediate_dim=3072, max_sequence_length=512, num_segments=2)
+BERT_BASE = dict(
+    vocabulary_size=30522,
+    num_layers=12,
+    num_heads=12,
+    hidden_dim=768,
+    intermediate_dim=3072,
+    max_sequence_length=512,
+    num_segments=2,
+)
 
 
 def coin_classifier(vocab_size=30000, embedding_dim=300, num_classes=2, **coin_kwargs):
     """COIN with fixed (not counted) word vectors, as on Quora; `coin_kwargs` go to the builder."""
-    inputs = ModelInputs(vocab_size=vocab_size, num_classes=num_classes,
-                         embedding_dim=embedding_dim, embeddings_trainable=False)
+    inputs = ModelInputs(
+        vocab_size=vocab_size,
+        num_classes=num_classes,
+        embedding_dim=embedding_dim,
+        embeddings_trainable=False,
+    )
     return build_model("coin", inputs, **coin_kwargs)
 
 
 def bert_classifier(num_classes=2, **config):
     """A BERT classifier: keras-hub `BertBackbone(**BERT_BASE, **config)` -> pooled [CLS] ->
     Dense(num_classes). Random weights, built offline."""
-    import keras_hub  # optional dependency (setup.py extra "bench")
+    import keras_hub  # optional: `make latency` installs it
 
     backbone = keras_hub.models.BertBackbone(**{**BERT_BASE, **config})
     logits = keras.layers.Dense(num_classes, name="logits")(backbone.output["pooled_output"])
@@ -40,22 +52,27 @@ def coin_batches(count, vocab_size, batch_size=8, length=32, seed=0):
     """`count` batches of `batch_size` pairs, both sentences `length` real tokens."""
     rng = np.random.default_rng(seed)
     for _ in range(count):
-        yield {side: rng.integers(2, vocab_size, size=(batch_size, length)).astype("int32")
-               for side in ("a_ids", "b_ids")}
+        yield {
+            side: rng.integers(2, vocab_size, size=(batch_size, length)).astype("int32")
+            for side in ("a_ids", "b_ids")
+        }
 
 
 def bert_batches(count, vocab_size, batch_size=8, length=64, seed=0):
     """`count` batches of `batch_size` packed pairs "[CLS] a [SEP] b [SEP]", `length` tokens."""
     rng = np.random.default_rng(seed)
     segments = np.zeros((batch_size, length), "int32")
-    segments[:, length // 2:] = 1
+    segments[:, length // 2 :] = 1
     # BERT's ids below ~1000 are [PAD], [unused*] and special tokens: draw ordinary word pieces.
     first_word = min(1000, vocab_size // 2)
     for _ in range(count):
-        yield {"token_ids": rng.integers(first_word, vocab_size,
-                                         size=(batch_size, length)).astype("int32"),
-               "segment_ids": segments,
-               "padding_mask": np.ones((batch_size, length), "int32")}
+        yield {
+            "token_ids": rng.integers(first_word, vocab_size, size=(batch_size, length)).astype(
+                "int32"
+            ),
+            "segment_ids": segments,
+            "padding_mask": np.ones((batch_size, length), "int32"),
+        }
 
 
 def time_batches(model, batches, warmup=3):
@@ -74,31 +91,42 @@ def time_batches(model, batches, warmup=3):
 def measure(name, model, batches, warmup=3):
     """One Table 5 row: trainable parameters and seconds per batch (mean, std, count)."""
     times = time_batches(model, batches, warmup)
-    return {"model": name, "params": count_params(model), "mean": float(times.mean()),
-            "std": float(times.std(ddof=1)) if len(times) > 1 else 0.0,
-            "batches": int(len(times))}
+    return {
+        "model": name,
+        "params": count_params(model),
+        "mean": float(times.mean()),
+        "std": float(times.std(ddof=1)) if len(times) > 1 else 0.0,
+        "batches": int(len(times)),
+    }
 
 
 def render_markdown(results, environment, note=""):
     """Table 5 ours beside the paper's, with the BERT / COIN ratio and the hardware."""
-    lines = ["| model | params (trainable) | paper params | ours s/batch (mean ± std) "
-             "| paper s/batch | batches |", "|---|---|---|---|---|---|"]
+    lines = [
+        "| model | params (trainable) | paper params | ours s/batch (mean ± std) "
+        "| paper s/batch | batches |",
+        "|---|---|---|---|---|---|",
+    ]
     by_name = {r["model"]: r for r in results}
     for r in results:
         paper_mean, paper_std, paper_params = PAPER.get(r["model"], (None, None, "–"))
         paper = "–" if paper_mean is None else f"{paper_mean:.2f} ± {paper_std:.2f}"
-        lines.append(f"| {r['model']} | {r['params']:,} | {paper_params} "
-                     f"| {r['mean']:.4f} ± {r['std']:.4f} | {paper} | {r['batches']} |")
+        lines.append(
+            f"| {r['model']} | {r['params']:,} | {paper_params} "
+            f"| {r['mean']:.4f} ± {r['std']:.4f} | {paper} | {r['batches']} |"
+        )
     if "COIN" in by_name and "BERT" in by_name:
         ours = by_name["BERT"]["mean"] / by_name["COIN"]["mean"]
         paper = PAPER["BERT"][0] / PAPER["COIN"][0]
         lines += ["", f"Ratio BERT / COIN: ours {ours:.1f}, paper {paper:.1f}."]
-    lines += ["",
-              "Batches of 8 pairs, length 32 per sentence (BERT: 64 after concatenation), "
-              "random weights; COIN's fixed word vectors are not counted (as in the paper). "
-              f"Hardware: {environment.get('cpu', '?')} ({environment.get('cpu_count', '?')} "
-              f"cores), TensorFlow {environment.get('tensorflow', '?')}, Keras "
-              f"{environment.get('keras', '?')}; paper: MacBook Pro, Intel Core i7."]
+    lines += [
+        "",
+        "Batches of 8 pairs, length 32 per sentence (BERT: 64 after concatenation), "
+        "random weights; COIN's fixed word vectors are not counted (as in the paper). "
+        f"Hardware: {environment.get('cpu', '?')} ({environment.get('cpu_count', '?')} "
+        f"cores), TensorFlow {environment.get('tensorflow', '?')}, Keras "
+        f"{environment.get('keras', '?')}; paper: MacBook Pro, Intel Core i7.",
+    ]
     if note:
         lines += ["", note]
     return "\n".join(lines) + "\n"

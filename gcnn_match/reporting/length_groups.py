@@ -11,6 +11,7 @@ split's texts, tokenized with the first run's own text policy (before any cut-of
     curves = {name: group_accuracies(run_correct(run, "test"), groups) for ...}
     plot_length_groups(lengths, groups, curves, "figures/length_groups.png")
 """
+
 import pathlib
 
 import numpy as np
@@ -47,8 +48,10 @@ def run_correct(run_dir, split="test"):
     """(uids, bool array: prediction == gold) of a run's `predictions/<split>.tsv`."""
     path = pathlib.Path(run_dir) / "predictions" / f"{split}.tsv"
     if not path.exists():
-        raise FileNotFoundError(f"{path} not found: the run has no predictions on {split} "
-                                "(a run writes them when it finishes)")
+        raise FileNotFoundError(
+            f"{path} not found: the run has no predictions on {split} "
+            "(a run writes them when it finishes)"
+        )
     uids, gold, predicted, _, _ = read_predictions(path)
     if not all(gold):
         raise ValueError(f"{path}: unlabelled examples; accuracy needs gold labels")
@@ -68,15 +71,24 @@ def text_lengths(run_dir, data_dir, split="test", length_of="pair", uids=None):
         uids, _ = run_correct(run_dir, split)
     config = ExperimentConfig.from_dict(read_json(run_dir / "config.json"))
     policy = PairEncoder.load(run_dir / "preprocessing").policy
-    by_uid = {ex.uid: ex for ex in data_registry.read_split(config.dataset, _file_split(
-        config, run_dir, split), data_dir)}
+    by_uid = {
+        ex.uid: ex
+        for ex in data_registry.read_split(
+            config.dataset, _file_split(config, run_dir, split), data_dir
+        )
+    }
     missing = [uid for uid in uids if uid not in by_uid]
     if missing:
-        raise ValueError(f"{len(missing)} predicted examples (e.g. {missing[0]!r}) are not in "
-                         f"{config.dataset} {split} under {data_dir}: wrong --data_dir?")
+        raise ValueError(
+            f"{len(missing)} predicted examples (e.g. {missing[0]!r}) are not in "
+            f"{config.dataset} {split} under {data_dir}: wrong --data_dir?"
+        )
     pairs = tokenize_examples([by_uid[uid] for uid in uids], policy)
-    sizes = {"pair": lambda p: len(p.a) + len(p.b), "a": lambda p: len(p.a),
-             "b": lambda p: len(p.b)}[length_of]
+    sizes = {
+        "pair": lambda p: len(p.a) + len(p.b),
+        "a": lambda p: len(p.a),
+        "b": lambda p: len(p.b),
+    }[length_of]
     return np.array([sizes(p) for p in pairs])
 
 
@@ -86,8 +98,10 @@ def _file_split(config, run_dir, role):
     names = {"test": scaled.test_split, "dev": scaled.dev_split}
     name = names.get(role, role)
     if name == "holdout":
-        raise ValueError(f"{run_dir}: the dev role is a held-out part of {scaled.train_split}; "
-                         "plot the test split")
+        raise ValueError(
+            f"{run_dir}: the dev role is a held-out part of {scaled.train_split}; "
+            "plot the test split"
+        )
     return name
 
 
@@ -120,9 +134,14 @@ def plot_length_groups(lengths, groups, curves, path, difference=None, title=Non
     if difference is not None:
         first, second = difference
         twin = axes.twinx()
-        handles += twin.plot(x, np.asarray(curves[first]) - np.asarray(curves[second]),
-                             color="gray", linestyle="--", marker="x",
-                             label=f"difference: {first} - {second}")
+        handles += twin.plot(
+            x,
+            np.asarray(curves[first]) - np.asarray(curves[second]),
+            color="gray",
+            linestyle="--",
+            marker="x",
+            label=f"difference: {first} - {second}",
+        )
         twin.axhline(0.0, color="gray", linewidth=0.5)
         twin.set_ylabel("difference")
     # Below the axes, so that no curve is hidden.

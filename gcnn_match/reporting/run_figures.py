@@ -12,6 +12,7 @@ paper's own example when the run is on the dataset the paper's figure used (`PAP
 else example 0 of the run's test split. `all_figures` draws every figure it can for the
 runs under a folder and says why it skips the others.
 """
+
 import collections
 import hashlib
 import pathlib
@@ -26,8 +27,13 @@ from gcnn_match.reporting.attconv_figures import attconv_maps, plot_attconv
 from gcnn_match.reporting.clstm_figures import neuron_grid, plot_neuron, strongest_neuron
 from gcnn_match.reporting.coin_figures import alignment_maps, plot_alignment
 from gcnn_match.reporting.figure_pairs import UNKNOWN_MARK, encode_pair, split_example
-from gcnn_match.reporting.length_groups import (group_accuracies, length_groups,
-                                                plot_length_groups, run_correct, text_lengths)
+from gcnn_match.reporting.length_groups import (
+    group_accuracies,
+    length_groups,
+    plot_length_groups,
+    run_correct,
+    text_lengths,
+)
 from gcnn_match.training.predict import SavedModel
 from gcnn_match.training.run_dir import RunDirectory, read_json
 
@@ -41,15 +47,23 @@ MODEL_OF_FIGURE = {"attconv": "attconv", "clstm": "clstm", "coin": "coin"}
 PAPER_PAIRS = {
     # Figure 6: t_x = "A dog jumping ..." (text b) with context t_y (text a), the roles the
     # paper names; SNLI itself has this pair the other way round (pairID 3338217927.jpg#2r1e).
-    ("attconv", "snli"): ("An animal is outside in the cold weather , playing with a plastic "
-                          "toy .", "A dog jumping for a Frisbee in the snow .", None),
+    ("attconv", "snli"): (
+        "An animal is outside in the cold weather , playing with a plastic toy .",
+        "A dog jumping for a Frisbee in the snow .",
+        None,
+    ),
     # Figure 3(a), labelled contradiction in the paper's text.
-    ("clstm", "snli"): ("A person in a red shirt and black pants hunched over .",
-                        "A person is wearing a green shirt .", "contradiction"),
+    ("clstm", "snli"): (
+        "A person in a red shirt and black pants hunched over .",
+        "A person is wearing a green shirt .",
+        "contradiction",
+    ),
     # Figure 4: "new macbook pro" and "what do you think of", DUPLICATE (Quora test line 13).
-    ("coin", "quora"): ("What do people think of new MacBook Pro with Touch Bar ?",
-                        "What do you think of the new MacBook Pro Apple announced in 2016 ?",
-                        "duplicate"),
+    ("coin", "quora"): (
+        "What do people think of new MacBook Pro with Touch Bar ?",
+        "What do you think of the new MacBook Pro Apple announced in 2016 ?",
+        "duplicate",
+    ),
 }
 
 
@@ -89,8 +103,9 @@ def choose_example(figure, config, labels, data_dir=None, index=None, split=None
     paper = PAPER_PAIRS.get((figure, config.dataset))
     if index is None and paper is not None:
         a, b, label = paper
-        return Example(a=a, b=b, label=None if label is None else labels.index(label),
-                       uid="paper"), "paper"
+        return Example(
+            a=a, b=b, label=None if label is None else labels.index(label), uid="paper"
+        ), "paper"
     index = 0 if index is None else index
     if data_dir is None:
         raise SkipFigure("no data folder to read the pair from; pass --data_dir or the text")
@@ -122,13 +137,15 @@ def _describe(saved, pair):
         output = f"score {float(outputs[0]):.3f}"
     gold = f"gold {pair.label}, " if pair.label else ""
     unknown = any(t.endswith(UNKNOWN_MARK) for t in pair.tokens_a + pair.tokens_b)
-    return (f"{saved.config.row} (seed {saved.config.seed})\npair {pair.tag}: {gold}{output}"
-            + (f"; {UNKNOWN_MARK} = not in the training vocabulary" if unknown else ""))
+    return f"{saved.config.row} (seed {saved.config.seed})\npair {pair.tag}: {gold}{output}" + (
+        f"; {UNKNOWN_MARK} = not in the training vocabulary" if unknown else ""
+    )
 
 
 def _pair(figure, saved, run_dir, data_dir, index, split, text):
-    needs_data = text is None and (index is not None
-                                   or (figure, saved.config.dataset) not in PAPER_PAIRS)
+    needs_data = text is None and (
+        index is not None or (figure, saved.config.dataset) not in PAPER_PAIRS
+    )
     folder = run_data_dir(run_dir, data_dir) if needs_data else None
     example, tag = choose_example(figure, saved.config, saved.labels, folder, index, split, text)
     return encode_pair(saved, example, tag)
@@ -142,8 +159,9 @@ def attconv_figure(run_dir, data_dir=None, index=None, split=None, text=None, fi
     pair = _pair("attconv", saved, run_dir, data_dir, index, split, text)
     maps = attconv_maps(saved.model, pair.features)
     path = pathlib.Path(run_dir) / "figures" / f"attconv_figure6_{pair.tag}.png"
-    return plot_attconv(maps, pair.tokens_b, pair.tokens_a, path, filters=filters,
-                        title=_describe(saved, pair))[0]
+    return plot_attconv(
+        maps, pair.tokens_b, pair.tokens_a, path, filters=filters, title=_describe(saved, pair)
+    )[0]
 
 
 def clstm_figure(run_dir, data_dir=None, index=None, split=None, text=None, neuron=None):
@@ -153,8 +171,14 @@ def clstm_figure(run_dir, data_dir=None, index=None, split=None, text=None, neur
     grid = neuron_grid(saved.model, pair.features)
     neuron = strongest_neuron(grid) if neuron is None else neuron
     path = pathlib.Path(run_dir) / "figures" / f"clstm_figure3_{pair.tag}_neuron{neuron}.png"
-    return plot_neuron(grid, neuron, pair.tokens_a, pair.tokens_b, path,
-                       title=f"neuron {neuron}, {_describe(saved, pair)}")
+    return plot_neuron(
+        grid,
+        neuron,
+        pair.tokens_a,
+        pair.tokens_b,
+        path,
+        title=f"neuron {neuron}, {_describe(saved, pair)}",
+    )
 
 
 def coin_figure(run_dir, data_dir=None, index=None, split=None, text=None):
@@ -166,8 +190,9 @@ def coin_figure(run_dir, data_dir=None, index=None, split=None, text=None):
     return plot_alignment(maps, pair.tokens_a, pair.tokens_b, path, title=_describe(saved, pair))
 
 
-def length_group_figure(run_dirs, data_dir=None, split="test", length_of=None, groups=10,
-                        difference=True):
+def length_group_figure(
+    run_dirs, data_dir=None, split="test", length_of=None, groups=10, difference=True
+):
     """Figure 5 for runs that predicted the same `split` -> the first run's figures/ folder.
 
     `length_of` ("pair", "a", "b"; see `text_lengths`) defaults to "a" on single-text
@@ -183,8 +208,10 @@ def length_group_figure(run_dirs, data_dir=None, split="test", length_of=None, g
     uids = outcomes[0][0]
     for run_dir, (other, _) in zip(run_dirs[1:], outcomes[1:]):
         if other != uids:
-            raise SkipFigure(f"{run_dir} predicted other {split} examples than {run_dirs[0]}; "
-                             "compare runs of the same dataset and limits")
+            raise SkipFigure(
+                f"{run_dir} predicted other {split} examples than {run_dirs[0]}; "
+                "compare runs of the same dataset and limits"
+            )
     configs = [run_config(d) for d in run_dirs]
     length_of = length_of or ("a" if configs[0].dataset in SINGLE_TEXT_DATASETS else "pair")
     folder = run_data_dir(run_dirs[0], data_dir)
@@ -196,34 +223,50 @@ def length_group_figure(run_dirs, data_dir=None, split="test", length_of=None, g
     names = [f"{c.row} (seed {c.seed})" for c in configs]
     if len(set(names)) < len(names):
         names = [str(d) for d in run_dirs]
-    curves = {name: group_accuracies(correct, index)
-              for name, (_, correct) in zip(names, outcomes)}
+    curves = {name: group_accuracies(correct, index) for name, (_, correct) in zip(names, outcomes)}
     path = run_dirs[0] / "figures" / f"attconv_figure5_{split}_{length_of}.png"
-    plot_length_groups(lengths, index, curves, path,
-                       difference=tuple(names[:2]) if difference and len(names) > 1 else None,
-                       title=f"accuracy by length ({length_of}), {configs[0].dataset} {split}")
+    plot_length_groups(
+        lengths,
+        index,
+        curves,
+        path,
+        difference=tuple(names[:2]) if difference and len(names) > 1 else None,
+        title=f"accuracy by length ({length_of}), {configs[0].dataset} {split}",
+    )
     return path, curves
 
 
 def find_runs(runs_dir):
     """Run directories (those with a config.json) under `runs_dir`, sorted."""
-    return sorted(p.parent for p in pathlib.Path(runs_dir).rglob("config.json")
-                  if (p.parent / "checkpoints").is_dir())
+    return sorted(
+        p.parent
+        for p in pathlib.Path(runs_dir).rglob("config.json")
+        if (p.parent / "checkpoints").is_dir()
+    )
 
 
 def _length_group_sets(configs):
     """Figure 5 sets: finished ATTCONV-paper runs per (dataset, run folder name: scale, seed,
     overrides), ATTCONV-light first, then Bi-CNN (the paper's no-attention comparison), then
     the other rows."""
+
     def rank(config):
         variant = config.model_kwargs.get("variant", "light")
-        return (0 if config.model == "attconv" and variant == "light" else
-                1 if config.model == "bicnn" else 2, config.row)
+        return (
+            0
+            if config.model == "attconv" and variant == "light"
+            else 1
+            if config.model == "bicnn"
+            else 2,
+            config.row,
+        )
 
     sets = collections.defaultdict(list)
     for run_dir, config in configs.items():
-        if config.model in ("attconv", "bicnn", "apcnn") and (
-                run_dir / "predictions" / "test.tsv").exists():
+        if (
+            config.model in ("attconv", "bicnn", "apcnn")
+            and (run_dir / "predictions" / "test.tsv").exists()
+        ):
             sets[(config.dataset, run_dir.name)].append(run_dir)
     return {key: sorted(dirs, key=lambda d: rank(configs[d])) for key, dirs in sets.items()}
 
@@ -254,7 +297,8 @@ def all_figures(runs_dir, data_dir=None, log=print):
             continue
         try:
             path, _ = length_group_figure(
-                dirs, data_dir, difference=len(dirs) > 1 and configs[dirs[1]].model == "bicnn")
+                dirs, data_dir, difference=len(dirs) > 1 and configs[dirs[1]].model == "bicnn"
+            )
             written.append(path)
             log(f"{dirs[0]} -> {path} ({len(dirs)} runs)")
         except SkipFigure as reason:

@@ -4,6 +4,7 @@ Each row shows the paper's number, ours (mean ± std over the finished seeds), t
 scale and data actually used, the vectors, seconds per epoch and the hardware; a row that was
 not run says so.
 """
+
 import datetime
 import json
 import pathlib
@@ -12,8 +13,8 @@ import shlex
 
 import numpy as np
 
-from gcnn_match.files import write_atomic
 from gcnn_match.experiments.registry import table_id
+from gcnn_match.files import write_atomic
 from gcnn_match.training.ensemble import ensemble_metrics
 from gcnn_match.training.metrics import is_headline_metric
 from gcnn_match.training.run_dir import read_json
@@ -21,7 +22,7 @@ from gcnn_match.training.run_dir import read_json
 SCALE_NOTES = {
     "full": "full: official train split, selection on dev",
     "low-resource": "low-resource: trained on official dev minus a 10% held-out part "
-                    "(grouped by shared sentences, used for selection), tested on official test",
+    "(grouped by shared sentences, used for selection), tested on official test",
     "smoke": "smoke: a few hundred examples, one epoch (pipeline check, not a result)",
 }
 
@@ -40,33 +41,50 @@ def collect(configs, run_dirs):
         runs = [read_json(d / "metrics.json") for d in run_dirs.get(config.name, [])]
         runs = [m for m in runs if m is not None]
         if config.ensemble_size:
-            runs = ([_vote(run_dirs[config.name], runs)]
-                    if len(runs) == config.ensemble_size else [])
-        row = {"name": config.name, "row": config.row, "table": config.table,
-               "table_id": table_id(config), "targets": config.targets,
-               "target_notes": config.target_notes, "seeds": [m["seed"] for m in runs],
-               "compare": [list(pair) for pair in config.compare],
-               "runs": len(runs), "ensemble_size": config.ensemble_size}
-        metric_keys = sorted({k for m in runs for k in m
-                              if is_headline_metric(k) or k in (
-                                  "seconds_per_epoch", "train_examples_per_second")})
+            runs = [_vote(run_dirs[config.name], runs)] if len(runs) == config.ensemble_size else []
+        row = {
+            "name": config.name,
+            "row": config.row,
+            "table": config.table,
+            "table_id": table_id(config),
+            "targets": config.targets,
+            "target_notes": config.target_notes,
+            "seeds": [m["seed"] for m in runs],
+            "compare": [list(pair) for pair in config.compare],
+            "runs": len(runs),
+            "ensemble_size": config.ensemble_size,
+        }
+        metric_keys = sorted(
+            {
+                k
+                for m in runs
+                for k in m
+                if is_headline_metric(k) or k in ("seconds_per_epoch", "train_examples_per_second")
+            }
+        )
         for key in metric_keys:
             values = [m[key] for m in runs if m.get(key) is not None]
             row[key] = _mean_std(values)
         if runs:
             first = runs[0]
-            row.update(scale=first["scale"], embeddings=first["embeddings"],
-                       examples=first["examples"],
-                       trainable_params=first["trainable_params"],
-                       trainable_params_without_embeddings=first[
-                           "trainable_params_without_embeddings"],
-                       epochs_run=[m["epochs_run"] for m in runs],
-                       best_epoch=[m["best_epoch"] for m in runs])
+            row.update(
+                scale=first["scale"],
+                embeddings=first["embeddings"],
+                examples=first["examples"],
+                trainable_params=first["trainable_params"],
+                trainable_params_without_embeddings=first["trainable_params_without_embeddings"],
+                epochs_run=[m["epochs_run"] for m in runs],
+                best_epoch=[m["best_epoch"] for m in runs],
+            )
             env = read_json(run_dirs[config.name][0] / "environment.json", {})
             row["hardware"] = f"{env.get('cpu', '?')} ({env.get('cpu_count', '?')} cores)"
-            row["commands"] = list(dict.fromkeys(
-                _command(read_json(d / "environment.json", {}).get("argv"))
-                for d in run_dirs[config.name] if (d / "metrics.json").exists()))
+            row["commands"] = list(
+                dict.fromkeys(
+                    _command(read_json(d / "environment.json", {}).get("argv"))
+                    for d in run_dirs[config.name]
+                    if (d / "metrics.json").exists()
+                )
+            )
         rows.append(row)
     return rows
 
@@ -152,8 +170,10 @@ def render_markdown(rows, title=None, command=None):
     if command:
         lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
     metric_head = "".join(f"| paper: {_label(p)} | ours: {_label(o)} | Δ " for p, o in compare)
-    head = (f"| row {metric_head}| seeds | time/epoch paper (s) | time/epoch ours (s) "
-            "| best / run epochs | params (non-emb.) | data (train/dev/test) | vectors |")
+    head = (
+        f"| row {metric_head}| seeds | time/epoch paper (s) | time/epoch ours (s) "
+        "| best / run epochs | params (non-emb.) | data (train/dev/test) | vectors |"
+    )
     lines += [head, "|" + "---|" * (8 + 3 * len(compare))]
     scales, hardware = set(), set()
     for row in rows:
@@ -165,15 +185,19 @@ def render_markdown(rows, title=None, command=None):
                 delta = f"{100 * (ours[0] - paper):+.2f}"
             cells.append(f"| {_pct(paper)} | {_fmt(ours)} | {delta} ")
         examples = row.get("examples")
-        data = ("/".join(str(examples.get(k, "–")) for k in ("train", "dev", "test"))
-                if examples else "–")
+        data = (
+            "/".join(str(examples.get(k, "–")) for k in ("train", "dev", "test"))
+            if examples
+            else "–"
+        )
         seconds = row.get("seconds_per_epoch")
         params = row.get("trainable_params_without_embeddings")
         lines.append(
             f"| {row['row']} {''.join(cells)}| {_seeds(row)} "
             f"| {row['targets'].get('seconds_per_epoch', '–')} "
             f"| {_fmt(seconds, 1.0, 1) if seconds else 'not run'} | {_epochs(row)} "
-            f"| {f'{params:,}' if params else '–'} | {data} | {_vectors(row.get('embeddings'))} |")
+            f"| {f'{params:,}' if params else '–'} | {data} | {_vectors(row.get('embeddings'))} |"
+        )
         if row.get("scale"):
             scales.add(row["scale"])
         if row.get("hardware"):
@@ -182,10 +206,12 @@ def render_markdown(rows, title=None, command=None):
     for scale in sorted(scales):
         lines.append(f"- Scale: {SCALE_NOTES[scale]}.")
     for hw in sorted(hardware):
-        lines.append(f"- Our hardware: {hw}; paper timings are from its own GPU. Ours is the "
-                     "median epoch of each run, rows run one after another; other jobs may "
-                     "have shared the CPU, so compare speed with the side-by-side "
-                     "measurements of BENCHMARKS.md (`make bench`).")
+        lines.append(
+            f"- Our hardware: {hw}; paper timings are from its own GPU. Ours is the "
+            "median epoch of each run, rows run one after another; other jobs may "
+            "have shared the CPU, so compare speed with the side-by-side "
+            "measurements of BENCHMARKS.md (`make bench`)."
+        )
     for note in sorted({row["target_notes"] for row in rows if row["target_notes"]}):
         lines.append(f"- Paper numbers: {note.rstrip('.')}.")
     trained_by = list(dict.fromkeys(c for row in rows for c in row.get("commands", [])))
@@ -221,8 +247,11 @@ def update_section(path, key, markdown, heading="# Reproduction results"):
     text = path.read_text("utf-8") if path.exists() else heading + "\n"
     block = f"{begin}\n{markdown}{end}"
     pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
-    text = pattern.sub(lambda _: block, text) if pattern.search(text) else \
-        text.rstrip("\n") + "\n\n" + block + "\n"
+    text = (
+        pattern.sub(lambda _: block, text)
+        if pattern.search(text)
+        else text.rstrip("\n") + "\n\n" + block + "\n"
+    )
     write_atomic(path, text.encode("utf-8"))
 
 

@@ -20,6 +20,7 @@ traces or compiles (XLA and JAX compile once per shape; the warm-up seconds are 
 beside). `experiments/bench.py` runs this in a fresh process per row and per environment
 (`bench_worker`) and renders `BENCHMARKS.md`.
 """
+
 import time
 
 import keras
@@ -29,8 +30,12 @@ from gcnn_match.data.pipeline import batches_dataset, evaluation_schedule, train
 from gcnn_match.layers.fused_conv import set_fused
 from gcnn_match.training.inputs import apply_scale, prepare_data
 from gcnn_match.training.loop import compiled_model, count_params, feature_flags, model_inputs
-from gcnn_match.training.profiling import (PeakMemory, counted_flops, matmul_peak_gflops,
-                                           onednn_enabled)
+from gcnn_match.training.profiling import (
+    PeakMemory,
+    counted_flops,
+    matmul_peak_gflops,
+    onednn_enabled,
+)
 
 
 def _features(batch):
@@ -92,12 +97,22 @@ def _model(config, inputs, jit_compile, fused=True):
 def _train_rates(models, batches, warmup, max_seconds):
     """{name: {"pairs_per_second", "warmup_seconds", "timed_steps"}} of `train_on_batch` of
     each model."""
-    times, warm = timed({name: (lambda b, m=m: m.train_on_batch(*b))
-                         for name, m in models.items()}, batches, warmup, max_seconds)
+    times, warm = timed(
+        {name: (lambda b, m=m: m.train_on_batch(*b)) for name, m in models.items()},
+        batches,
+        warmup,
+        max_seconds,
+    )
     steps = len(next(iter(times.values())))
-    pairs = sum(len(labels) for _, labels in batches[warmup:warmup + steps])
-    return {name: {"pairs_per_second": pairs / times[name].sum(), "timed_steps": steps,
-                   "warmup_seconds": warm[name]} for name in models}
+    pairs = sum(len(labels) for _, labels in batches[warmup : warmup + steps])
+    return {
+        name: {
+            "pairs_per_second": pairs / times[name].sum(),
+            "timed_steps": steps,
+            "warmup_seconds": warm[name],
+        }
+        for name in models
+    }
 
 
 def _step_flops(model, batch):
@@ -119,12 +134,20 @@ def _step_flops(model, batch):
 
     label_spec = tf.TensorSpec(labels.shape, tf.as_dtype(labels.dtype))
     size = len(labels)
-    return (counted_flops(train, specs + [label_spec]) / size,
-            counted_flops(infer, specs) / size)
+    return (counted_flops(train, specs + [label_spec]) / size, counted_flops(infer, specs) / size)
 
 
-def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, latency_batches=30,
-                     full=True, compare=("xla", "fused"), max_seconds=60):
+def bench_experiment(
+    config,
+    data_dir,
+    cache_dir=None,
+    steps=10,
+    warmup=3,
+    latency_batches=30,
+    full=True,
+    compare=("xla", "fused"),
+    max_seconds=60,
+):
     """Measurements of one registered experiment on its dataset's real (dev) lengths.
 
     `full=False` measures throughput only (bucketed training, inference): what the other
@@ -141,11 +164,18 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
     names = data.encoder.feature_names()
     max_lens = {"a": config.max_len_a, "b": config.max_len_b}
     schedule = training_schedule(train.lengths(), config.batch_size, 1, 0)[: warmup + steps]
-    result = {"name": config.name, "row": config.row, "model": config.model,
-              "backend": keras.backend.backend(), "batch_size": config.batch_size,
-              "max_len_a": config.max_len_a, "max_len_b": config.max_len_b,
-              "vectors": vectors, "mean_length": float(np.mean(train.lengths())),
-              "jit_compile": _effective_jit(config.jit_compile)}
+    result = {
+        "name": config.name,
+        "row": config.row,
+        "model": config.model,
+        "backend": keras.backend.backend(),
+        "batch_size": config.batch_size,
+        "max_len_a": config.max_len_a,
+        "max_len_b": config.max_len_b,
+        "vectors": vectors,
+        "mean_length": float(np.mean(train.lengths())),
+        "jit_compile": _effective_jit(config.jit_compile),
+    }
     if keras.backend.backend() == "tensorflow":
         result["onednn"] = onednn_enabled()
     if full:
@@ -154,15 +184,21 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
         result.update(_fixed_padding_cost(config, inputs, fixed, warmup, max_seconds))
         result["matmul_peak_gflops"] = matmul_peak_gflops()
     bucketed = _numpy_batches(train, schedule, names, max_lens, config.bucket_width)
-    model, measured = _bucketed_training(config, inputs, bucketed, warmup, max_seconds,
-                                         compare if full else ())
+    model, measured = _bucketed_training(
+        config, inputs, bucketed, warmup, max_seconds, compare if full else ()
+    )
     result.update(measured)
     for batch_size, key in ((64, "inference"), (8, "latency")):
         if key == "latency" and not full:
             continue
-        batches = _sampled_eval_batches(test, batch_size, names, max_lens, config.bucket_width,
-                                        (steps if key == "inference" else latency_batches)
-                                        + warmup)
+        batches = _sampled_eval_batches(
+            test,
+            batch_size,
+            names,
+            max_lens,
+            config.bucket_width,
+            (steps if key == "inference" else latency_batches) + warmup,
+        )
         times = timed({key: model.predict_on_batch}, batches, warmup, max_seconds)[0][key]
         if key == "inference":
             result["inference_pairs_per_second"] = batch_size * len(times) / times.sum()
@@ -172,8 +208,9 @@ def bench_experiment(config, data_dir, cache_dir=None, steps=10, warmup=3, laten
     if full:
         # Sampled again at the end: the best sample is the least disturbed by other load.
         result["matmul_peak_gflops"] = max(result["matmul_peak_gflops"], matmul_peak_gflops())
-        result["bucketing_speedup"] = (result["train_pairs_per_second_bucket"]
-                                       / result["train_pairs_per_second_fixed"])
+        result["bucketing_speedup"] = (
+            result["train_pairs_per_second_bucket"] / result["train_pairs_per_second_fixed"]
+        )
     return result
 
 
@@ -184,12 +221,16 @@ def _fixed_padding_cost(config, inputs, batches, warmup, max_seconds):
         model = _model(config, inputs, config.jit_compile)
         rate = _train_rates({"fixed": model}, batches, warmup, max_seconds)["fixed"]
     train_flops, infer_flops = _step_flops(model, batches[0])
-    return {"train_pairs_per_second_fixed": rate["pairs_per_second"],
-            "timed_steps_fixed": rate["timed_steps"], "peak_memory_bytes": memory.bytes,
-            "train_flops_per_pair": train_flops, "inference_flops_per_pair": infer_flops,
-            "train_gflops_per_second_fixed": train_flops * rate["pairs_per_second"] / 1e9,
-            "trainable_params": count_params(model),
-            "trainable_params_without_embeddings": count_params(model, exclude_embeddings=True)}
+    return {
+        "train_pairs_per_second_fixed": rate["pairs_per_second"],
+        "timed_steps_fixed": rate["timed_steps"],
+        "peak_memory_bytes": memory.bytes,
+        "train_flops_per_pair": train_flops,
+        "inference_flops_per_pair": infer_flops,
+        "train_gflops_per_second_fixed": train_flops * rate["pairs_per_second"] / 1e9,
+        "trainable_params": count_params(model),
+        "trainable_params_without_embeddings": count_params(model, exclude_embeddings=True),
+    }
 
 
 def _bucketed_training(config, inputs, batches, warmup, max_seconds, compare):
@@ -204,24 +245,32 @@ def _bucketed_training(config, inputs, batches, warmup, max_seconds, compare):
     if "fused" in compare and set_fused(models["configured"], True):
         models["unfused"] = _model(config, inputs, config.jit_compile, fused=False)
     failed = _failing_variants(models, batches)
-    rates = _train_rates({k: m for k, m in models.items() if k not in failed}, batches,
-                         warmup, max_seconds)
+    rates = _train_rates(
+        {k: m for k, m in models.items() if k not in failed}, batches, warmup, max_seconds
+    )
     configured = rates["configured"]
-    out = {"train_pairs_per_second_bucket": configured["pairs_per_second"],
-           "train_warmup_seconds_bucket": configured["warmup_seconds"],
-           "timed_steps_bucket": configured["timed_steps"]}
+    out = {
+        "train_pairs_per_second_bucket": configured["pairs_per_second"],
+        "train_warmup_seconds_bucket": configured["warmup_seconds"],
+        "timed_steps_bucket": configured["timed_steps"],
+    }
     if "unfused" in failed:
         out["fused"] = {"error": failed["unfused"]}
     elif "unfused" in rates:
-        out["fused"] = {"on": configured["pairs_per_second"],
-                        "off": rates["unfused"]["pairs_per_second"]}
+        out["fused"] = {
+            "on": configured["pairs_per_second"],
+            "off": rates["unfused"]["pairs_per_second"],
+        }
     if xla and failed:
         out["xla"] = {"error": next(iter(failed.values()))}
     elif xla:
         on, off = (rates.get(f"jit_{jit}", configured) for jit in (True, False))
-        out["xla"] = {"on": on["pairs_per_second"], "off": off["pairs_per_second"],
-                      "warmup_seconds_on": on["warmup_seconds"],
-                      "warmup_seconds_off": off["warmup_seconds"]}
+        out["xla"] = {
+            "on": on["pairs_per_second"],
+            "off": off["pairs_per_second"],
+            "warmup_seconds_on": on["warmup_seconds"],
+            "warmup_seconds_off": off["warmup_seconds"],
+        }
     return models["configured"], out
 
 
@@ -250,10 +299,12 @@ def _sampled_eval_batches(split, batch_size, names, max_lens, bucket_width, coun
     """`count` length-sorted evaluation batches drawn at random (seeded) from `split`."""
     schedule = evaluation_schedule(split.lengths(), batch_size)
     rng = np.random.RandomState(0)
-    chosen = [schedule[i] for i in rng.choice(len(schedule), min(count, len(schedule)),
-                                              replace=False)]
-    return [features for features, _ in _numpy_batches(split, chosen, names, max_lens,
-                                                       bucket_width)]
+    chosen = [
+        schedule[i] for i in rng.choice(len(schedule), min(count, len(schedule)), replace=False)
+    ]
+    return [
+        features for features, _ in _numpy_batches(split, chosen, names, max_lens, bucket_width)
+    ]
 
 
 def cache_start_seconds(config, data_dir, cache_dir):

@@ -9,6 +9,7 @@ request (the resolved config and the measurement arguments) to a JSON file and r
 
 which writes the measurements and its environment record to RESULT.json.
 """
+
 import json
 import os
 import pathlib
@@ -29,16 +30,23 @@ def run_worker(config, env=None, timeout=None, **arguments):
     updated with `env`; returns its result dict (with "environment")."""
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         request, result = pathlib.Path(folder, "request.json"), pathlib.Path(folder, "result.json")
-        request.write_text(json.dumps({"config": config.to_dict(), "arguments": arguments}),
-                           "utf-8")
+        request.write_text(
+            json.dumps({"config": config.to_dict(), "arguments": arguments}), "utf-8"
+        )
         process = subprocess.run(
             [sys.executable, "-m", "gcnn_match.training.bench_worker", str(request), str(result)],
-            env={**os.environ, **(env or {})}, capture_output=True, text=True, timeout=timeout,
-            check=False)
+            env={**os.environ, **(env or {})},
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
         if process.returncode != 0:
             lines = [line for line in process.stderr.strip().splitlines() if line.strip()]
-            raise WorkerError(f"{config.name} with {env or 'the default environment'}: "
-                              f"{lines[-1] if lines else f'exit code {process.returncode}'}")
+            raise WorkerError(
+                f"{config.name} with {env or 'the default environment'}: "
+                f"{lines[-1] if lines else f'exit code {process.returncode}'}"
+            )
         return json.loads(result.read_text("utf-8"))
 
 

@@ -25,6 +25,7 @@ Not bit-identical, for reasons no engine removes:
 - dropout masks are drawn per replica, so with dropout the runs follow other random paths;
 - the logged training accuracy counts the (at most R - 1 per batch) fillers.
 """
+
 import contextlib
 import dataclasses
 import functools
@@ -67,8 +68,14 @@ class Distribution:
 
     def record(self):
         """What environment.json keeps of it."""
-        return {"distribution": self.name, "engine": self.engine, "replicas": self.replicas,
-                "devices": self.devices, "workers": self.workers, "task": self.task}
+        return {
+            "distribution": self.name,
+            "engine": self.engine,
+            "replicas": self.replicas,
+            "devices": self.devices,
+            "workers": self.workers,
+            "task": self.task,
+        }
 
 
 def split_cpu(count):
@@ -83,18 +90,23 @@ def split_cpu(count):
         try:
             jax.config.update("jax_num_cpu_devices", count)
         except RuntimeError as error:
-            raise RuntimeError(f"cannot split the CPU into {count} devices: JAX is already "
-                               "initialised; do it at program start") from error
+            raise RuntimeError(
+                f"cannot split the CPU into {count} devices: JAX is already "
+                "initialised; do it at program start"
+            ) from error
         return
     import tensorflow as tf
 
     cpu = tf.config.list_physical_devices("CPU")[0]
     try:
         tf.config.set_logical_device_configuration(
-            cpu, [tf.config.LogicalDeviceConfiguration() for _ in range(count)])
+            cpu, [tf.config.LogicalDeviceConfiguration() for _ in range(count)]
+        )
     except RuntimeError as error:
-        raise RuntimeError(f"cannot split the CPU into {count} devices: TensorFlow is already "
-                           "initialised; do it at program start") from error
+        raise RuntimeError(
+            f"cannot split the CPU into {count} devices: TensorFlow is already "
+            "initialised; do it at program start"
+        ) from error
 
 
 def resolve(name):
@@ -107,8 +119,12 @@ def resolve(name):
         raise ValueError(
             f"distribution={name} runs under the {wanted} backend but Keras uses {backend}: "
             f"set KERAS_BACKEND={wanted}"
-            + (" or use distribution=keras" if backend == "jax" else
-               " or use distribution=mirrored / multi_worker"))
+            + (
+                " or use distribution=keras"
+                if backend == "jax"
+                else " or use distribution=mirrored / multi_worker"
+            )
+        )
     # Keras' distribution is process-wide state: a later run in the same process must not
     # inherit an earlier run's.
     if backend == "jax":
@@ -133,31 +149,46 @@ def _default_device():
 
 def _mirrored():
     strategy = _tf_strategy("mirrored")
-    return Distribution("mirrored", "tf.distribute.MirroredStrategy",
-                        strategy.num_replicas_in_sync, list(strategy.extended.worker_devices),
-                        strategy.scope)
+    return Distribution(
+        "mirrored",
+        "tf.distribute.MirroredStrategy",
+        strategy.num_replicas_in_sync,
+        list(strategy.extended.worker_devices),
+        strategy.scope,
+    )
 
 
 def _multi_worker():
     raw = os.environ.get("TF_CONFIG")
     if not raw:
-        raise ValueError("distribution=multi_worker reads the cluster from the TF_CONFIG "
-                         f"environment variable, which is not set; {_HOW_TO}")
+        raise ValueError(
+            "distribution=multi_worker reads the cluster from the TF_CONFIG "
+            f"environment variable, which is not set; {_HOW_TO}"
+        )
     try:
         tf_config = json.loads(raw)
         cluster, task = tf_config["cluster"], tf_config["task"]
         task_type, index = task["type"], int(task["index"])
     except (ValueError, KeyError, TypeError) as error:
-        raise ValueError(f"TF_CONFIG must be JSON like {{\"cluster\": {{\"worker\": "
-                         f"[\"host1:port\", ...]}}, \"task\": {{\"type\": \"worker\", "
-                         f"\"index\": 0}}}}; got {raw!r} ({error}); {_HOW_TO}") from None
+        raise ValueError(
+            f'TF_CONFIG must be JSON like {{"cluster": {{"worker": '
+            f'["host1:port", ...]}}, "task": {{"type": "worker", '
+            f'"index": 0}}}}; got {raw!r} ({error}); {_HOW_TO}'
+        ) from None
     strategy = _tf_strategy("multi_worker")
-    chief = task_type == "chief" or (task_type == "worker" and index == 0
-                                     and "chief" not in cluster)
-    return Distribution("multi_worker", "tf.distribute.MultiWorkerMirroredStrategy",
-                        strategy.num_replicas_in_sync, list(strategy.extended.worker_devices),
-                        strategy.scope, workers=sum(len(v) for v in cluster.values()),
-                        task=f"{task_type}:{index}", is_chief=chief)
+    chief = task_type == "chief" or (
+        task_type == "worker" and index == 0 and "chief" not in cluster
+    )
+    return Distribution(
+        "multi_worker",
+        "tf.distribute.MultiWorkerMirroredStrategy",
+        strategy.num_replicas_in_sync,
+        list(strategy.extended.worker_devices),
+        strategy.scope,
+        workers=sum(len(v) for v in cluster.values()),
+        task=f"{task_type}:{index}",
+        is_chief=chief,
+    )
 
 
 @functools.lru_cache(maxsize=None)
@@ -177,12 +208,12 @@ def _tf_strategy(name):
 def _keras():
     devices = keras.distribution.list_devices()
     keras.distribution.set_distribution(keras.distribution.DataParallel(devices=devices))
-    return Distribution("keras", "keras.distribution.DataParallel", len(devices),
-                        [str(d) for d in devices])
+    return Distribution(
+        "keras", "keras.distribution.DataParallel", len(devices), [str(d) for d in devices]
+    )
 
 
-_RESOLVERS = {"none": _none, "mirrored": _mirrored, "multi_worker": _multi_worker,
-              "keras": _keras}
+_RESOLVERS = {"none": _none, "mirrored": _mirrored, "multi_worker": _multi_worker, "keras": _keras}
 
 
 def _multi_worker_class():

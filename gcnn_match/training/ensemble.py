@@ -10,6 +10,7 @@ Ties (possible with an even number of runs or more than two classes) go to the t
 with the highest summed probability over the runs, then to the label listed first in the
 files' header (the lowest class id).
 """
+
 import csv
 import pathlib
 
@@ -27,11 +28,11 @@ def read_predictions(path):
     header, rows = rows[0], rows[1:]
     if header[:3] != ["uid", "gold", "predicted"]:
         raise ValueError(f"{path}: not a predictions file (header {header[:3]})")
-    labels = [name[len("p_"):] for name in header[3:]]
+    labels = [name[len("p_") :] for name in header[3:]]
     probabilities = np.array([[float(p) for p in row[3:]] for row in rows]).reshape(
-        len(rows), len(labels))
-    return ([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], labels,
-            probabilities)
+        len(rows), len(labels)
+    )
+    return ([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], labels, probabilities)
 
 
 def _vote(predicted, probabilities, labels):
@@ -57,8 +58,9 @@ def majority_vote(prediction_files):
     uids, _, _, labels, _ = files[0]
     for path, (other_uids, _, _, other_labels, _) in zip(prediction_files[1:], files[1:]):
         if other_uids != uids or other_labels != labels:
-            raise ValueError(f"{path} does not list the same examples and labels as "
-                             f"{prediction_files[0]}")
+            raise ValueError(
+                f"{path} does not list the same examples and labels as {prediction_files[0]}"
+            )
     voted = _vote([f[2] for f in files], np.stack([f[4] for f in files]), labels)
     return voted, uids
 
@@ -75,10 +77,12 @@ def ensemble_metrics(run_dirs, split="test"):
     index = {name: i for i, name in enumerate(labels)}
     gold_ids = np.array([index[name] for name in gold])
     voted_ids = np.array([index[name] for name in voted])
-    singles = [accuracy(gold_ids, [index[name] for name in read_predictions(p)[2]])
-               for p in paths]
-    metrics = {"runs": len(run_dirs), f"{split}_accuracy": accuracy(gold_ids, voted_ids),
-               f"{split}_single_run_accuracy_mean": float(np.mean(singles))}
+    singles = [accuracy(gold_ids, [index[name] for name in read_predictions(p)[2]]) for p in paths]
+    metrics = {
+        "runs": len(run_dirs),
+        f"{split}_accuracy": accuracy(gold_ids, voted_ids),
+        f"{split}_single_run_accuracy_mean": float(np.mean(singles)),
+    }
     config = read_json(run_dirs[0] / "config.json", {})
     dataset = data_registry.get_dataset(config["dataset"]) if "dataset" in config else None
     if dataset is not None and dataset.positive_label is not None and len(labels) == 2:

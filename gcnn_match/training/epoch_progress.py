@@ -1,4 +1,5 @@
 """Progress within a training epoch (`gcnn_match.progress.Progress`), as a Keras callback."""
+
 import keras
 
 from gcnn_match.progress import Progress
@@ -25,8 +26,9 @@ class EpochProgress(keras.callbacks.Callback):
         self.progress = None
 
     def on_epoch_begin(self, epoch, logs=None):
-        self.progress = Progress(self.steps, f"epoch {epoch + 1}/{self.epochs}", unit="steps",
-                                 **self.options)
+        self.progress = Progress(
+            self.steps, f"epoch {epoch + 1}/{self.epochs}", unit="steps", **self.options
+        )
 
     def on_train_batch_end(self, batch, logs=None):
         self.progress.update(1, loss=(logs or {}).get("loss"))

@@ -15,6 +15,7 @@ retrieval, not the model.
 The scorer (`fever.scorer.fever_score`, fever-scorer 2.0.39) is installed by `make install`
 through `tools/install_fever_scorer.py`: its PyPI sdist does not build.
 """
+
 import numpy as np
 
 from gcnn_match.data.readers import FEVER_LABELS, read_fever_claims
@@ -27,8 +28,10 @@ def official_fever_score():
     try:
         from fever.scorer import fever_score
     except ImportError as error:
-        raise ImportError("the official FEVER scorer is not installed: run `make install`, or "
-                          "`python tools/install_fever_scorer.py` in this environment") from error
+        raise ImportError(
+            "the official FEVER scorer is not installed: run `make install`, or "
+            "`python tools/install_fever_scorer.py` in this environment"
+        ) from error
     return fever_score
 
 
@@ -37,8 +40,10 @@ def scorer_instance(claim, predicted_label):
     return {
         "label": claim.label,
         "predicted_label": predicted_label,
-        "evidence": [[[None, None, page, line] for page, line in evidence_set]
-                     for evidence_set in claim.evidence],
+        "evidence": [
+            [[None, None, page, line] for page, line in evidence_set]
+            for evidence_set in claim.evidence
+        ],
         "predicted_evidence": [[page, line] for page, line, _ in claim.context],
     }
 
@@ -54,9 +59,15 @@ def fever_metrics(claims, predicted_labels, max_evidence=MAX_EVIDENCE):
         raise ValueError(f"{len(claims)} claims but {len(predicted_labels)} predictions")
     instances = [scorer_instance(c, p) for c, p in zip(claims, predicted_labels)]
     strict, accuracy, precision, recall, f1 = official_fever_score()(
-        instances, max_evidence=max_evidence)
-    return {"label_accuracy": accuracy, "fever_score": strict, "evidence_precision": precision,
-            "evidence_recall": recall, "evidence_f1": f1}
+        instances, max_evidence=max_evidence
+    )
+    return {
+        "label_accuracy": accuracy,
+        "fever_score": strict,
+        "evidence_precision": precision,
+        "evidence_recall": recall,
+        "evidence_f1": f1,
+    }
 
 
 def score_contexts_file(path, uids, probabilities, labels=FEVER_LABELS):
@@ -65,8 +76,10 @@ def score_contexts_file(path, uids, probabilities, labels=FEVER_LABELS):
     by_id = {str(claim.id): claim for claim in read_fever_claims(path)}
     missing = [uid for uid in uids if uid not in by_id]
     if missing:
-        raise ValueError(f"{path}: no claim with id {missing[0]} ({len(missing)} predictions "
-                         "have no claim): the predictions come from another file")
+        raise ValueError(
+            f"{path}: no claim with id {missing[0]} ({len(missing)} predictions "
+            "have no claim): the predictions come from another file"
+        )
     claims = [by_id[uid] for uid in uids]
     if any(claim.label is None for claim in claims):
         return {}

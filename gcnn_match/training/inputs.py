@@ -5,6 +5,7 @@ trains on the official dev split minus a held-out part (split by sentence groups
 for selection, and tests on the official test split; "smoke" is low-resource on a few hundred
 examples for one epoch.
 """
+
 import collections
 import dataclasses
 import functools
@@ -35,8 +36,10 @@ def check_epochs_for_scale(scale, epochs):
     """Refuses an epoch cap at the smoke scale, which trains one epoch by definition (the run
     directory would name a cap that is ignored)."""
     if scale == "smoke" and epochs is not None:
-        raise ValueError("--scale=smoke trains one epoch by definition; for more epochs on few "
-                         "examples use --scale=low-resource --max_train_examples=N")
+        raise ValueError(
+            "--scale=smoke trains one epoch by definition; for more epochs on few "
+            "examples use --scale=low-resource --max_train_examples=N"
+        )
 
 
 def apply_scale(config):
@@ -44,22 +47,28 @@ def apply_scale(config):
     train, dev, test = official_splits(config.dataset, config.split_variant)
     changes = {}
     if config.scale == "full":
-        changes = dict(train_split=config.train_split or train,
-                       dev_split=config.dev_split or dev,
-                       test_split=config.test_split or test)
+        changes = dict(
+            train_split=config.train_split or train,
+            dev_split=config.dev_split or dev,
+            test_split=config.test_split or test,
+        )
     else:
         # The model trains on the official dev split; its selection set is a held-out part.
-        changes = dict(train_split=config.train_split or dev,
-                       dev_split=config.dev_split or "holdout",
-                       test_split=config.test_split or test)
+        changes = dict(
+            train_split=config.train_split or dev,
+            dev_split=config.dev_split or "holdout",
+            test_split=config.test_split or test,
+        )
     if config.model_kwargs.get("code_faithful"):
         # The authors' attention softmax sees the padding and their batch normalisation uses the
         # test batch's statistics: outputs depend on padding and on which examples share a batch.
         changes.update(padding="fixed", eval_batch_size=config.batch_size)
     if config.scale == "smoke":
-        changes.update(epochs=1,
-                       max_train_examples=config.max_train_examples or SMOKE_EXAMPLES,
-                       max_eval_examples=config.max_eval_examples or SMOKE_EXAMPLES)
+        changes.update(
+            epochs=1,
+            max_train_examples=config.max_train_examples or SMOKE_EXAMPLES,
+            max_eval_examples=config.max_eval_examples or SMOKE_EXAMPLES,
+        )
     return config.replace(**changes)
 
 
@@ -72,8 +81,11 @@ class PreparedData:
 
 
 def text_policy(config):
-    return TextPolicy(tokenizer=config.tokenizer, lowercase=config.lowercase,
-                      use_given_tokens=config.use_given_tokens)
+    return TextPolicy(
+        tokenizer=config.tokenizer,
+        lowercase=config.lowercase,
+        use_given_tokens=config.use_given_tokens,
+    )
 
 
 class _Tagging:
@@ -123,8 +135,9 @@ def first_whole_groups(examples, limit):
     return [i for i, ex in enumerate(examples) if ex.group in kept]
 
 
-def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, segments=False,
-                 encoder=None):
+def prepare_data(
+    config, data_dir, cache_dir=None, chars=False, use_pos=False, segments=False, encoder=None
+):
     """Reads, splits, tokenizes and encodes the splits named in the (scaled) `config`.
 
     `chars`, `use_pos` and `segments` add the optional per-token features (see `PairEncoder`).
@@ -135,18 +148,29 @@ def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, s
     policy = text_policy(config)
     notes, sources = [], {}
     tagging = _Tagging(use_pos, policy, data_dir, cache_dir, notes)
-    read = functools.partial(_read, config, data_dir=data_dir, cache_dir=cache_dir,
-                             policy=policy, notes=notes, sources=sources, tagging=tagging)
+    read = functools.partial(
+        _read,
+        config,
+        data_dir=data_dir,
+        cache_dir=cache_dir,
+        policy=policy,
+        notes=notes,
+        sources=sources,
+        tagging=tagging,
+    )
     train_examples, train_pairs = read(config.train_split)
     by_role = {}
     if config.dev_split == "holdout":
         index = {ex.uid: pair for ex, pair in zip(train_examples, train_pairs)}
-        train_part, held = group_holdout_split(train_examples, config.holdout_fraction,
-                                               config.split_seed)
+        train_part, held = group_holdout_split(
+            train_examples, config.holdout_fraction, config.split_seed
+        )
         by_role["train"] = (train_part, [index[e.uid] for e in train_part])
         by_role["dev"] = (held, [index[e.uid] for e in held])
-        notes.append(f"{config.train_split}: {len(train_part)} for training, {len(held)} held out "
-                     f"for selection (groups of shared sentences kept together)")
+        notes.append(
+            f"{config.train_split}: {len(train_part)} for training, {len(held)} held out "
+            f"for selection (groups of shared sentences kept together)"
+        )
     else:
         by_role["train"] = (train_examples, train_pairs)
         by_role["dev"] = read(config.dev_split)
@@ -161,8 +185,10 @@ def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, s
         if config.task == "ranking":  # a question keeps all its candidates
             keep = first_whole_groups(examples, limit_n)
             by_role[role] = ([examples[i] for i in keep], [pairs[i] for i in keep])
-            notes.append(f"{role}: limited to the first {len(keep)} examples (whole questions, "
-                         f"at most {limit_n})")
+            notes.append(
+                f"{role}: limited to the first {len(keep)} examples (whole questions, "
+                f"at most {limit_n})"
+            )
             return
         by_role[role] = (examples[:limit_n], pairs[:limit_n])
         notes.append(f"{role}: limited to the first {limit_n} examples")
@@ -176,14 +202,23 @@ def prepare_data(config, data_dir, cache_dir=None, chars=False, use_pos=False, s
             raise ValueError(
                 f"the {role} split of {config.dataset} has no examples left after the held-out "
                 f"split ({config.holdout_fraction:g}) and the example limits; raise "
-                "--holdout_fraction or --max_train_examples / --max_eval_examples")
+                "--holdout_fraction or --max_train_examples / --max_eval_examples"
+            )
 
     if encoder is None:
-        encoder = PairEncoder.fit(by_role["train"][1], policy, config.max_len_a,
-                                  config.max_len_b, chars=chars, pos=use_pos,
-                                  tagger=tagging.tagger, segments=segments)
-    splits = {role: encoder.encode(role, examples, pairs)
-              for role, (examples, pairs) in by_role.items()}
+        encoder = PairEncoder.fit(
+            by_role["train"][1],
+            policy,
+            config.max_len_a,
+            config.max_len_b,
+            chars=chars,
+            pos=use_pos,
+            tagger=tagging.tagger,
+            segments=segments,
+        )
+    splits = {
+        role: encoder.encode(role, examples, pairs) for role, (examples, pairs) in by_role.items()
+    }
     for role, (_, pairs) in by_role.items():
         notes.extend(encoder.length_notes(role, pairs))
     return PreparedData(encoder, splits, sources, notes)

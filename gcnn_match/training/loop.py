@@ -1,4 +1,5 @@
 """Runs one experiment end to end: data -> model -> fit with selection on dev -> test -> records."""
+
 import json
 import os
 import pathlib
@@ -18,8 +19,7 @@ from gcnn_match.training.inputs import apply_scale, prepare_data
 from gcnn_match.training.metrics import is_headline_metric
 from gcnn_match.training.monitor import RunMonitor
 from gcnn_match.training.optimizers import build_optimizer
-from gcnn_match.training.run_dir import (RunDirectory, environment_record, read_json,
-                                         write_json)
+from gcnn_match.training.run_dir import RunDirectory, environment_record, read_json, write_json
 from gcnn_match.training.tasks import task_for
 
 
@@ -36,17 +36,20 @@ def count_params(model, exclude_embeddings=False):
 def feature_flags(config):
     """Which optional per-token features the model consumes."""
     kwargs = config.model_kwargs
-    return {"chars": bool(kwargs.get("char_features")),
-            "use_pos": bool(kwargs.get("pos_features")),
-            "segments": bool(kwargs.get("context_wise"))}
+    return {
+        "chars": bool(kwargs.get("char_features")),
+        "use_pos": bool(kwargs.get("pos_features")),
+        "segments": bool(kwargs.get("context_wise")),
+    }
 
 
 def source_split(config, role):
     """The split file that a role's examples come from (the held-out part: the train split)."""
     if role == "dev" and config.dev_split == "holdout":
         return config.train_split
-    return {"train": config.train_split, "dev": config.dev_split,
-            "test": config.test_split}.get(role, role)
+    return {"train": config.train_split, "dev": config.dev_split, "test": config.test_split}.get(
+        role, role
+    )
 
 
 def model_inputs(config, encoder, data_dir, cache_dir, log=print):
@@ -61,9 +64,15 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
             break
         try:
             result = build_embedding_matrix(
-                encoder.vocab, source, data_dir=data_dir, cache_dir=cache_dir,
-                oov=config.oov_init, oov_scale=config.oov_scale, match=config.embedding_match,
-                seed=config.seed)
+                encoder.vocab,
+                source,
+                data_dir=data_dir,
+                cache_dir=cache_dir,
+                oov=config.oov_init,
+                oov_scale=config.oov_scale,
+                match=config.embedding_match,
+                seed=config.seed,
+            )
         except FileNotFoundError as error:
             missing.append(source)
             log(f"embeddings: {source} not available ({error}); trying the next source")
@@ -76,21 +85,31 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
         summary += f" [stand-in: {', '.join(missing)} not found]"
     log(f"embeddings: {summary}")
     inputs = ModelInputs(
-        vocab_size=len(encoder.vocab), num_classes=len(dataset.labels), embedding_matrix=matrix,
-        embedding_dim=config.embedding_dim, embeddings_trainable=config.embeddings_trainable,
+        vocab_size=len(encoder.vocab),
+        num_classes=len(dataset.labels),
+        embedding_matrix=matrix,
+        embedding_dim=config.embedding_dim,
+        embeddings_trainable=config.embeddings_trainable,
         char_vocab_size=len(encoder.char_vocab) if encoder.char_vocab else None,
         max_chars=encoder.max_chars,
         pos_vocab_size=pos.NUM_POS_TAGS + 1 if encoder.pos else None,
-        segments=encoder.segments)
+        segments=encoder.segments,
+    )
     return inputs, summary
 
 
 def model_input_shapes(inputs):
     """What rebuilding the model needs besides the config (the vectors come from weights)."""
-    return {"vocab_size": inputs.vocab_size, "num_classes": inputs.num_classes,
-            "embedding_dim": inputs.word_dim, "embeddings_trainable": inputs.embeddings_trainable,
-            "char_vocab_size": inputs.char_vocab_size, "max_chars": inputs.max_chars,
-            "pos_vocab_size": inputs.pos_vocab_size, "segments": inputs.segments}
+    return {
+        "vocab_size": inputs.vocab_size,
+        "num_classes": inputs.num_classes,
+        "embedding_dim": inputs.word_dim,
+        "embeddings_trainable": inputs.embeddings_trainable,
+        "char_vocab_size": inputs.char_vocab_size,
+        "max_chars": inputs.max_chars,
+        "pos_vocab_size": inputs.pos_vocab_size,
+        "segments": inputs.segments,
+    }
 
 
 def compiled_model(config, inputs):
@@ -101,7 +120,8 @@ def compiled_model(config, inputs):
     model.compile(
         optimizer=build_optimizer(config.optimizer, batch_size=config.batch_size),
         jit_compile=config.jit_compile if config.jit_compile is not None else "auto",
-        **task.compile_args())
+        **task.compile_args(),
+    )
     return model
 
 
@@ -116,8 +136,9 @@ def probe_seconds_per_step(config, data_dir, cache_dir=None, steps=6, warmup=3, 
     data = prepare_data(config, data_dir, cache_dir, **feature_flags(config))
     inputs, _ = model_inputs(config, data.encoder, data_dir, cache_dir, log=lambda *_: None)
     model = compiled_model(config, inputs)
-    ds, steps_per_epoch = task_for(config).training_dataset(data.splits["train"], data.encoder,
-                                                            0, 1)
+    ds, steps_per_epoch = task_for(config).training_dataset(
+        data.splits["train"], data.encoder, 0, 1
+    )
     batches = list(ds.take(warmup + steps))
     for features, labels in batches[:warmup]:
         model.train_on_batch(features, labels)
@@ -151,15 +172,21 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     run.create()
     saved = read_json(run / "config.json")
     if saved is not None and resume and not _same_config(saved, config):
-        raise ValueError(f"{run.path} holds a run of a different config; choose another "
-                         "--model_dir or pass --noresume to start over")
+        raise ValueError(
+            f"{run.path} holds a run of a different config; choose another "
+            "--model_dir or pass --noresume to start over"
+        )
     write_json(run / "config.json", config.to_dict())
-    write_json(run / "environment.json", {**environment_record(data_dir),
-                                          "distribution": distribution.record()})
+    write_json(
+        run / "environment.json",
+        {**environment_record(data_dir), "distribution": distribution.record()},
+    )
     keras.utils.set_random_seed(config.seed)
     if distribution.replicas > 1:
-        log(f"{distribution.engine}: {distribution.replicas} replicas, "
-            f"{config.batch_size / distribution.replicas:g} pairs each per step")
+        log(
+            f"{distribution.engine}: {distribution.replicas} replicas, "
+            f"{config.batch_size / distribution.replicas:g} pairs each per step"
+        )
 
     start = time.perf_counter()
     task = task_for(config, distribution.replicas)
@@ -175,10 +202,14 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     with distribution.scope():
         model = compiled_model(config, inputs)
     train = data.splits["train"]
-    params = {"trainable_params": count_params(model),
-              "trainable_params_without_embeddings": count_params(model, exclude_embeddings=True)}
-    log(f"{config.name}: {params['trainable_params']:,} trainable parameters "
-        f"({params['trainable_params_without_embeddings']:,} without embeddings)")
+    params = {
+        "trainable_params": count_params(model),
+        "trainable_params_without_embeddings": count_params(model, exclude_embeddings=True),
+    }
+    log(
+        f"{config.name}: {params['trainable_params']:,} trainable parameters "
+        f"({params['trainable_params_without_embeddings']:,} without embeddings)"
+    )
     summary_lines = []
     model.summary(print_fn=lambda line, **_: summary_lines.append(line))
     (run / "model_summary.txt").write_text("\n".join(summary_lines) + "\n", "utf-8")
@@ -200,42 +231,67 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
             if (run / stale).exists():
                 os.unlink(run / stale)
 
-    monitor = RunMonitor(run, lambda m: evaluate(m, "dev")[1], config.select_metric,
-                         config.early_stopping_patience, config.optimizer.plateau_halving,
-                         task.examples_per_epoch(train), log)
+    monitor = RunMonitor(
+        run,
+        lambda m: evaluate(m, "dev")[1],
+        config.select_metric,
+        config.early_stopping_patience,
+        config.optimizer.plateau_halving,
+        task.examples_per_epoch(train),
+        log,
+    )
     if first_epoch < config.epochs:
         train_ds, steps = task.training_dataset(train, data.encoder, first_epoch, config.epochs)
-        model.fit(train_ds, epochs=config.epochs, initial_epoch=first_epoch,
-                  steps_per_epoch=steps, shuffle=False, verbose=0,
-                  # Progress within an epoch, erased before the monitor's one-line summary.
-                  callbacks=[keras.callbacks.TerminateOnNaN(), EpochProgress(steps, config.epochs),
-                             monitor, keras.callbacks.TensorBoard(
-                      str(run / "logs"), write_graph=False, update_freq="epoch")])
+        model.fit(
+            train_ds,
+            epochs=config.epochs,
+            initial_epoch=first_epoch,
+            steps_per_epoch=steps,
+            shuffle=False,
+            verbose=0,
+            # Progress within an epoch, erased before the monitor's one-line summary.
+            callbacks=[
+                keras.callbacks.TerminateOnNaN(),
+                EpochProgress(steps, config.epochs),
+                monitor,
+                keras.callbacks.TensorBoard(
+                    str(run / "logs"), write_graph=False, update_freq="epoch"
+                ),
+            ],
+        )
 
     model.load_weights(run.best_weights)
     best = read_json(run / "checkpoints" / "best.json")
-    metrics = {"name": config.name, "scale": config.scale, "seed": config.seed,
-               "best_epoch": best["epoch"] + 1, "epochs_run": len(monitor.records), **params,
-               "embeddings": embedding_summary, "data_notes": data.notes,
-               "data_sources": data.sources,
-               "examples": {role: len(split) for role, split in data.splits.items()},
-               "preprocessing_seconds": preprocessing_seconds}
+    metrics = {
+        "name": config.name,
+        "scale": config.scale,
+        "seed": config.seed,
+        "best_epoch": best["epoch"] + 1,
+        "epochs_run": len(monitor.records),
+        **params,
+        "embeddings": embedding_summary,
+        "data_notes": data.notes,
+        "data_sources": data.sources,
+        "examples": {role: len(split) for role, split in data.splits.items()},
+        "preprocessing_seconds": preprocessing_seconds,
+    }
     train_seconds = [r["train_seconds"] for r in monitor.records]
     metrics["seconds_per_epoch"] = float(np.median(train_seconds)) if train_seconds else None
-    metrics["train_examples_per_second"] = (task.examples_per_epoch(train)
-                                            / metrics["seconds_per_epoch"]
-                                            if train_seconds else None)
+    metrics["train_examples_per_second"] = (
+        task.examples_per_epoch(train) / metrics["seconds_per_epoch"] if train_seconds else None
+    )
     for role in data.splits:
         if role == "train":
             continue
         outputs, values = evaluate(model, role)
         task.write_predictions(run / "predictions", role, data.splits[role], outputs)
-        source = data_registry.resolve_split(config.dataset, source_split(config, role),
-                                             data_dir)
+        source = data_registry.resolve_split(config.dataset, source_split(config, role), data_dir)
         values.update(task.official_metrics(source, data.splits[role], outputs))
         metrics.update({f"{role}_{k}": v for k, v in values.items()})
     metrics["wall_seconds"] = time.perf_counter() - start
     write_json(run.metrics_file, metrics)
-    log(f"{config.name}: " + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items()
-                                        if is_headline_metric(k)))
+    log(
+        f"{config.name}: "
+        + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items() if is_headline_metric(k))
+    )
     return metrics

@@ -1,4 +1,5 @@
 """Task metrics computed from predictions in NumPy (identical for dev, test and saved runs)."""
+
 import numpy as np
 
 # The metrics a report compares with the papers: classification, ranking (P@1/MAP/MRR), and

@@ -1,5 +1,6 @@
 """Per-epoch evaluation on the selection split, best-checkpoint keeping, early stopping,
 ESIM's plateau schedule and resumable last checkpoints, in one callback."""
+
 import time
 
 import keras
@@ -25,8 +26,9 @@ class RunMonitor(keras.callbacks.Callback):
     `epochs.jsonl`, the learning-rate halvings from `last.json`.
     """
 
-    def __init__(self, run, evaluate_dev, select_metric, patience, plateau_halving,
-                 train_examples, log=print):
+    def __init__(
+        self, run, evaluate_dev, select_metric, patience, plateau_halving, train_examples, log=print
+    ):
         super().__init__()
         self.run = run
         self.evaluate_dev = evaluate_dev
@@ -53,7 +55,8 @@ class RunMonitor(keras.callbacks.Callback):
             for generator in getattr(layer, "_seed_generators", ()):
                 seed = keras.ops.convert_to_numpy(generator.state)[0]
                 generator.state.assign(
-                    keras.ops.convert_to_tensor([seed, epoch << 20], generator.state.dtype))
+                    keras.ops.convert_to_tensor([seed, epoch << 20], generator.state.dtype)
+                )
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs if logs is not None else {}
@@ -64,7 +67,8 @@ class RunMonitor(keras.callbacks.Callback):
             raise FloatingPointError(
                 f"training loss became {loss} in epoch {epoch + 1}; the run stopped and keeps "
                 f"the checkpoint of epoch {last.get('epoch', 0)} (lower the learning rate or "
-                "check the data, then rerun to resume from it)")
+                "check the data, then rerun to resume from it)"
+            )
         train_seconds = time.perf_counter() - self._start
         start = time.perf_counter()
         dev = self.evaluate_dev(self.model)
@@ -80,16 +84,23 @@ class RunMonitor(keras.callbacks.Callback):
             self.run.save_atomically(self.model, self.run.best_weights, weights_only=True)
             write_json(self.run / "checkpoints" / "best.json", {"epoch": epoch, "value": value})
         learning_rate = float(keras.ops.convert_to_numpy(self.model.optimizer.learning_rate))
-        record = {"epoch": epoch + 1, "train_loss": logs.get("loss"),
-                  "train_accuracy": logs.get("accuracy"),
-                  **{f"dev_{k}": v for k, v in dev.items()},
-                  "train_seconds": train_seconds, "eval_seconds": eval_seconds,
-                  "train_examples_per_second": self.train_examples / train_seconds,
-                  "learning_rate": learning_rate, "best": improved}
+        record = {
+            "epoch": epoch + 1,
+            "train_loss": logs.get("loss"),
+            "train_accuracy": logs.get("accuracy"),
+            **{f"dev_{k}": v for k, v in dev.items()},
+            "train_seconds": train_seconds,
+            "eval_seconds": eval_seconds,
+            "train_examples_per_second": self.train_examples / train_seconds,
+            "learning_rate": learning_rate,
+            "best": improved,
+        }
         self.records = [r for r in self.records if r["epoch"] < epoch + 1] + [record]
-        self.log(f"epoch {epoch + 1}: loss {record['train_loss']:.4f}, dev {self.select_metric} "
-                 f"{value:.4f}{' (best)' if improved else ''}, {train_seconds:.1f}s train, "
-                 f"{record['train_examples_per_second']:.0f} ex/s")
+        self.log(
+            f"epoch {epoch + 1}: loss {record['train_loss']:.4f}, dev {self.select_metric} "
+            f"{value:.4f}{' (best)' if improved else ''}, {train_seconds:.1f}s train, "
+            f"{record['train_examples_per_second']:.0f} ex/s"
+        )
         if not improved:
             self._on_no_improvement(epoch)
         # Records first, then the resume point: a kill in between repeats the epoch, whose
@@ -112,8 +123,10 @@ class RunMonitor(keras.callbacks.Callback):
             for variable, value in zip(optimizer.variables, state):
                 variable.assign(value)
             optimizer.learning_rate.assign(optimizer.learning_rate * 0.5)
-            self.log(f"no improvement: learning rate halved (x{self.halvings}), best weights "
-                     f"of epoch {self.best_epoch + 1} restored")
+            self.log(
+                f"no improvement: learning rate halved (x{self.halvings}), best weights "
+                f"of epoch {self.best_epoch + 1} restored"
+            )
         elif epoch - self.best_epoch >= self.patience:
             self.log(f"early stopping: no improvement for {self.patience} epochs")
             self.model.stop_training = True
@@ -124,9 +137,15 @@ class RunMonitor(keras.callbacks.Callback):
         folder = self.run / "checkpoints"
         path = folder / f"last-{epoch + 1}.weights.h5"
         self.run.save_atomically(self.model, path, weights_only=True)
-        write_json(folder / "last.json", {"epoch": epoch + 1, "weights": path.name,
-                                          "halvings": self.halvings,
-                                          "stopped": bool(self.model.stop_training)})
+        write_json(
+            folder / "last.json",
+            {
+                "epoch": epoch + 1,
+                "weights": path.name,
+                "halvings": self.halvings,
+                "stopped": bool(self.model.stop_training),
+            },
+        )
         for old in folder.glob("last-*.weights.h5"):
             if old != path:
                 old.unlink()

@@ -1,4 +1,5 @@
 """Optimizers configured the way each paper used them (MODEL_SPECS §5)."""
+
 import keras
 
 
@@ -29,13 +30,19 @@ def build_optimizer(config, steps_per_epoch=None, batch_size=None):
     if config.decay:
         kind, rate, examples, *floor = config.decay.split(":")
         if kind != "exponential" or len(floor) > 1:
-            raise ValueError(f"unknown decay {config.decay!r}; expected "
-                             "exponential:<rate>:<examples>[:<minimum rate>]")
+            raise ValueError(
+                f"unknown decay {config.decay!r}; expected "
+                "exponential:<rate>:<examples>[:<minimum rate>]"
+            )
         if not batch_size:
             raise ValueError("exponential decay needs the batch size")
         learning_rate = FlooredExponentialDecay(
-            config.learning_rate, decay_steps=max(1, int(float(examples)) // batch_size),
-            decay_rate=float(rate), staircase=True, minimum=float(floor[0]) if floor else 0.0)
+            config.learning_rate,
+            decay_steps=max(1, int(float(examples)) // batch_size),
+            decay_rate=float(rate),
+            staircase=True,
+            minimum=float(floor[0]) if floor else 0.0,
+        )
     common = {"learning_rate": learning_rate}
     if config.global_clipnorm:
         common["global_clipnorm"] = config.global_clipnorm
@@ -48,10 +55,14 @@ def build_optimizer(config, steps_per_epoch=None, batch_size=None):
         # Theano's AdaGrad starts its accumulator at 0 and adds epsilon outside the root;
         # tiny values here reproduce that instead of Keras' damped first updates.
         return keras.optimizers.Adagrad(
-            initial_accumulator_value=(config.initial_accumulator_value
-                                       if config.initial_accumulator_value is not None
-                                       else 1e-10),
-            epsilon=config.epsilon if config.epsilon is not None else 1e-16, **common)
+            initial_accumulator_value=(
+                config.initial_accumulator_value
+                if config.initial_accumulator_value is not None
+                else 1e-10
+            ),
+            epsilon=config.epsilon if config.epsilon is not None else 1e-16,
+            **common,
+        )
     if name == "sgd":
         return keras.optimizers.SGD(**common)
     raise ValueError(f"unknown optimizer {config.name!r}")

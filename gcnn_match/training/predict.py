@@ -4,6 +4,7 @@ A run directory (or an exported folder) carries everything needed: `config.json`
 `preprocessing/` (text policy, vocabularies, cut-offs), `model_inputs.json` and the selected
 weights. `SavedModel.export` writes a self-contained folder with the `.keras` model.
 """
+
 import json
 import pathlib
 import re
@@ -17,20 +18,23 @@ from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
 from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.files import write_text_atomic
 from gcnn_match.models.registry import ModelInputs, build_model, import_all
-from gcnn_match.training.tasks import model_outputs, predict_split, task_for
 from gcnn_match.training.run_dir import RunDirectory, read_json
+from gcnn_match.training.tasks import model_outputs, predict_split, task_for
 
 
 def _check_vocabulary_sizes(folder, encoder, shapes, source):
     """The run's vocabularies must have the sizes its weights were built for."""
-    for name, vocab, size in (("vocab.txt", encoder.vocab, shapes["vocab_size"]),
-                              ("char_vocab.txt", encoder.char_vocab,
-                               shapes.get("char_vocab_size"))):
+    for name, vocab, size in (
+        ("vocab.txt", encoder.vocab, shapes["vocab_size"]),
+        ("char_vocab.txt", encoder.char_vocab, shapes.get("char_vocab_size")),
+    ):
         entries = None if vocab is None else len(vocab)
         if entries != size:
-            raise ValueError(f"{folder / name}: {entries} entries, but the weights were trained "
-                             f"with {size} ({source}); this preprocessing folder belongs to "
-                             "another run: restore the run's own, or retrain")
+            raise ValueError(
+                f"{folder / name}: {entries} entries, but the weights were trained "
+                f"with {size} ({source}); this preprocessing folder belongs to "
+                "another run: restore the run's own, or retrain"
+            )
 
 
 def _first_mismatch(error):
@@ -68,21 +72,24 @@ class SavedModel:
     def from_run(cls, run_dir):
         run = RunDirectory(run_dir)
         if not run.best_weights.exists():
-            raise FileNotFoundError(f"{run.best_weights} not found: {run.path} is not a trained "
-                                    "run directory (train it with experiments/train.py)")
+            raise FileNotFoundError(
+                f"{run.best_weights} not found: {run.path} is not a trained "
+                "run directory (train it with experiments/train.py)"
+            )
         config = ExperimentConfig.from_dict(read_json(run / "config.json"))
         shapes = read_json(run / "model_inputs.json")
         encoder = PairEncoder.load(run / "preprocessing")
-        _check_vocabulary_sizes(run / "preprocessing", encoder, shapes,
-                                run / "model_inputs.json")
+        _check_vocabulary_sizes(run / "preprocessing", encoder, shapes, run / "model_inputs.json")
         model = build_model(config.model, ModelInputs(**shapes), **config.model_kwargs)
         try:
             model.load_weights(run.best_weights)
         except ValueError as error:
-            raise ValueError(f"{run.best_weights} does not fit the model that config.json and "
-                             f"model_inputs.json describe ({_first_mismatch(error)}); the files "
-                             "come from different runs: restore the run's own files, or "
-                             "retrain") from None
+            raise ValueError(
+                f"{run.best_weights} does not fit the model that config.json and "
+                f"model_inputs.json describe ({_first_mismatch(error)}); the files "
+                "come from different runs: restore the run's own files, or "
+                "retrain"
+            ) from None
         labels = data_registry.get_dataset(config.dataset).labels
         return cls(model, encoder, labels, config)
 
@@ -94,11 +101,13 @@ class SavedModel:
         model = keras.models.load_model(export_dir / "model.keras")
         encoder = PairEncoder.load(export_dir / "preprocessing")
         if "vocab_fingerprint" in meta and encoder.vocab.fingerprint() != meta["vocab_fingerprint"]:
-            raise ValueError(f"{export_dir / 'preprocessing' / 'vocab.txt'} is not the "
-                             f"vocabulary model.keras was exported with ({len(encoder.vocab)} "
-                             f"entries, fingerprint {encoder.vocab.fingerprint()}; export.json: "
-                             f"{meta['vocab_size']}, {meta['vocab_fingerprint']}); export the "
-                             "run again")
+            raise ValueError(
+                f"{export_dir / 'preprocessing' / 'vocab.txt'} is not the "
+                f"vocabulary model.keras was exported with ({len(encoder.vocab)} "
+                f"entries, fingerprint {encoder.vocab.fingerprint()}; export.json: "
+                f"{meta['vocab_size']}, {meta['vocab_fingerprint']}); export the "
+                "run again"
+            )
         return cls(model, encoder, meta["labels"], ExperimentConfig.from_dict(meta["config"]))
 
     def export(self, export_dir):
@@ -107,10 +116,18 @@ class SavedModel:
         export_dir.mkdir(parents=True, exist_ok=True)
         self.model.save(export_dir / "model.keras")
         self.encoder.save(export_dir / "preprocessing")
-        write_text_atomic(export_dir / "export.json", json.dumps(
-            {"labels": list(self.labels), "config": self.config.to_dict(),
-             "vocab_size": len(self.encoder.vocab),
-             "vocab_fingerprint": self.encoder.vocab.fingerprint()}, indent=2))
+        write_text_atomic(
+            export_dir / "export.json",
+            json.dumps(
+                {
+                    "labels": list(self.labels),
+                    "config": self.config.to_dict(),
+                    "vocab_size": len(self.encoder.vocab),
+                    "vocab_fingerprint": self.encoder.vocab.fingerprint(),
+                },
+                indent=2,
+            ),
+        )
         return export_dir
 
     def _encode(self, examples):
@@ -121,8 +138,9 @@ class SavedModel:
     def _require_task(self, task):
         if self.config.task != task:
             method = "score_examples" if task == "classification" else "predict_examples"
-            raise ValueError(f"{self.config.name} is a {self.config.task} run: {method} gives "
-                             "its outputs")
+            raise ValueError(
+                f"{self.config.name} is a {self.config.task} run: {method} gives its outputs"
+            )
 
     def predict_examples(self, examples, batch_size=None):
         """Class probabilities (N, classes) for `Example`s, in their order; batches of the
@@ -131,9 +149,14 @@ class SavedModel:
         examples = list(examples)
         if not examples:
             return np.zeros((0, len(self.labels)), np.float32)
-        return predict_split(self.model, self._encode(examples), self.encoder,
-                             batch_size or self.config.eval_batch_size,
-                             self.config.bucket_width, self.config.padding)
+        return predict_split(
+            self.model,
+            self._encode(examples),
+            self.encoder,
+            batch_size or self.config.eval_batch_size,
+            self.config.bucket_width,
+            self.config.padding,
+        )
 
     def score_examples(self, examples, batch_size=None):
         """Ranking scores (N,) of a ranking run for `Example`s (a = question, b = candidate):
@@ -142,9 +165,14 @@ class SavedModel:
         examples = list(examples)
         if not examples:
             return np.zeros(0, np.float32)
-        return model_outputs(self.model, self._encode(examples), self.encoder,
-                             batch_size or self.config.eval_batch_size,
-                             self.config.bucket_width, self.config.padding)[:, 0]
+        return model_outputs(
+            self.model,
+            self._encode(examples),
+            self.encoder,
+            batch_size or self.config.eval_batch_size,
+            self.config.bucket_width,
+            self.config.padding,
+        )[:, 0]
 
     def evaluate_examples(self, examples, source=None):
         """The run's task metrics on labelled `Example`s, as its metrics.json reports them
@@ -162,8 +190,7 @@ class SavedModel:
         included."""
         name = self.config.dataset
         examples = data_registry.read_split(name, split, data_dir)
-        return self.evaluate_examples(examples,
-                                      data_registry.resolve_split(name, split, data_dir))
+        return self.evaluate_examples(examples, data_registry.resolve_split(name, split, data_dir))
 
     def predict_pairs(self, pairs, batch_size=None):
         """Class probabilities for raw `(text_a, text_b)` pairs."""

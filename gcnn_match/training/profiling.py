@@ -10,12 +10,19 @@ of one execution. What the profiler counts: 2 per multiply-add of MatMul / Batch
 Conv2D and their gradients, 1 per element of the listed element-wise ops (add, mul, ...);
 not counted: transcendentals (sigmoid, tanh, exp), gathers, einsum.
 """
+
 import time
 
 _LOOP_OPS = ("While", "StatelessWhile")
 # Function-call and branch ops whose bodies the profiler would silently skip.
-_UNSUPPORTED_OPS = ("If", "StatelessIf", "Case", "StatelessCase", "PartitionedCall",
-                    "StatefulPartitionedCall")
+_UNSUPPORTED_OPS = (
+    "If",
+    "StatelessIf",
+    "Case",
+    "StatelessCase",
+    "PartitionedCall",
+    "StatefulPartitionedCall",
+)
 
 
 def _profiled_flops(graph):
@@ -31,7 +38,8 @@ def _check_supported(graph, where):
         if op.type in _UNSUPPORTED_OPS:
             raise NotImplementedError(
                 f"counted_flops: {where} holds a {op.type} op ({op.name}) whose body the graph "
-                "profiler does not see; count this model analytically instead")
+                "profiler does not see; count this model analytically instead"
+            )
 
 
 def counted_flops(fn, input_specs):
@@ -51,9 +59,9 @@ def counted_flops(fn, input_specs):
     if not loops:
         return total
     # The first output of a (v2) while op is its loop counter: the number of iterations run.
-    trip_counts = wrapped.prune(feeds=wrapped.inputs[:len(input_specs)],
-                                fetches=[op.outputs[0] for op in loops])(
-        *[tf.ones(spec.shape, spec.dtype) for spec in input_specs])
+    trip_counts = wrapped.prune(
+        feeds=wrapped.inputs[: len(input_specs)], fetches=[op.outputs[0] for op in loops]
+    )(*[tf.ones(spec.shape, spec.dtype) for spec in input_specs])
     for op, trips in zip(loops, trip_counts):
         body = op._body_graph  # set by while_v2 on every loop it builds
         _check_supported(body, f"the body of loop {op.name}")
@@ -77,7 +85,7 @@ def matmul_peak_gflops(size=2048, repeats=5):
         keras.ops.convert_to_numpy(keras.ops.matmul(a, b)[0, 0])
         if i:
             best = min(best, time.perf_counter() - start)
-    return 2.0 * size ** 3 / best / 1e9
+    return 2.0 * size**3 / best / 1e9
 
 
 def _status_kib(field):

@@ -4,6 +4,7 @@ Used for answer selection (C-LSTMs' Yahoo MQA, Table 4; WikiQA): a model scores 
 (question, candidate) pair and the candidates of one question compete with each other.
 `gcnn_match.training.tasks.RankingTask` wires these into the training loop.
 """
+
 import keras
 import numpy as np
 from keras import ops
@@ -78,9 +79,11 @@ def ranking_targets(labels, group_ids):
     question ids exactly below 2**24.
     """
     group_ids = np.asarray(group_ids)
-    if len(group_ids) and group_ids.max() >= 2 ** 24:
-        raise ValueError(f"{group_ids.max() + 1} questions: ids from 2**24 on are not exact in "
-                         "float32 targets; split the training file")
+    if len(group_ids) and group_ids.max() >= 2**24:
+        raise ValueError(
+            f"{group_ids.max() + 1} questions: ids from 2**24 on are not exact in "
+            "float32 targets; split the training file"
+        )
     return np.stack([np.asarray(labels), group_ids], axis=1).astype(np.int32)
 
 
@@ -141,17 +144,19 @@ def ranking_metrics(group_ids, scores, labels):
     positives = np.add.reduceat(ranked, starts) if len(ranked) else np.zeros(0, int)
     keep = (positives > 0) & (positives < sizes)
     if not keep.any():
-        raise ValueError("no question has both a correct and an incorrect candidate: "
-                         "nothing to rank")
+        raise ValueError(
+            "no question has both a correct and an incorrect candidate: nothing to rank"
+        )
     # Precision at the rank of each correct candidate: correct ones so far / rank.
-    hits_so_far = np.cumsum(ranked) - np.repeat(np.cumsum(ranked)[starts] - ranked[starts],
-                                                sizes)
+    hits_so_far = np.cumsum(ranked) - np.repeat(np.cumsum(ranked)[starts] - ranked[starts], sizes)
     precision = np.where(ranked == 1, hits_so_far / ranks, 0.0)
     average_precision = np.add.reduceat(precision, starts) / np.maximum(positives, 1)
     first_hit = np.minimum.reduceat(np.where(ranked == 1, ranks, np.iinfo(int).max), starts)
-    return {"p@1": float(np.mean(ranked[starts][keep])),
-            "map": float(np.mean(average_precision[keep])),
-            "mrr": float(np.mean(1.0 / first_hit[keep])),
-            "num_groups": int(keep.sum()),
-            "groups_without_correct": int(np.sum(positives == 0)),
-            "groups_all_correct": int(np.sum((positives > 0) & (positives == sizes)))}
+    return {
+        "p@1": float(np.mean(ranked[starts][keep])),
+        "map": float(np.mean(average_precision[keep])),
+        "mrr": float(np.mean(1.0 / first_hit[keep])),
+        "num_groups": int(keep.sum()),
+        "groups_without_correct": int(np.sum(positives == 0)),
+        "groups_all_correct": int(np.sum((positives > 0) & (positives == sizes))),
+    }

@@ -14,6 +14,7 @@
 
 Every file is written atomically, so a killed run never leaves a half-written record.
 """
+
 import json
 import os
 import pathlib
@@ -24,8 +25,9 @@ from gcnn_match.files import write_atomic
 
 
 def write_json(path, value):
-    write_atomic(path, (json.dumps(value, indent=2, sort_keys=True, default=str) + "\n")
-                       .encode("utf-8"))
+    write_atomic(
+        path, (json.dumps(value, indent=2, sort_keys=True, default=str) + "\n").encode("utf-8")
+    )
 
 
 def read_json(path, default=None):

@@ -11,6 +11,7 @@ the same for every task and asks `task_for(config)`.
   MRR over the questions with a correct and an incorrect candidate (the filtered WikiQA
   evaluation, `ranking.ranking_metrics`); predictions with scores and ranks.
 """
+
 import keras
 import numpy as np
 
@@ -19,24 +20,33 @@ from gcnn_match.data.pipeline import evaluation_dataset, training_dataset, unsor
 from gcnn_match.files import write_atomic
 from gcnn_match.training.fever_score import score_contexts_file
 from gcnn_match.training.metrics import classification_metrics
-from gcnn_match.training.ranking import (MaxMarginRankingLoss, group_index, rankable,
-                                         ranking_metrics, ranking_targets)
+from gcnn_match.training.ranking import (
+    MaxMarginRankingLoss,
+    group_index,
+    rankable,
+    ranking_metrics,
+    ranking_targets,
+)
 
 
-def model_outputs(model, encoded, encoder, batch_size, bucket_width, padding="bucket",
-                  multiple=1):
+def model_outputs(model, encoded, encoder, batch_size, bucket_width, padding="bucket", multiple=1):
     """The model's outputs (logits or scores), one row per example, in file order.
 
     `multiple`: batches are evened to a multiple of this many pairs (data-parallel replicas).
     """
-    ds, order = evaluation_dataset(encoded, batch_size, encoder.feature_names(),
-                                   {"a": encoder.max_len_a, "b": encoder.max_len_b}, bucket_width,
-                                   padding, multiple)
+    ds, order = evaluation_dataset(
+        encoded,
+        batch_size,
+        encoder.feature_names(),
+        {"a": encoder.max_len_a, "b": encoder.max_len_b},
+        bucket_width,
+        padding,
+        multiple,
+    )
     return unsort(keras.ops.convert_to_numpy(model.predict(ds, verbose=0)), order)
 
 
-def predict_split(model, encoded, encoder, batch_size, bucket_width, padding="bucket",
-                  multiple=1):
+def predict_split(model, encoded, encoder, batch_size, bucket_width, padding="bucket", multiple=1):
     """Class probabilities in file order."""
     logits = model_outputs(model, encoded, encoder, batch_size, bucket_width, padding, multiple)
     return keras.ops.convert_to_numpy(keras.ops.softmax(logits, axis=-1))
@@ -46,15 +56,17 @@ def write_predictions(path, encoded, probabilities, labels):
     rows = ["uid\tgold\tpredicted\t" + "\t".join(f"p_{name}" for name in labels)]
     for uid, gold, probs in zip(encoded.uids, encoded.labels, probabilities):
         gold_name = labels[gold] if gold >= 0 else ""
-        rows.append("\t".join([uid, gold_name, labels[int(np.argmax(probs))]]
-                              + [f"{p:.6f}" for p in probs]))
+        rows.append(
+            "\t".join([uid, gold_name, labels[int(np.argmax(probs))]] + [f"{p:.6f}" for p in probs])
+        )
     write_atomic(path, ("\n".join(rows) + "\n").encode("utf-8"))
 
 
 def write_submission(path, encoded, probabilities, labels):
     """Predictions of an unlabelled split in the Kaggle NLI layout: `pairID,gold_label`."""
-    rows = ["pairID,gold_label"] + [f"{uid},{labels[int(np.argmax(p))]}"
-                                    for uid, p in zip(encoded.uids, probabilities)]
+    rows = ["pairID,gold_label"] + [
+        f"{uid},{labels[int(np.argmax(p))]}" for uid, p in zip(encoded.uids, probabilities)
+    ]
     write_atomic(path, ("\n".join(rows) + "\n").encode("utf-8"))
 
 
@@ -72,8 +84,9 @@ def write_ranking_predictions(path, encoded, scores, labels):
     """uid, question, gold label name, score (float32 exactly: 9 significant digits), rank."""
     ranks = ranks_within_groups(encoded.groups, scores)
     rows = ["uid\tquestion\tgold\tscore\trank"]
-    for uid, group, gold, score, rank in zip(encoded.uids, encoded.groups, encoded.labels,
-                                             scores, ranks):
+    for uid, group, gold, score, rank in zip(
+        encoded.uids, encoded.groups, encoded.labels, scores, ranks
+    ):
         rows.append(f"{uid}\t{group}\t{labels[gold] if gold >= 0 else ''}\t{score:.9g}\t{rank}")
     write_atomic(path, ("\n".join(rows) + "\n").encode("utf-8"))
 
@@ -114,10 +127,19 @@ class Task:
     def training_dataset(self, split, encoder, first_epoch, epochs):
         """(dataset, steps per epoch) of epochs [first_epoch, epochs)."""
         c = self.config
-        return training_dataset(split, c.batch_size, encoder.feature_names(),
-                                {"a": c.max_len_a, "b": c.max_len_b}, c.seed, first_epoch,
-                                epochs, c.bucket_width, c.padding,
-                                multiple=self.replicas, **self.training_inputs(split))
+        return training_dataset(
+            split,
+            c.batch_size,
+            encoder.feature_names(),
+            {"a": c.max_len_a, "b": c.max_len_b},
+            c.seed,
+            first_epoch,
+            epochs,
+            c.bucket_width,
+            c.padding,
+            multiple=self.replicas,
+            **self.training_inputs(split),
+        )
 
     def evaluate(self, model, split, encoder):
         """(outputs in file order, metrics dict; empty for an unlabelled split)."""
@@ -136,21 +158,23 @@ class ClassificationTask(Task):
     """Labels from softmax logits (B, classes); cross-entropy; accuracy and F1."""
 
     def compile_args(self):
-        return {"loss": keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-                "metrics": ["accuracy"]}
+        return {
+            "loss": keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+            "metrics": ["accuracy"],
+        }
 
     def evaluate(self, model, split, encoder):
         c = self.config
-        probabilities = predict_split(model, split, encoder, c.eval_batch_size, c.bucket_width,
-                                      c.padding, self.replicas)
+        probabilities = predict_split(
+            model, split, encoder, c.eval_batch_size, c.bucket_width, c.padding, self.replicas
+        )
         positive = self.dataset.positive_label if len(self.dataset.labels) == 2 else None
         return probabilities, classification_metrics(split.labels, probabilities, positive)
 
     def write_predictions(self, folder, role, split, outputs):
         write_predictions(folder / f"{role}.tsv", split, outputs, self.dataset.labels)
         if not (split.labels >= 0).any():  # e.g. MultiNLI test: scored on Kaggle, never by us
-            write_submission(folder / f"{role}_submission.csv", split, outputs,
-                             self.dataset.labels)
+            write_submission(folder / f"{role}_submission.csv", split, outputs, self.dataset.labels)
 
     def official_metrics(self, source, split, outputs):
         """FEVER contexts: the official scorer's label accuracy (ALL) and FEVER score (SUB),
@@ -168,7 +192,8 @@ class RankingTask(Task):
         if replicas > 1:
             raise ValueError(
                 f"{config.name}: the ranking loss compares the candidates of a question, which "
-                "data-parallel replicas would split between them; use distribution=none")
+                "data-parallel replicas would split between them; use distribution=none"
+            )
         super().__init__(config, replicas)
 
     def compile_args(self):
@@ -179,7 +204,8 @@ class RankingTask(Task):
         if width != 1:
             raise ValueError(
                 f"{self.config.name}: a ranking run needs one score per pair, but model "
-                f"{self.config.model!r} outputs {width} values; set model_kwargs head='score'")
+                f"{self.config.model!r} outputs {width} values; set model_kwargs head='score'"
+            )
 
     def _require_questions(self, split):
         missing = sum(group is None for group in split.groups)
@@ -187,7 +213,8 @@ class RankingTask(Task):
             raise ValueError(
                 f"{self.config.dataset} {split.name}: {missing} of {len(split)} candidates have "
                 "no question (Example.group); ranking needs a candidate-set reader, or the "
-                "question column of a pairs file (evaluate.py --group)")
+                "question column of a pairs file (evaluate.py --group)"
+            )
 
     def data_notes(self, splits):
         for split in splits.values():
@@ -196,26 +223,33 @@ class RankingTask(Task):
         groups = group_index(train.groups)
         trained = np.unique(groups[rankable(groups, train.labels)])
         if not len(trained):
-            raise ValueError(f"{self.config.dataset} {self.config.train_split}: no question has "
-                             "a correct and an incorrect candidate; nothing to train on")
+            raise ValueError(
+                f"{self.config.dataset} {self.config.train_split}: no question has "
+                "a correct and an incorrect candidate; nothing to train on"
+            )
         total = len(np.unique(groups))
-        return [f"train: {len(trained)} of {total} questions have a correct and an incorrect "
-                f"candidate and form the training batches; the other {total - len(trained)} "
-                "add nothing to the max-margin loss"]
+        return [
+            f"train: {len(trained)} of {total} questions have a correct and an incorrect "
+            f"candidate and form the training batches; the other {total - len(trained)} "
+            "add nothing to the max-margin loss"
+        ]
 
     def examples_per_epoch(self, split):
         return int(rankable(group_index(split.groups), split.labels).sum())
 
     def training_inputs(self, split):
         groups = group_index(split.groups)
-        return {"group_ids": np.where(rankable(groups, split.labels), groups, -1),
-                "targets": ranking_targets(split.labels, groups)}
+        return {
+            "group_ids": np.where(rankable(groups, split.labels), groups, -1),
+            "targets": ranking_targets(split.labels, groups),
+        }
 
     def evaluate(self, model, split, encoder):
         self._require_questions(split)
         c = self.config
-        scores = model_outputs(model, split, encoder, c.eval_batch_size, c.bucket_width,
-                               c.padding, self.replicas)[:, 0]
+        scores = model_outputs(
+            model, split, encoder, c.eval_batch_size, c.bucket_width, c.padding, self.replicas
+        )[:, 0]
         if not (split.labels >= 0).any():
             return scores, {}
         try:

@@ -3,6 +3,7 @@
 Each case either stops with an error naming the file (or URL), the line and the fix, or is
 handled in a documented way and counted. None may give a silently wrong result.
 """
+
 import gzip
 import hashlib
 import http.server
@@ -85,6 +86,7 @@ def _vectors(tmp_path, text):
 
 # --- errors: (exception, where, what, fix) -----------------------------------------------------
 
+
 def non_utf8_file(tmp_path, server):
     path = _file(tmp_path, "pairs.tsv", b"a\tb\t0\ncaf\xe9\tb\t1\n")
     return _tsv(path), ReaderError, f"{path}:2:", "not UTF-8", "convert the file to UTF-8"
@@ -107,97 +109,170 @@ def non_utf8_stdin(tmp_path, server):
 
 def missing_column(tmp_path, server):
     path = _file(tmp_path, "pairs.tsv", "a\tb\t0\na\tb\n")
-    return (_tsv(path), ReaderError, f"{path}:2:", "expected 3 tab-separated columns, found 2",
-            "complete or remove the line")
+    return (
+        _tsv(path),
+        ReaderError,
+        f"{path}:2:",
+        "expected 3 tab-separated columns, found 2",
+        "complete or remove the line",
+    )
 
 
 def extra_column(tmp_path, server):
     path = _file(tmp_path, "pairs.tsv", "a\tb\t0\na\tb\twith a tab\t1\n")
-    return (_tsv(path), ReaderError, f"{path}:2:", "expected 3 tab-separated columns, found 4",
-            "quote the texts and read the file as csv")
+    return (
+        _tsv(path),
+        ReaderError,
+        f"{path}:2:",
+        "expected 3 tab-separated columns, found 4",
+        "quote the texts and read the file as csv",
+    )
 
 
 def extra_column_generic_reader(tmp_path, server):
     path = _file(tmp_path, "mine.tsv", "q\tr\tlabel\nx\ty\t1\nx\ty\tz\t1\n")
-    return (_pairs(path, a="q", b="r", header=True), ReaderError, f"{path}:3:",
-            "4 tab-separated columns where line 1 has 3", "a tab inside a text?")
+    return (
+        _pairs(path, a="q", b="r", header=True),
+        ReaderError,
+        f"{path}:3:",
+        "4 tab-separated columns where line 1 has 3",
+        "a tab inside a text?",
+    )
 
 
 def missing_json_key(tmp_path, server):
     path = _file(tmp_path, "pairs.jsonl", json.dumps({"s1": "x", "label": "yes"}) + "\n")
-    return (_pairs(path, fmt="jsonl", a="s1", b="s2"), ReaderError, f"{path}:1:",
-            "missing key 's2'", "the line has: s1, label")
+    return (
+        _pairs(path, fmt="jsonl", a="s1", b="s2"),
+        ReaderError,
+        f"{path}:1:",
+        "missing key 's2'",
+        "the line has: s1, label",
+    )
 
 
 def unknown_label(tmp_path, server):
     path = _file(tmp_path, "pairs.tsv", "a\tb\t1\na\tb\tmaybe\n")
-    return (_tsv(path), ReaderError, f"{path}:2:", "unknown label 'maybe' (known: '0', '1')",
-            "correct or remove the line")
+    return (
+        _tsv(path),
+        ReaderError,
+        f"{path}:2:",
+        "unknown label 'maybe' (known: '0', '1')",
+        "correct or remove the line",
+    )
 
 
 def empty_split_file(tmp_path, server):
     path = _file(tmp_path, "dev.tsv", "")
-    return (_tsv(path), ReaderError, f"{path}:0:", "no examples (0 lines read",
-            "check the path or download it again")
+    return (
+        _tsv(path),
+        ReaderError,
+        f"{path}:0:",
+        "no examples (0 lines read",
+        "check the path or download it again",
+    )
 
 
 def blank_split_file(tmp_path, server):
     path = _file(tmp_path, "dev.tsv", "\n\n\n")
-    return (_tsv(path), ReaderError, f"{path}:3:", "no examples (3 lines read, 3 skipped)",
-            "check the path or download it again")
+    return (
+        _tsv(path),
+        ReaderError,
+        f"{path}:3:",
+        "no examples (3 lines read, 3 skipped)",
+        "check the path or download it again",
+    )
 
 
 def truncated_gzip(tmp_path, server):
     path = _file(tmp_path, "dev.tsv.gz", gzip.compress(PAYLOAD)[:-40])
-    return (_tsv(path), ReaderError, f"{path}:", "corrupt gzip data",
-            "the file is truncated or damaged: download it again")
+    return (
+        _tsv(path),
+        ReaderError,
+        f"{path}:",
+        "corrupt gzip data",
+        "the file is truncated or damaged: download it again",
+    )
 
 
 def truncated_download(tmp_path, server):
     dest = tmp_path / "dev.tsv"
-    return (lambda: fetch(f"{server}/cut", dest), DownloadError, f"{server}/cut",
-            f"truncated download, {len(PAYLOAD) // 2:,} of {len(PAYLOAD):,} bytes",
-            "rerun to resume")
+    return (
+        lambda: fetch(f"{server}/cut", dest),
+        DownloadError,
+        f"{server}/cut",
+        f"truncated download, {len(PAYLOAD) // 2:,} of {len(PAYLOAD):,} bytes",
+        "rerun to resume",
+    )
 
 
 def wrong_checksum(tmp_path, server):
     dest = tmp_path / "dev.tsv"
-    return (lambda: fetch(f"{server}/full", dest, sha256="0" * 64), ChecksumError,
-            f"{server}/full", f"expected {'0' * 64}, got {hashlib.sha256(PAYLOAD).hexdigest()}",
-            "Rerun to fetch it again")
+    return (
+        lambda: fetch(f"{server}/full", dest, sha256="0" * 64),
+        ChecksumError,
+        f"{server}/full",
+        f"expected {'0' * 64}, got {hashlib.sha256(PAYLOAD).hexdigest()}",
+        "Rerun to fetch it again",
+    )
 
 
 def embedding_line_too_short(tmp_path, server):
     path, build = _vectors(tmp_path, "cat 0.1 0.2 0.3\ndog 0.4 0.5\n")
-    return (build, ValueError, f"{path}:2:", "2 values where the vectors have 3",
-            "download it again")
+    return (
+        build,
+        ValueError,
+        f"{path}:2:",
+        "2 values where the vectors have 3",
+        "download it again",
+    )
 
 
 def embedding_line_too_long(tmp_path, server):
     path, build = _vectors(tmp_path, "cat 0.1 0.2 0.3\ndog 0.4 0.5 0.6 0.7\n")
-    return (build, ValueError, f"{path}:2:", "4 values where the vectors have 3",
-            "download it again")
+    return (
+        build,
+        ValueError,
+        f"{path}:2:",
+        "4 values where the vectors have 3",
+        "download it again",
+    )
 
 
 def truncated_word2vec(tmp_path, server):
     data = b"2 3\n" + b"cat " + struct.pack("<3f", 1, 2, 3) + b"\ndog " + struct.pack("<f", 1)
     path = _file(tmp_path, "vectors.bin", data)
     vocab = Vocabulary(["cat", "dog"])
-    return (lambda: build_embedding_matrix(vocab, str(path)), ValueError, f"{path}:",
-            "ends before its header's word count (2)", "truncated: download it again")
+    return (
+        lambda: build_embedding_matrix(vocab, str(path)),
+        ValueError,
+        f"{path}:",
+        "ends before its header's word count (2)",
+        "truncated: download it again",
+    )
 
 
 def empty_split_after_holdout(tmp_path, server):
     toy = DatasetSpec(
-        name="toy", description="", task="classification", language="en", labels=("0", "1"),
-        homepage="", licence="",
-        splits={split: (FileSpec(f"toy/{split}.tsv", "pair_label_tsv"),)
-                for split in ("dev", "test")})
+        name="toy",
+        description="",
+        task="classification",
+        language="en",
+        labels=("0", "1"),
+        homepage="",
+        licence="",
+        splits={
+            split: (FileSpec(f"toy/{split}.tsv", "pair_label_tsv"),) for split in ("dev", "test")
+        },
+    )
     (tmp_path / "toy").mkdir()
     for split in ("dev", "test"):
         _file(tmp_path, f"toy/{split}.tsv", "".join(f"a{i}\tb{i}\t{i % 2}\n" for i in range(8)))
-    config = apply_scale(registry.get("gcnn/quora/cnn").replace(
-        dataset="toy", scale="low-resource", holdout_fraction=0.01))
+    config = apply_scale(
+        registry.get("gcnn/quora/cnn").replace(
+            dataset="toy", scale="low-resource", holdout_fraction=0.01
+        )
+    )
 
     def prepare():
         real = data_registry.DATASETS
@@ -207,16 +282,27 @@ def empty_split_after_holdout(tmp_path, server):
         finally:
             data_registry.DATASETS = real
 
-    return (prepare, ValueError, "the dev split of toy", "has no examples left after the "
-            "held-out split (0.01)", "raise --holdout_fraction")
+    return (
+        prepare,
+        ValueError,
+        "the dev split of toy",
+        "has no examples left after the held-out split (0.01)",
+        "raise --holdout_fraction",
+    )
 
 
 def _saved_run(tmp_path, tokens=("what", "is", "it", "?")):
     """A run directory as training leaves it (tiny CNN, weights never trained)."""
     run = RunDirectory(tmp_path / "run").create()
-    config = registry.get("gcnn/quora/cnn").replace(model_kwargs={
-        "variant": "cnn", "hidden": 4, "context_layers": 1, "aggregation_layers": 1,
-        "mlp_hidden": 4})
+    config = registry.get("gcnn/quora/cnn").replace(
+        model_kwargs={
+            "variant": "cnn",
+            "hidden": 4,
+            "context_layers": 1,
+            "aggregation_layers": 1,
+            "mlp_hidden": 4,
+        }
+    )
     encoder = PairEncoder(TextPolicy(), Vocabulary(list(tokens)), 40, 40)
     inputs = ModelInputs(vocab_size=len(encoder.vocab), num_classes=2, embedding_dim=4)
     model = build_model(config.model, inputs, **config.model_kwargs)
@@ -230,37 +316,63 @@ def _saved_run(tmp_path, tokens=("what", "is", "it", "?")):
 def run_vocabulary_not_its_weights(tmp_path, server):
     run, _ = _saved_run(tmp_path)
     Vocabulary(["what", "is", "it", "?", "new"]).save(run / "preprocessing" / "vocab.txt")
-    return (lambda: SavedModel.from_run(run.path), ValueError,
-            f"{run / 'preprocessing' / 'vocab.txt'}: 7 entries",
-            f"the weights were trained with 6 ({run / 'model_inputs.json'})",
-            "belongs to another run: restore the run's own")
+    return (
+        lambda: SavedModel.from_run(run.path),
+        ValueError,
+        f"{run / 'preprocessing' / 'vocab.txt'}: 7 entries",
+        f"the weights were trained with 6 ({run / 'model_inputs.json'})",
+        "belongs to another run: restore the run's own",
+    )
 
 
 def run_weights_not_its_model(tmp_path, server):
     run, _ = _saved_run(tmp_path)
     other, _ = _saved_run(tmp_path / "other", tokens=("a", "b"))
     (run / "checkpoints" / "best.weights.h5").write_bytes(other.best_weights.read_bytes())
-    return (lambda: SavedModel.from_run(run.path), ValueError, f"{run.best_weights}",
-            "does not fit the model that config.json and model_inputs.json describe "
-            "(word_embedding: variable.shape=(6, 4), Received: value.shape=(4, 4))",
-            "restore the run's own files, or retrain")
+    return (
+        lambda: SavedModel.from_run(run.path),
+        ValueError,
+        f"{run.best_weights}",
+        "does not fit the model that config.json and model_inputs.json describe "
+        "(word_embedding: variable.shape=(6, 4), Received: value.shape=(4, 4))",
+        "restore the run's own files, or retrain",
+    )
 
 
 def export_vocabulary_not_its_model(tmp_path, server):
     run, _ = _saved_run(tmp_path)
     export = SavedModel.from_run(run.path).export(tmp_path / "export")
     Vocabulary(["what", "is", "it", "!"]).save(export / "preprocessing" / "vocab.txt")
-    return (lambda: SavedModel.from_export(export), ValueError,
-            f"{export / 'preprocessing' / 'vocab.txt'}", "is not the vocabulary model.keras was "
-            "exported with", "export the run again")
+    return (
+        lambda: SavedModel.from_export(export),
+        ValueError,
+        f"{export / 'preprocessing' / 'vocab.txt'}",
+        "is not the vocabulary model.keras was exported with",
+        "export the run again",
+    )
 
 
-ERRORS = [non_utf8_file, non_utf8_stdin, missing_column, extra_column,
-          extra_column_generic_reader, missing_json_key, unknown_label, empty_split_file,
-          blank_split_file, empty_split_after_holdout, truncated_gzip, truncated_download,
-          wrong_checksum, embedding_line_too_short, embedding_line_too_long, truncated_word2vec,
-          run_vocabulary_not_its_weights, run_weights_not_its_model,
-          export_vocabulary_not_its_model]
+ERRORS = [
+    non_utf8_file,
+    non_utf8_stdin,
+    missing_column,
+    extra_column,
+    extra_column_generic_reader,
+    missing_json_key,
+    unknown_label,
+    empty_split_file,
+    blank_split_file,
+    empty_split_after_holdout,
+    truncated_gzip,
+    truncated_download,
+    wrong_checksum,
+    embedding_line_too_short,
+    embedding_line_too_long,
+    truncated_word2vec,
+    run_vocabulary_not_its_weights,
+    run_weights_not_its_model,
+    export_vocabulary_not_its_model,
+]
 
 
 @pytest.mark.parametrize("case", ERRORS, ids=lambda case: case.__name__)
@@ -286,14 +398,18 @@ def test_a_failed_download_leaves_nothing_at_the_final_path(tmp_path, server):
 
 # --- documented, counted handling ------------------------------------------------------------
 
+
 def test_blank_lines_and_unlabelled_nli_pairs_are_counted_skips(tmp_path):
     stats = ReadStats()
     path = _file(tmp_path, "pairs.tsv", "a\tb\t0\n\n \nc\td\t1\n")
     assert len(list(readers.read_pair_label_tsv(path, stats=stats))) == 2
     assert stats.summary() == "pairs.tsv: 2 examples, skipped 2 (blank line)"
     line = {"gold_label": "-", "sentence1": "a", "sentence2": "b"}
-    nli = _file(tmp_path, "snli.jsonl", json.dumps(line) + "\n" + json.dumps(
-        dict(line, gold_label="neutral")) + "\n")
+    nli = _file(
+        tmp_path,
+        "snli.jsonl",
+        json.dumps(line) + "\n" + json.dumps(dict(line, gold_label="neutral")) + "\n",
+    )
     stats = ReadStats()
     assert [ex.label for ex in readers.read_nli_jsonl(nli, stats=stats)] == [1]
     assert stats.skipped == {"gold_label '-'": 1}
@@ -301,27 +417,32 @@ def test_blank_lines_and_unlabelled_nli_pairs_are_counted_skips(tmp_path):
 
 def test_texts_over_the_cut_off_keep_their_first_tokens_and_are_counted():
     encoder = PairEncoder(TextPolicy(), Vocabulary([f"w{i}" for i in range(50)]), 5, 7)
-    pairs = [TokenizedPair([f"w{i % 50}" for i in range(10_000)], ["w1"]),
-             TokenizedPair(["w2", "w3"], [f"w{i}" for i in range(8)])]
+    pairs = [
+        TokenizedPair([f"w{i % 50}" for i in range(10_000)], ["w1"]),
+        TokenizedPair(["w2", "w3"], [f"w{i}" for i in range(8)]),
+    ]
     encoded = [encoder.encode_pair(pair) for pair in pairs]
     assert [len(e["a_ids"]) for e in encoded] == [5, 2]
     assert [len(e["b_ids"]) for e in encoded] == [1, 7]
     np.testing.assert_array_equal(encoded[0]["a_ids"], encoder.vocab.encode(pairs[0].a[:5]))
     assert encoder.length_notes("dev", pairs) == [
         "dev: 1 of 2 texts a longer than the cut-off (longest 10000 tokens) keep their first 5",
-        "dev: 1 of 2 texts b longer than the cut-off (longest 8 tokens) keep their first 7"]
+        "dev: 1 of 2 texts b longer than the cut-off (longest 8 tokens) keep their first 7",
+    ]
 
 
 def test_empty_texts_are_kept_counted_and_predicted_finitely(tmp_path):
     run, _ = _saved_run(tmp_path)
     saved = SavedModel.from_run(run.path)
-    probabilities = saved.predict_pairs([("", "what is it ?"), ("what is it ?", "   "),
-                                         ("what is it ?", "what is it ?")])
+    probabilities = saved.predict_pairs(
+        [("", "what is it ?"), ("what is it ?", "   "), ("what is it ?", "what is it ?")]
+    )
     assert probabilities.shape == (3, 2) and np.isfinite(probabilities).all()
     np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, atol=1e-6)
     assert saved.notes == [
         "input: 1 of 3 texts a have no tokens (kept: the model sees only padding on that side)",
-        "input: 1 of 3 texts b have no tokens (kept: the model sees only padding on that side)"]
+        "input: 1 of 3 texts b have no tokens (kept: the model sees only padding on that side)",
+    ]
 
 
 def _one_row_per_model():
@@ -334,20 +455,27 @@ def _one_row_per_model():
 @pytest.mark.parametrize("config", _one_row_per_model(), ids=lambda config: config.model)
 def test_every_model_gives_finite_outputs_for_an_empty_side(config):
     kwargs = config.model_kwargs
-    inputs = ModelInputs(vocab_size=30, num_classes=len(data_registry.get_dataset(
-        config.dataset).labels), embedding_dim=8, max_chars=4,
+    inputs = ModelInputs(
+        vocab_size=30,
+        num_classes=len(data_registry.get_dataset(config.dataset).labels),
+        embedding_dim=8,
+        max_chars=4,
         char_vocab_size=12 if kwargs.get("char_features") else None,
-        pos_vocab_size=48 if kwargs.get("pos_features") else None)
+        pos_vocab_size=48 if kwargs.get("pos_features") else None,
+    )
     model = build_model(config.model, inputs, **kwargs)
     rng = np.random.RandomState(0)
     a, b = rng.randint(1, 30, (2, 8)), rng.randint(1, 30, (2, 8))
     a[0], b[1] = 0, 0  # pair 0 has no a, pair 1 no b: that side is all padding
     batch = {"a_ids": a, "b_ids": b}
     if inputs.char_vocab_size:
-        batch.update(a_chars=rng.randint(1, 12, (2, 8, 4)) * (a[..., None] > 0),
-                     b_chars=rng.randint(1, 12, (2, 8, 4)) * (b[..., None] > 0))
+        batch.update(
+            a_chars=rng.randint(1, 12, (2, 8, 4)) * (a[..., None] > 0),
+            b_chars=rng.randint(1, 12, (2, 8, 4)) * (b[..., None] > 0),
+        )
     if inputs.pos_vocab_size:
-        batch.update(a_pos=rng.randint(1, 48, (2, 8)) * (a > 0),
-                     b_pos=rng.randint(1, 48, (2, 8)) * (b > 0))
+        batch.update(
+            a_pos=rng.randint(1, 48, (2, 8)) * (a > 0), b_pos=rng.randint(1, 48, (2, 8)) * (b > 0)
+        )
     outputs = np.asarray(model({k: v.astype("int32") for k, v in batch.items()}))
     assert np.isfinite(outputs).all(), outputs

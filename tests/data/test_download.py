@@ -1,4 +1,5 @@
 """Downloads against a local HTTP server (never an external host), checksums, and the CLI."""
+
 import dataclasses
 import gzip
 import hashlib
@@ -120,12 +121,21 @@ def test_fetch_checksum_mismatch_deletes_part(server, tmp_path):
 
 def test_fetch_extracts_zip_member(server, tmp_path):
     dest = tmp_path / "ds" / "corpus" / "dev.txt"
-    fetch(f"{server}/corpus.zip", dest, sha256=_sha(SPLIT), member="corpus/dev.txt",
-          archive=tmp_path / "ds" / "corpus.zip")
+    fetch(
+        f"{server}/corpus.zip",
+        dest,
+        sha256=_sha(SPLIT),
+        member="corpus/dev.txt",
+        archive=tmp_path / "ds" / "corpus.zip",
+    )
     assert dest.read_bytes() == SPLIT
     with pytest.raises(DownloadError, match="no member 'corpus/train.txt'"):
-        fetch(f"{server}/corpus.zip", tmp_path / "ds" / "train.txt", member="corpus/train.txt",
-              archive=tmp_path / "ds" / "corpus.zip")
+        fetch(
+            f"{server}/corpus.zip",
+            tmp_path / "ds" / "train.txt",
+            member="corpus/train.txt",
+            archive=tmp_path / "ds" / "corpus.zip",
+        )
     assert [path for path, _ in _Handler.requests] == ["/corpus.zip"]  # the zip is reused
 
 
@@ -141,15 +151,31 @@ def _toy_spec(url):
     """A dataset whose dev split downloads from the local server and whose test split has
     no URL."""
     return DatasetSpec(
-        name="toy", description="test", task="classification", language="en",
-        labels=("no", "yes"), homepage="", licence="",
+        name="toy",
+        description="test",
+        task="classification",
+        language="en",
+        labels=("no", "yes"),
+        homepage="",
+        licence="",
         splits={
-            "dev": (FileSpec("toy/corpus/dev.txt", "pair_label_tsv", url=url,
-                             member="corpus/dev.txt", sha256=_sha(SPLIT),
-                             labels={"0": 0, "1": 1}),),
-            "test": (FileSpec("toy/test.txt", "pair_label_tsv",
-                              how_to_get="ask the authors for test.txt"),),
-        })
+            "dev": (
+                FileSpec(
+                    "toy/corpus/dev.txt",
+                    "pair_label_tsv",
+                    url=url,
+                    member="corpus/dev.txt",
+                    sha256=_sha(SPLIT),
+                    labels={"0": 0, "1": 1},
+                ),
+            ),
+            "test": (
+                FileSpec(
+                    "toy/test.txt", "pair_label_tsv", how_to_get="ask the authors for test.txt"
+                ),
+            ),
+        },
+    )
 
 
 def test_ensure_dataset_fetches_then_lists_what_is_missing(server, tmp_path, monkeypatch):
@@ -196,8 +222,14 @@ def test_verify_detects_mismatch_and_unpinned(tmp_path):
 
 def _cli(*args):
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.run([sys.executable, str(REPO / "experiments" / "download.py"), *args],
-                          check=False, capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, str(REPO / "experiments" / "download.py"), *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
 
 
 def test_cli_verify_only(shared_data, tmp_path):

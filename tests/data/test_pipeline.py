@@ -1,9 +1,16 @@
 """tf.data pipeline: schedules, per-batch padding, masks, order restoration, encoder state."""
+
 import numpy as np
 
 from gcnn_match.data.example import Example
-from gcnn_match.data.pipeline import (PairEncoder, evaluation_dataset, tokenize_examples,
-                                      training_dataset, training_schedule, unsort)
+from gcnn_match.data.pipeline import (
+    PairEncoder,
+    evaluation_dataset,
+    tokenize_examples,
+    training_dataset,
+    training_schedule,
+    unsort,
+)
 from gcnn_match.data.tokenizers import TextPolicy
 
 POLICY = TextPolicy(tokenizer="whitespace", lowercase=False, use_given_tokens=True)
@@ -43,8 +50,16 @@ def test_schedule_covers_each_example_once_and_depends_on_seed_and_epoch():
 
 def test_batches_are_padded_per_batch_with_cut_offs_and_width_multiples():
     encoder, split = _encoded()
-    ds, steps = training_dataset(split, 8, encoder.feature_names(), {"a": 20, "b": 10}, seed=0,
-                                 first_epoch=0, epochs=2, bucket_width=8)
+    ds, steps = training_dataset(
+        split,
+        8,
+        encoder.feature_names(),
+        {"a": 20, "b": 10},
+        seed=0,
+        first_epoch=0,
+        epochs=2,
+        bucket_width=8,
+    )
     batches = list(ds)
     assert steps == 7 and len(batches) == 14
     for features, labels in batches:
@@ -59,8 +74,9 @@ def test_batches_are_padded_per_batch_with_cut_offs_and_width_multiples():
 
 def test_fixed_padding_uses_the_cut_offs():
     encoder, split = _encoded()
-    ds, _ = evaluation_dataset(split, 16, encoder.feature_names(), {"a": 20, "b": 10},
-                               padding="fixed")
+    ds, _ = evaluation_dataset(
+        split, 16, encoder.feature_names(), {"a": 20, "b": 10}, padding="fixed"
+    )
     for features, _ in ds:
         assert features["a_ids"].shape[1] == 20 and features["b_ids"].shape[1] == 10
 
@@ -132,7 +148,15 @@ def test_a_run_keeps_its_tagger(tmp_path):
 
 
 def test_shipped_tags_are_used_without_a_tagger():
-    example = Example("x", "y", 0, "u", a_tokens=("A", "dog"), b_tokens=("runs",),
-                      a_pos=("DT", "NN"), b_pos=("VBZ",))
+    example = Example(
+        "x",
+        "y",
+        0,
+        "u",
+        a_tokens=("A", "dog"),
+        b_tokens=("runs",),
+        a_pos=("DT", "NN"),
+        b_pos=("VBZ",),
+    )
     pair = tokenize_examples([example], POLICY, tagger=_FakeTagger())[0]
     assert pair.a_pos == ["DT", "NN"] and pair.b_pos == ["VBZ"]

@@ -1,4 +1,5 @@
 """The fixed 47-id POS inventory and the SNLI-trained PTB tagger (GCNN char+POS feature)."""
+
 import collections
 import json
 
@@ -12,15 +13,34 @@ def test_inventory_has_47_stable_ids():
     assert pos.PAD_ID == 0 and 0 not in pos.POS_IDS.values()
     assert sorted(pos.POS_IDS.values()) == list(range(1, 48))
     # Ids are part of saved models: pin a few of them.
-    expected = {"CC": 1, "NN": 12, "NNP": 14, "VBZ": 32, "WRB": 36, "#": 37, ".": 39,
-                "-LRB-": 42, "-RRB-": 43, "''": 45, "-NONE-": 46}
+    expected = {
+        "CC": 1,
+        "NN": 12,
+        "NNP": 14,
+        "VBZ": 32,
+        "WRB": 36,
+        "#": 37,
+        ".": 39,
+        "-LRB-": 42,
+        "-RRB-": 43,
+        "''": 45,
+        "-NONE-": 46,
+    }
     assert {tag: pos.POS_IDS[tag] for tag in expected} == expected
     assert pos.OTHER_ID == 47
 
 
 def test_pos_ids_maps_aliases_and_unknown_tags():
     assert pos.pos_ids(["DT", "NN", "(", ")", "-LCB-", "HYPH", None, "."]) == [
-        3, 12, 42, 43, 42, 47, 47, 39]
+        3,
+        12,
+        42,
+        43,
+        42,
+        47,
+        47,
+        39,
+    ]
     assert pos.pos_ids([]) == []
 
 
@@ -47,10 +67,18 @@ def _write_fake_snli(data_dir, sentences):
         lines = []
         for i, sentence in enumerate(chosen):
             text = " ".join(word for word, _ in sentence)
-            lines.append(json.dumps({
-                "gold_label": "entailment", "pairID": f"{split}{i}",
-                "sentence1": text, "sentence2": text,
-                "sentence1_parse": _parse(sentence), "sentence2_parse": _parse(sentence)}))
+            lines.append(
+                json.dumps(
+                    {
+                        "gold_label": "entailment",
+                        "pairID": f"{split}{i}",
+                        "sentence1": text,
+                        "sentence2": text,
+                        "sentence1_parse": _parse(sentence),
+                        "sentence2_parse": _parse(sentence),
+                    }
+                )
+            )
         (folder / f"snli_1.0_{split}.jsonl").write_text("\n".join(lines) + "\n")
 
 
@@ -111,8 +139,9 @@ def test_tagger_accuracy_on_held_out_snli(shared_data):
     # at least one point above the baseline.
     train = pos.tagged_sentences(shared_data, ["dev"])[:2000]
     seen = {tuple(w for w, _ in s) for s in train}
-    held_out = [s for s in pos.tagged_sentences(shared_data, ["test"])
-                if tuple(w for w, _ in s) not in seen][:2000]
+    held_out = [
+        s for s in pos.tagged_sentences(shared_data, ["test"]) if tuple(w for w, _ in s) not in seen
+    ][:2000]
     tagger = pos.train_tagger(train, nr_iter=2)
 
     counts = collections.defaultdict(collections.Counter)
@@ -120,12 +149,22 @@ def test_tagger_accuracy_on_held_out_snli(shared_data):
         for word, tag in sentence:
             counts[word][tag] += 1
     gold = [tag for sentence in held_out for _, tag in sentence]
-    guess = [counts[w].most_common(1)[0][0] if w in counts else "NN"
-             for sentence in held_out for w, _ in sentence]
+    guess = [
+        counts[w].most_common(1)[0][0] if w in counts else "NN"
+        for sentence in held_out
+        for w, _ in sentence
+    ]
     baseline = sum(g == t for g, t in zip(guess, gold)) / len(gold)
 
     accuracy = pos.tagging_accuracy(tagger, held_out)
     assert accuracy > 0.92
     assert accuracy > baseline + 0.01
     assert pos.tag_tokens(tagger, "A man is playing a guitar .".split()) == [
-        "DT", "NN", "VBZ", "VBG", "DT", "NN", "."]
+        "DT",
+        "NN",
+        "VBZ",
+        "VBG",
+        "DT",
+        "NN",
+        ".",
+    ]

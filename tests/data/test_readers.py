@@ -1,5 +1,6 @@
 """Readers: exact counts on the real files, every format on small fixtures, and errors that name
 the file and line."""
+
 import collections
 import gzip
 import json
@@ -39,8 +40,9 @@ REAL = [
 ]
 
 
-@pytest.mark.parametrize("name,split,lines,labels,skipped", REAL,
-                         ids=[f"{r[0]}-{r[1]}" for r in REAL])
+@pytest.mark.parametrize(
+    "name,split,lines,labels,skipped", REAL, ids=[f"{r[0]}-{r[1]}" for r in REAL]
+)
 def test_real_split_counts(shared_data, name, split, lines, labels, skipped):
     stats = ReadStats()
     examples = list(read_split(name, split, shared_data, stats))
@@ -93,7 +95,9 @@ def test_fever_claims_evidence(shared_data):
 # --- each format on a fixture ------------------------------------------------------------------
 
 NLI_LINE = {
-    "gold_label": "entailment", "pairID": "p1", "sentence1": "A dog runs.",
+    "gold_label": "entailment",
+    "pairID": "p1",
+    "sentence1": "A dog runs.",
     "sentence2": "An animal moves.",
     "sentence1_parse": "(ROOT (S (NP (DT A) (NN dog)) (VP (VBZ runs)) (. .)))",
     "sentence2_binary_parse": "( ( An animal ) ( moves . ) )",
@@ -102,11 +106,11 @@ NLI_LINE = {
 
 def test_nli_jsonl_tokens_from_parses_and_unlabelled(tmp_path):
     lines = [NLI_LINE, dict(NLI_LINE, pairID="p2", gold_label="-"), dict(NLI_LINE, pairID="p3")]
-    path = _write(tmp_path / "x.jsonl.gz", "\n".join(map(json.dumps, lines)) + "\n",
-                  compress=True)
+    path = _write(tmp_path / "x.jsonl.gz", "\n".join(map(json.dumps, lines)) + "\n", compress=True)
     stats = ReadStats()
-    examples = list(readers.read_nli_jsonl(
-        path, labels={"entailment": 0, "neutral": 1}, stats=stats))
+    examples = list(
+        readers.read_nli_jsonl(path, labels={"entailment": 0, "neutral": 1}, stats=stats)
+    )
     assert [ex.uid for ex in examples] == ["p1", "p3"]
     assert examples[0].a_tokens == ("A", "dog", "runs", ".")
     assert examples[0].a_pos == ("DT", "NN", "VBZ", ".")
@@ -127,42 +131,70 @@ def test_bimpm_scitail_yelp_fever_formats(tmp_path):
     yelp = _write(tmp_path / "yelp_test_2000", "5 great food here\n1\tawful\n")
     examples = list(readers.read_yelp_tsv(yelp, labels=stars))
     assert [(ex.label, ex.a, ex.b) for ex in examples] == [
-        (4, "great food here", "great food here"), (0, "awful", "awful")]
-    yelp_json = _write(tmp_path / "y.jsonl", json.dumps(
-        {"review_id": "r1", "stars": 3.0, "text": "ok"}) + "\n")
+        (4, "great food here", "great food here"),
+        (0, "awful", "awful"),
+    ]
+    yelp_json = _write(
+        tmp_path / "y.jsonl", json.dumps({"review_id": "r1", "stars": 3.0, "text": "ok"}) + "\n"
+    )
     assert [(ex.label, ex.uid) for ex in readers.read_yelp_jsonl(yelp_json, labels=stars)] == [
-        (2, "r1")]
+        (2, "r1")
+    ]
 
-    fever = _write(tmp_path / "f.jsonl", json.dumps(
-        {"id": 5, "label": "REFUTES", "claim": "C.", "evidence": [[[1, 2, "Page", 3]]]}) + "\n")
+    fever = _write(
+        tmp_path / "f.jsonl",
+        json.dumps({"id": 5, "label": "REFUTES", "claim": "C.", "evidence": [[[1, 2, "Page", 3]]]})
+        + "\n",
+    )
     [example] = readers.read_fever_jsonl(fever)
     assert (example.a, example.b, example.label, example.group) == ("C.", "", 1, "5")
 
 
 def test_wikiqa_official_tsv_with_header(tmp_path):
     header = "QuestionID\tQuestion\tDocumentID\tDocumentTitle\tSentenceID\tSentence\tLabel\n"
-    path = _write(tmp_path / "WikiQA-dev.tsv", header + "Q1\tWho?\tD1\tT\tD1-0\tHim.\t1\n"
-                  "Q1\tWho?\tD1\tT\tD1-1\tNo.\t0\n")
+    path = _write(
+        tmp_path / "WikiQA-dev.tsv",
+        header + "Q1\tWho?\tD1\tT\tD1-0\tHim.\t1\nQ1\tWho?\tD1\tT\tD1-1\tNo.\t0\n",
+    )
     examples = list(readers.read_wikiqa_tsv(path))
     assert [(ex.uid, ex.group, ex.label) for ex in examples] == [
-        ("D1-0", "Q1", 1), ("D1-1", "Q1", 0)]
+        ("D1-0", "Q1", 1),
+        ("D1-1", "Q1", 0),
+    ]
 
 
 # --- errors name the file and the line ---------------------------------------------------------
 
-@pytest.mark.parametrize("reader,content,line,reason", [
-    (readers.read_pair_label_tsv, "a\tb\t0\na\tb\n", 2,
-     "expected 3 tab-separated columns, found 2"),
-    (readers.read_pair_label_tsv, "a\tb\t0\na\tb\tmaybe\n", 2,
-     "label 'maybe' is not a class index"),
-    (readers.read_nli_jsonl, json.dumps(NLI_LINE) + "\n{not json\n", 2, "invalid JSON"),
-    (readers.read_nli_jsonl, "{}\n", 1, "missing key 'gold_label'"),
-    (readers.read_fever_jsonl, '{"id": 1, "claim": "c", "label": "MAYBE"}\n', 1,
-     "unknown label 'MAYBE'"),
-    (readers.read_pair_label_tsv, b"a\tb\t0\n\xff\xfe\tb\t1\n", 2, "not UTF-8"),
-    (readers.read_pair_label_tsv, "", 0, "no examples (0 lines read, 0 skipped)"),
-    (readers.read_pair_label_tsv, "\n\n", 2, "no examples (2 lines read, 2 skipped)"),
-], ids=["columns", "label", "json", "key", "fever-label", "utf8", "empty", "blank"])
+
+@pytest.mark.parametrize(
+    "reader,content,line,reason",
+    [
+        (
+            readers.read_pair_label_tsv,
+            "a\tb\t0\na\tb\n",
+            2,
+            "expected 3 tab-separated columns, found 2",
+        ),
+        (
+            readers.read_pair_label_tsv,
+            "a\tb\t0\na\tb\tmaybe\n",
+            2,
+            "label 'maybe' is not a class index",
+        ),
+        (readers.read_nli_jsonl, json.dumps(NLI_LINE) + "\n{not json\n", 2, "invalid JSON"),
+        (readers.read_nli_jsonl, "{}\n", 1, "missing key 'gold_label'"),
+        (
+            readers.read_fever_jsonl,
+            '{"id": 1, "claim": "c", "label": "MAYBE"}\n',
+            1,
+            "unknown label 'MAYBE'",
+        ),
+        (readers.read_pair_label_tsv, b"a\tb\t0\n\xff\xfe\tb\t1\n", 2, "not UTF-8"),
+        (readers.read_pair_label_tsv, "", 0, "no examples (0 lines read, 0 skipped)"),
+        (readers.read_pair_label_tsv, "\n\n", 2, "no examples (2 lines read, 2 skipped)"),
+    ],
+    ids=["columns", "label", "json", "key", "fever-label", "utf8", "empty", "blank"],
+)
 def test_malformed_input_names_file_and_line(tmp_path, reader, content, line, reason):
     path = _write(tmp_path / "bad.txt", content)
     with pytest.raises(ReaderError) as info:
@@ -193,13 +225,17 @@ def test_blank_lines_are_counted(tmp_path):
 
 # --- the generic reader ------------------------------------------------------------------------
 
+
 def test_read_pairs_tsv_names_and_indices(tmp_path):
     path = _write(tmp_path / "p.tsv", "id\tleft\tright\ty\n1\tx\ty\tpos\n2\tu\tv\tneg\n")
     labels = {"neg": 0, "pos": 1}
-    by_name = list(read_pairs(path, a="left", b="right", label="y", uid="id", labels=labels,
-                              header=True))
+    by_name = list(
+        read_pairs(path, a="left", b="right", label="y", uid="id", labels=labels, header=True)
+    )
     assert [(ex.a, ex.b, ex.label, ex.uid) for ex in by_name] == [
-        ("x", "y", 1, "1"), ("u", "v", 0, "2")]
+        ("x", "y", 1, "1"),
+        ("u", "v", 0, "2"),
+    ]
     by_index = list(read_pairs(path, a=1, b=2, label=3, labels=labels, header=True))
     assert [ex.label for ex in by_index] == [1, 0] and by_index[0].uid == "p.tsv:2"
     unlabelled = list(read_pairs(path, a=1, b=2, header=True))

@@ -1,4 +1,5 @@
 """Dataset registry: the entries the papers need, split resolution and its error message."""
+
 import gzip
 
 import pytest
@@ -16,9 +17,12 @@ SPLITS = {
     "multinli": ["train", "dev_matched", "dev_mismatched", "test_matched", "test_mismatched"],
     "quora": ["train", "dev", "test"],
     "scitail": ["train", "dev", "test"],
-    "fever": ["train", "paper_dev", "paper_test", "shared_task_dev"] + [
-        f"{split}.{setting}" for setting in ("retrieved", "gold")
-        for split in ("train", "paper_dev", "paper_test", "shared_task_dev")],
+    "fever": ["train", "paper_dev", "paper_test", "shared_task_dev"]
+    + [
+        f"{split}.{setting}"
+        for setting in ("retrieved", "gold")
+        for split in ("train", "paper_dev", "paper_test", "shared_task_dev")
+    ],
     "yelp": ["train", "dev", "test"],
     "lcqmc": ["train", "dev", "test"],
     "sick": ["train", "dev", "test"],
@@ -101,15 +105,19 @@ def test_official_layout_wins_over_derived(tmp_path):
     path, file_spec = resolve_split("scitail", "dev", tmp_path)
     assert path == official and file_spec.format == "scitail_tsv"
     assert [(ex.a, ex.label) for ex in read_split("scitail", "dev", tmp_path)] == [
-        ("Premise .", 0), ("P2", 1)]
+        ("Premise .", 0),
+        ("P2", 1),
+    ]
 
 
 def test_semeval_sick_through_generic_columns(tmp_path):
     path = tmp_path / "sick/SICK_trial.txt"
     path.parent.mkdir()
-    path.write_text("pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
-                    "219\tA man sings\tA man is singing\t4.9\tENTAILMENT\n"
-                    "220\tA cat\tNo cat\t2.1\tCONTRADICTION\n")
+    path.write_text(
+        "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
+        "219\tA man sings\tA man is singing\t4.9\tENTAILMENT\n"
+        "220\tA cat\tNo cat\t2.1\tCONTRADICTION\n"
+    )
     examples = list(read_split("sick", "dev", tmp_path))
     assert [(ex.uid, ex.label) for ex in examples] == [("219", 0), ("220", 2)]
 
@@ -117,7 +125,6 @@ def test_semeval_sick_through_generic_columns(tmp_path):
 def test_multinli_test_is_unlabelled(tmp_path):
     path = tmp_path / "multinli/multinli_0.9_test_matched_unlabeled.jsonl"
     path.parent.mkdir()
-    path.write_text('{"gold_label": "hidden", "pairID": "9", "sentence1": "a", '
-                    '"sentence2": "b"}\n')
+    path.write_text('{"gold_label": "hidden", "pairID": "9", "sentence1": "a", "sentence2": "b"}\n')
     [example] = read_split("multinli", "test_matched", tmp_path)
     assert example.label is None and example.uid == "9"

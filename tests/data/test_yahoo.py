@@ -1,4 +1,5 @@
 """Yahoo! Answers candidate sets: XML reading, length filter, BM25 negatives, split, files."""
+
 import gzip
 import json
 import math
@@ -20,10 +21,12 @@ NUM_GOOD = 44  # 44 kept pairs split 20:1:1 -> 40 / 2 / 2 questions
 def _document(uri, subject, answer, content="", others=()):
     best = f"<bestanswer>{answer}</bestanswer>" if answer is not None else ""
     items = "".join(f"<answer_item>{a}</answer_item>" for a in others)
-    return (f'<vespaadd><document type="wisdom">\n<uri>{uri}</uri>\n'
-            f"<subject>{subject}</subject>\n<content>{content}</content>\n{best}\n"
-            f"<nbestanswers>{items}</nbestanswers>\n<cat>Zoology</cat>\n"
-            "</document></vespaadd>\n")
+    return (
+        f'<vespaadd><document type="wisdom">\n<uri>{uri}</uri>\n'
+        f"<subject>{subject}</subject>\n<content>{content}</content>\n{best}\n"
+        f"<nbestanswers>{items}</nbestanswers>\n<cat>Zoology</cat>\n"
+        "</document></vespaadd>\n"
+    )
 
 
 def _words(rng, low, high):
@@ -32,9 +35,16 @@ def _words(rng, low, high):
 
 def _corpus(rng):
     """NUM_GOOD valid questions plus one of each kind the builder drops."""
-    docs = [_document(f"q{i}", f"why {_words(rng, 3, 8)} ?", _words(rng, 4, 12),
-                      content=_words(rng, 20, 30), others=[_words(rng, 4, 8)])
-            for i in range(NUM_GOOD)]
+    docs = [
+        _document(
+            f"q{i}",
+            f"why {_words(rng, 3, 8)} ?",
+            _words(rng, 4, 12),
+            content=_words(rng, 20, 30),
+            others=[_words(rng, 4, 8)],
+        )
+        for i in range(NUM_GOOD)
+    ]
     docs += [
         _document("short_q", "Why ?", "an answer of enough words"),
         _document("long_a", "is this question long enough", _words(rng, 31, 40)),
@@ -76,23 +86,40 @@ def _groups(rows):
 
 def test_reader_fields_markup_and_skips(tmp_path):
     path = tmp_path / "manner.xml.gz"
-    text = ("<ystfeed>\n" + _document("u1", "How  do\nI  fix it ?", "Turn it off.&lt;br /&gt;Then"
-                                      " <b>on</b> again", content="It broke.")
-            + _document("u2", "", "an answer") + _document("u3", "a question", None)
-            + "</ystfeed>\n")
+    text = (
+        "<ystfeed>\n"
+        + _document(
+            "u1",
+            "How  do\nI  fix it ?",
+            "Turn it off.&lt;br /&gt;Then <b>on</b> again",
+            content="It broke.",
+        )
+        + _document("u2", "", "an answer")
+        + _document("u3", "a question", None)
+        + "</ystfeed>\n"
+    )
     path.write_bytes(gzip.compress(text.encode("utf-8")))
     stats = ReadStats()
     questions = list(yahoo.read_yahoo_xml(path, stats))
-    assert questions == [yahoo.YahooQuestion(uri="u1", subject="How do I fix it ?",
-                                             content="It broke.",
-                                             best_answer="Turn it off. Then on again", line=2)]
+    assert questions == [
+        yahoo.YahooQuestion(
+            uri="u1",
+            subject="How do I fix it ?",
+            content="It broke.",
+            best_answer="Turn it off. Then on again",
+            line=2,
+        )
+    ]
     assert stats.skipped == {"no subject": 1, "no best answer": 1} and stats.examples == 1
 
 
 def test_malformed_xml_names_file_and_line(tmp_path):
     path = tmp_path / "broken.xml"
-    path.write_text("<ystfeed>\n" + _document("u1", "a b c d", "e f g h")
-                    + "<vespaadd><document>\n<subject>oops</content>\n</document></vespaadd>\n")
+    path.write_text(
+        "<ystfeed>\n"
+        + _document("u1", "a b c d", "e f g h")
+        + "<vespaadd><document>\n<subject>oops</content>\n</document></vespaadd>\n"
+    )
     with pytest.raises(ReaderError, match=r"broken\.xml:11: not well-formed XML \(mismatched tag"):
         list(yahoo.read_yahoo_xml(path))
 
@@ -108,8 +135,11 @@ def test_length_filter_and_counts(built):
     summary = built.summary
     assert summary["questions_read"] == NUM_GOOD + 3  # "no_best" never leaves the reader
     assert summary["pairs_kept"] == summary["answer_pool_size"] == NUM_GOOD
-    assert summary["skipped"] == {"answer length outside [4, 30]": 1, "duplicate uri": 1,
-                                  "question length outside [4, 30]": 1}
+    assert summary["skipped"] == {
+        "answer length outside [4, 30]": 1,
+        "duplicate uri": 1,
+        "question length outside [4, 30]": 1,
+    }
     for rows in built.rows.values():
         for question, answer, _, group in rows:
             assert 4 <= len(question.split()) <= 30 and 4 <= len(answer.split()) <= 30
@@ -199,8 +229,10 @@ def test_same_seed_same_sets_and_nine_negatives_extend_four(xml_file, built):
 def test_question_without_enough_bm25_candidates_is_dropped(tmp_path):
     path = tmp_path / "lonely.xml"
     rng = np.random.default_rng(3)
-    docs = [_document(f"q{i}", f"why {_words(rng, 3, 8)} ?", _words(rng, 4, 12))
-            for i in range(NUM_GOOD)]
+    docs = [
+        _document(f"q{i}", f"why {_words(rng, 3, 8)} ?", _words(rng, 4, 12))
+        for i in range(NUM_GOOD)
+    ]
     docs.append(_document("lonely", "what shares no word ?", "zz1 zz2 zz3 zz4"))
     path.write_text("<ystfeed>\n" + "".join(docs) + "</ystfeed>\n")
     sets = _build(path, top_k=TOP_K)
@@ -219,9 +251,19 @@ def test_config_rejects_impossible_settings():
 
 
 def test_cli_writes_the_registry_layout(xml_file, tmp_path):
-    subprocess.run([sys.executable, str(REPO / "experiments" / "build_yahoo.py"),
-                    f"--xml={xml_file}", f"--data_dir={tmp_path}", f"--top_k={TOP_K}"],
-                   check=True, capture_output=True, text=True, cwd=REPO)
+    subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "experiments" / "build_yahoo.py"),
+            f"--xml={xml_file}",
+            f"--data_dir={tmp_path}",
+            f"--top_k={TOP_K}",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     folder = tmp_path / "yahoo"
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["source"]["file"] == str(xml_file) and summary["questions"]["dev"] == 2
@@ -229,5 +271,10 @@ def test_cli_writes_the_registry_layout(xml_file, tmp_path):
         examples = list(read_pairs(folder / f"{split}.tsv", a=0, b=1, label=2, uid=3))
         assert len(examples) == summary["rows"][split]
         assert {e.label for e in examples} == {0, 1}
-    assert sorted(p.name for p in folder.iterdir()) == ["dev.tsv", "summary.json", "test.tsv",
-                                                         "test_10.tsv", "train.tsv"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "dev.tsv",
+        "summary.json",
+        "test.tsv",
+        "test_10.tsv",
+        "train.tsv",
+    ]

@@ -1,5 +1,6 @@
 """Yelp reviews (Lin et al. 2017's split, ATTCONV Table 3) through the dataset registry: both
 layouts, every review kept, and errors that name file and line."""
+
 import json
 
 import pytest
@@ -28,21 +29,32 @@ def test_loader_layout_gives_the_review_as_both_texts_and_stars_as_classes(tmp_p
 
 
 def test_review_json_layout(tmp_path):
-    rows = [{"review_id": "r1", "stars": 4.0, "text": "Nice place."},
-            {"review_id": "r2", "stars": 2, "text": "Cold soup."}]
+    rows = [
+        {"review_id": "r1", "stars": 4.0, "text": "Nice place."},
+        {"review_id": "r2", "stars": 2, "text": "Cold soup."},
+    ]
     _place(tmp_path, "dev.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
     examples = list(read_split("yelp", "dev", tmp_path))
     assert [(ex.uid, ex.label, ex.b) for ex in examples] == [
-        ("r1", 3, "Nice place."), ("r2", 1, "Cold soup.")]
+        ("r1", 3, "Nice place."),
+        ("r2", 1, "Cold soup."),
+    ]
 
 
-@pytest.mark.parametrize("name,text,line,message", [
-    ("yelp_valid_2000", "5 good\n6 too many stars\n", 2, "unknown label '6'"),
-    ("yelp_valid_2000", "5 good\nnostars\n", 2, "stars<whitespace>text"),
-    ("dev.jsonl", '{"stars": 5, "text": "ok"}\n{"stars": 0, "text": "no"}\n', 2,
-     "unknown label '0'"),
-    ("dev.jsonl", '{"stars": 5}\n', 1, "missing key 'text'"),
-])
+@pytest.mark.parametrize(
+    "name,text,line,message",
+    [
+        ("yelp_valid_2000", "5 good\n6 too many stars\n", 2, "unknown label '6'"),
+        ("yelp_valid_2000", "5 good\nnostars\n", 2, "stars<whitespace>text"),
+        (
+            "dev.jsonl",
+            '{"stars": 5, "text": "ok"}\n{"stars": 0, "text": "no"}\n',
+            2,
+            "unknown label '0'",
+        ),
+        ("dev.jsonl", '{"stars": 5}\n', 1, "missing key 'text'"),
+    ],
+)
 def test_malformed_reviews_name_file_and_line(tmp_path, name, text, line, message):
     path = _place(tmp_path, name, text)
     with pytest.raises(ReaderError, match=message) as error:

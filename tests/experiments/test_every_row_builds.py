@@ -1,4 +1,5 @@
 """Every registered table row names a real dataset and a model that builds and predicts."""
+
 import json
 
 import numpy as np
@@ -28,11 +29,15 @@ def test_rows_name_known_datasets_and_their_compared_targets():
 @pytest.mark.parametrize("config", _unique_models(), ids=lambda c: c.name)
 def test_row_model_builds_and_predicts(config):
     kwargs = config.model_kwargs
-    inputs = ModelInputs(vocab_size=40, num_classes=len(get_dataset(config.dataset).labels),
-                         embedding_dim=50, max_chars=5,
-                         char_vocab_size=20 if kwargs.get("char_features") else None,
-                         pos_vocab_size=48 if kwargs.get("pos_features") else None,
-                         segments=bool(kwargs.get("context_wise")))
+    inputs = ModelInputs(
+        vocab_size=40,
+        num_classes=len(get_dataset(config.dataset).labels),
+        embedding_dim=50,
+        max_chars=5,
+        char_vocab_size=20 if kwargs.get("char_features") else None,
+        pos_vocab_size=48 if kwargs.get("pos_features") else None,
+        segments=bool(kwargs.get("context_wise")),
+    )
     model = build_model(config.model, inputs, **kwargs)
     rng = np.random.RandomState(0)
     batch = {"a_ids": rng.randint(1, 40, (2, 7)), "b_ids": rng.randint(1, 40, (2, 5))}

@@ -1,12 +1,12 @@
 """Registered experiments, overrides, scales and the rendered report."""
+
 import json
 
 import pytest
 
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.config import ExperimentConfig
-from gcnn_match.experiments.overrides import (apply_overrides, default_run_dir,
-                                              parse_model_kwargs)
+from gcnn_match.experiments.overrides import apply_overrides, default_run_dir, parse_model_kwargs
 from gcnn_match.reporting import tables
 from gcnn_match.training.inputs import apply_scale
 
@@ -23,8 +23,7 @@ def test_gcnn_quora_rows_are_registered_with_paper_targets():
 
 
 def test_rows_can_be_selected_by_printed_name_or_slug():
-    names = [c.name for c in registry.select(dataset="quora", rows=["GCNN - forget gate",
-                                                                    "glu"])]
+    names = [c.name for c in registry.select(dataset="quora", rows=["GCNN - forget gate", "glu"])]
     assert names == ["gcnn/quora/glu", "gcnn/quora/gcnn_forget_gate"]
     with pytest.raises(ValueError, match="unknown experiment"):
         registry.get("gcnn/quora/nothing")
@@ -32,16 +31,22 @@ def test_rows_can_be_selected_by_printed_name_or_slug():
 
 def test_overrides_and_run_directory():
     registered = registry.get("gcnn/quora/gcnn")
-    config = apply_overrides(registered, {"scale": "smoke", "seed": 3, "epochs": None},
-                             learning_rate=1e-3, model_kwargs=parse_model_kwargs(["hidden=64"]))
+    config = apply_overrides(
+        registered,
+        {"scale": "smoke", "seed": 3, "epochs": None},
+        learning_rate=1e-3,
+        model_kwargs=parse_model_kwargs(["hidden=64"]),
+    )
     assert config.optimizer.learning_rate == 1e-3 and config.epochs == registered.epochs
     assert config.model_kwargs == {"variant": "gcnn", "hidden": 64}
     plain = registered.replace(scale="smoke", seed=3)
-    assert default_run_dir("runs", registered, plain).as_posix() == \
-        "runs/gcnn/quora/gcnn/smoke-seed3"
+    assert (
+        default_run_dir("runs", registered, plain).as_posix() == "runs/gcnn/quora/gcnn/smoke-seed3"
+    )
     assert default_run_dir("runs", registered, config).name.startswith("smoke-seed3-")
-    assert default_run_dir("runs", registered, plain.replace(epochs=6)).name == \
-        "smoke-seed3-epochs6"
+    assert (
+        default_run_dir("runs", registered, plain.replace(epochs=6)).name == "smoke-seed3-epochs6"
+    )
     with pytest.raises(ValueError, match="key=value"):
         parse_model_kwargs(["hidden"])
 
@@ -67,8 +72,9 @@ def test_scales_resolve_splits():
 def test_code_faithful_attconv_pads_to_the_cut_off_and_evaluates_in_training_batches():
     config = registry.get("attconv/snli/attconv_light")
     assert apply_scale(config).padding == "bucket"
-    faithful = apply_scale(config.replace(model_kwargs={**config.model_kwargs,
-                                                        "code_faithful": True}))
+    faithful = apply_scale(
+        config.replace(model_kwargs={**config.model_kwargs, "code_faithful": True})
+    )
     assert (faithful.padding, faithful.eval_batch_size) == ("fixed", 50)
     with pytest.raises(ValueError, match="padding"):
         config.replace(padding="left")
@@ -78,12 +84,22 @@ def test_report_shows_paper_ours_delta_and_missing_rows(tmp_path):
     configs = registry.select(table="gcnn-quora")[:2]
     run = tmp_path / "run"
     run.mkdir()
-    (run / "metrics.json").write_text(json.dumps({
-        "seed": 1, "scale": "low-resource", "test_accuracy": 0.75, "seconds_per_epoch": 40.0,
-        "embeddings": "glove-6b-50d-packaged", "examples": {"train": 9000, "dev": 1000,
-                                                            "test": 10000},
-        "trainable_params": 10, "trainable_params_without_embeddings": 5, "epochs_run": 6,
-        "best_epoch": 4}))
+    (run / "metrics.json").write_text(
+        json.dumps(
+            {
+                "seed": 1,
+                "scale": "low-resource",
+                "test_accuracy": 0.75,
+                "seconds_per_epoch": 40.0,
+                "embeddings": "glove-6b-50d-packaged",
+                "examples": {"train": 9000, "dev": 1000, "test": 10000},
+                "trainable_params": 10,
+                "trainable_params_without_embeddings": 5,
+                "epochs_run": 6,
+                "best_epoch": 4,
+            }
+        )
+    )
     rows = tables.collect(configs, {configs[0].name: [run], configs[1].name: []})
     text = tables.render_markdown(rows, title="t", command="cmd")
     assert "| row | paper: test accuracy | ours: test accuracy | Δ | seeds |" in text

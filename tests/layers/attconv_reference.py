@@ -1,7 +1,8 @@
 """NumPy re-computations of the ATTCONV equations (Yin & Schütze 2018, Eq. 1-13) from a
 layer's own weights, shared by the ATTCONV layer tests."""
+
 import numpy as np
-from harness import to_numpy, np_conv1d_same, sigmoid
+from harness import np_conv1d_same, sigmoid, to_numpy
 
 
 def np_softmax(logits, key_mask=None):
@@ -21,8 +22,10 @@ def np_scores(layer, source, focus):
         return np.einsum("bid,bjd->bij", source, focus)
     if layer.matching == "bilinear":
         return np.einsum("bid,de,bje->bij", source, to_numpy(layer.bilinear_kernel), focus)
-    hidden = np.tanh((source @ to_numpy(layer.source_kernel))[:, :, None, :]
-                     + (focus @ to_numpy(layer.focus_kernel))[:, None, :, :])
+    hidden = np.tanh(
+        (source @ to_numpy(layer.source_kernel))[:, :, None, :]
+        + (focus @ to_numpy(layer.focus_kernel))[:, None, :, :]
+    )
     return (hidden @ to_numpy(layer.score_vector))[..., 0]
 
 
@@ -44,8 +47,11 @@ def np_attentive_conv(layer, x, y, mask_x, mask_y, source=None):
     source = x if source is None else source
     context, weights = np_attentive_context(layer.attention, source, y, mask_x, mask_y)
     conv_input = x if layer.code_faithful else x * mask_x[..., None]
-    pre = (np_conv1d_same(conv_input, to_numpy(layer.conv.kernel))
-           + context @ to_numpy(layer.context_projection.kernel) + to_numpy(layer.bias))
+    pre = (
+        np_conv1d_same(conv_input, to_numpy(layer.conv.kernel))
+        + context @ to_numpy(layer.context_projection.kernel)
+        + to_numpy(layer.bias)
+    )
     return np.tanh(pre) * mask_x[..., None], weights
 
 
@@ -70,7 +76,7 @@ def np_advanced_attentive_conv(layer, x, y, mask_x, mask_y):
     focus = np_multi_granular(layer.focus, y, mask_y)
     if layer.beneficiary is None:
         start = layer.granularities.index(1) * x.shape[-1]
-        beneficiary = source[..., start:start + x.shape[-1]]
+        beneficiary = source[..., start : start + x.shape[-1]]
     else:
         beneficiary = np_gated_conv_unit(layer.beneficiary, x, mask_x)
     return np_attentive_conv(layer.attentive_conv, beneficiary, focus, mask_x, mask_y, source)

@@ -36,6 +36,7 @@ Checks, in order:
 The NumPy references at the end (a hand-written 'same' convolution and the GCNN, GLU and
 CNN layer equations computed from a layer's own weights) are shared by the layer tests.
 """
+
 import dataclasses
 import inspect
 import json
@@ -225,8 +226,11 @@ def run_layer_test(
 
 
 def _check_padding(layer, args, kwargs, eager, output_axes, zero_at_padding, pad, rng):
-    masks = {leaf.group: np.asarray(leaf.value) for leaf in _leaves([args, kwargs])
-             if isinstance(leaf, Mask)}
+    masks = {
+        leaf.group: np.asarray(leaf.value)
+        for leaf in _leaves([args, kwargs])
+        if isinstance(leaf, Mask)
+    }
     groups = {leaf.group for leaf in _leaves([args, kwargs]) if isinstance(leaf, Seq)}
     missing = groups - set(masks)
     assert not missing, f"padding check needs a Mask for groups {sorted(missing)}"
@@ -238,10 +242,12 @@ def _check_padding(layer, args, kwargs, eager, output_axes, zero_at_padding, pad
         if not isinstance(leaf, Seq):
             return leaf
         value = np.asarray(leaf.value)
-        garbage = rng.normal(scale=10.0, size=(value.shape[0], value.shape[1] + pad)
-                             + value.shape[2:]).astype(value.dtype)
+        garbage = rng.normal(
+            scale=10.0, size=(value.shape[0], value.shape[1] + pad) + value.shape[2:]
+        ).astype(value.dtype)
         real = padded_masks[leaf.group].reshape(
-            padded_masks[leaf.group].shape + (1,) * (value.ndim - 2))
+            padded_masks[leaf.group].shape + (1,) * (value.ndim - 2)
+        )
         kept = np.pad(value, [(0, 0), (0, pad)] + [(0, 0)] * (value.ndim - 2))
         return np.where(real > 0, kept, garbage)
 
@@ -262,8 +268,12 @@ def _check_padding(layer, args, kwargs, eager, output_axes, zero_at_padding, pad
         real_old = real_positions(old.ndim, axes, masks)
         real_new = real_positions(now.ndim, axes, padded_masks)
         np.testing.assert_allclose(
-            now[region] * real_old, old * real_old, rtol=RTOL, atol=ATOL,
-            err_msg=f"output {k}: padding changed the outputs at real positions")
+            now[region] * real_old,
+            old * real_old,
+            rtol=RTOL,
+            atol=ATOL,
+            err_msg=f"output {k}: padding changed the outputs at real positions",
+        )
         if zero_at_padding and axes:
             assert np.all(old * (1.0 - real_old) == 0), f"output {k} is not 0 at padding"
             assert np.all(now * (1.0 - real_new) == 0), f"output {k} is not 0 at padding"

@@ -1,4 +1,5 @@
 """AdvancedAttentiveConv (ATTCONV Eq. 7-13): harness checks, NumPy re-computation, counts."""
+
 import numpy as np
 import pytest
 from attconv_reference import np_advanced_attentive_conv
@@ -30,14 +31,17 @@ def test_harness_and_numpy(case):
         np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("case,blocks,biases", [
-    # f_mgran 8 d^2 (4 biases of d) + f_bene 2 d^2 (2) + W1 3 d^2 + W2 2 d^2 (1).
-    ("default", 15, 7),
-    # f_bene reuses f_mgran's unigram branch: 13 d^2 (MODEL_SPECS §2.4).
-    ("shared_beneficiary", 13, 5),
-    # A second f_mgran for the focus: 23 d^2.
-    ("separate_focus", 23, 11),
-])
+@pytest.mark.parametrize(
+    "case,blocks,biases",
+    [
+        # f_mgran 8 d^2 (4 biases of d) + f_bene 2 d^2 (2) + W1 3 d^2 + W2 2 d^2 (1).
+        ("default", 15, 7),
+        # f_bene reuses f_mgran's unigram branch: 13 d^2 (MODEL_SPECS §2.4).
+        ("shared_beneficiary", 13, 5),
+        # A second f_mgran for the focus: 23 d^2.
+        ("separate_focus", 23, 11),
+    ],
+)
 def test_weight_counts_do_not_reach_table_7(case, blocks, biases):
     d = 300
     layer = AdvancedAttentiveConv(d, **CASES[case])

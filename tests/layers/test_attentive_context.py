@@ -1,4 +1,5 @@
 """AttentiveContext (ATTCONV Eq. 1-4): harness checks and a NumPy re-computation."""
+
 import numpy as np
 import pytest
 from attconv_reference import np_attentive_context
@@ -62,8 +63,9 @@ def test_code_faithful_softmax_keeps_padding_with_score_zero(matching):
     proper = AttentiveContext(matching=matching, return_attention=True)
     proper([x, y], mask=[mask_x, mask_y])
     proper.set_weights(layer.get_weights())
-    assert not np.allclose(np.asarray(proper([x, y], mask=[mask_x, mask_y])[0])[short],
-                           context[short])
+    assert not np.allclose(
+        np.asarray(proper([x, y], mask=[mask_x, mask_y])[0])[short], context[short]
+    )
 
 
 def test_all_padding_context_gives_zeros():

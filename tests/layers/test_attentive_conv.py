@@ -1,4 +1,5 @@
 """AttentiveConv (light ATTCONV, Eq. 1-6): harness checks and a NumPy re-computation."""
+
 import numpy as np
 import pytest
 from attconv_reference import np_attentive_conv

@@ -1,4 +1,5 @@
 """BatchColumnNormalization (the ATTCONV code's LR-input normalisation)."""
+
 import numpy as np
 from harness import run_layer_test
 

@@ -1,8 +1,9 @@
 """BiLSTMEncoder (ESIM's input encoding / composition): harness checks, a NumPy LSTM, init."""
+
 import keras
 import numpy as np
 import pytest
-from harness import Mask, Seq, to_numpy, random_inputs, run_layer_test, sigmoid
+from harness import Mask, Seq, random_inputs, run_layer_test, sigmoid, to_numpy
 
 from gcnn_match.layers.bilstm_encoder import BiLSTMEncoder
 from gcnn_match.layers.initializers import OrthogonalIfSquare
@@ -20,14 +21,15 @@ def np_lstm_direction(lstm, x, mask, reverse):
     Starts from zero states at the row's first real token (last one when `reverse`); the
     output at padded positions is 0.
     """
-    kernel, recurrent, bias = (to_numpy(w) for w in (lstm.cell.kernel, lstm.cell.recurrent_kernel,
-                                                 lstm.cell.bias))
+    kernel, recurrent, bias = (
+        to_numpy(w) for w in (lstm.cell.kernel, lstm.cell.recurrent_kernel, lstm.cell.bias)
+    )
     units = recurrent.shape[0]
     out = np.zeros(x.shape[:2] + (units,))
     for row in range(x.shape[0]):
         h, c = np.zeros(units), np.zeros(units)
         steps = np.flatnonzero(mask[row])
-        for t in (steps[::-1] if reverse else steps):
+        for t in steps[::-1] if reverse else steps:
             z = x[row, t].astype("float64") @ kernel + h @ recurrent + bias
             i, f, g, o = np.split(z, 4)
             c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
@@ -39,8 +41,12 @@ def np_lstm_direction(lstm, x, mask, reverse):
 @pytest.mark.parametrize("dim", [UNITS, 5])
 def test_harness_and_numpy(dim):
     x, mask = _inputs(dim)
-    result = run_layer_test(lambda: BiLSTMEncoder(UNITS), args=[Seq(x)],
-                            kwargs={"mask": Mask(mask)}, output_axes=[("x",)])
+    result = run_layer_test(
+        lambda: BiLSTMEncoder(UNITS),
+        args=[Seq(x)],
+        kwargs={"mask": Mask(mask)},
+        output_axes=[("x",)],
+    )
     layer, (out,) = result["layer"], result["outputs"]
     assert out.shape == (B, L, 2 * UNITS)
     forward = np_lstm_direction(layer.forward_lstm, x, mask, reverse=False)
@@ -88,8 +94,9 @@ def test_esim_initialisation():
             assert all(_is_orthogonal(block) for block in blocks)
             assert not np.allclose(blocks[0], blocks[1])
         assert np.all(to_numpy(lstm.cell.bias) == 0)  # no unit forget bias
-    assert not np.allclose(to_numpy(square.forward_lstm.cell.kernel),
-                           to_numpy(square.backward_lstm.cell.kernel))
+    assert not np.allclose(
+        to_numpy(square.forward_lstm.cell.kernel), to_numpy(square.backward_lstm.cell.kernel)
+    )
     kernel = to_numpy(wide.forward_lstm.cell.kernel)  # 64 -> 8: not square, N(0, 0.01^2)
     assert abs(kernel.std() - 0.01) < 0.001 and abs(kernel.mean()) < 0.001
     recurrent = to_numpy(wide.forward_lstm.cell.recurrent_kernel)
@@ -98,16 +105,20 @@ def test_esim_initialisation():
 
 def test_seeded_initializers_are_reproducible_and_differ_between_directions():
     def build():
-        layer = BiLSTMEncoder(4, kernel_initializer=OrthogonalIfSquare(seed=3),
-                              recurrent_initializer=keras.initializers.Orthogonal(seed=5))
+        layer = BiLSTMEncoder(
+            4,
+            kernel_initializer=OrthogonalIfSquare(seed=3),
+            recurrent_initializer=keras.initializers.Orthogonal(seed=5),
+        )
         layer.build((None, None, 4))
         return layer
 
     first, second = build(), build()
     for a, b in zip(first.get_weights(), second.get_weights()):
         np.testing.assert_array_equal(a, b)
-    assert not np.allclose(to_numpy(first.forward_lstm.cell.kernel),
-                           to_numpy(first.backward_lstm.cell.kernel))
+    assert not np.allclose(
+        to_numpy(first.forward_lstm.cell.kernel), to_numpy(first.backward_lstm.cell.kernel)
+    )
 
 
 def test_weight_count():

@@ -1,8 +1,9 @@
 """CharComposition (GCNN Sec. 2.3, Eq. 9): harness checks, char-axis padding, NumPy."""
+
 import keras
 import numpy as np
 import tensorflow as tf
-from harness import Mask, Seq, to_numpy, np_gcnn, run_layer_test
+from harness import Mask, Seq, np_gcnn, run_layer_test, to_numpy
 
 from gcnn_match.layers.char_composition import CharComposition
 
@@ -49,7 +50,8 @@ def test_harness_and_numpy():
     assert out.shape == (B, L, UNITS)
     for b, i in [(0, 0), (0, 4), (1, 2)]:
         np.testing.assert_allclose(
-            out[b, i], np_char_composition(layer, ids[b, i]), rtol=1e-5, atol=1e-5)
+            out[b, i], np_char_composition(layer, ids[b, i]), rtol=1e-5, atol=1e-5
+        )
     # Padding words (all ids 0) give zeros.
     assert np.all(out[mask == 0] == 0)
 
@@ -90,14 +92,21 @@ def test_padding_characters_and_padding_words_change_nothing():
 def test_unknown_batch_length_and_char_axes_compile_with_xla():
     layer = _layer()
     layer(*_chars(3)[:1])
-    fn = tf.function(lambda x, m: layer(x, mask=m), jit_compile=True, reduce_retracing=True,
-                     input_signature=[tf.TensorSpec((None, None, None), tf.int32),
-                                      tf.TensorSpec((None, None), tf.float32)])
+    fn = tf.function(
+        lambda x, m: layer(x, mask=m),
+        jit_compile=True,
+        reduce_retracing=True,
+        input_signature=[
+            tf.TensorSpec((None, None, None), tf.int32),
+            tf.TensorSpec((None, None), tf.float32),
+        ],
+    )
     for seed, width in [(3, W), (4, W + 2)]:
         ids, mask = _chars(seed)
         ids = np.pad(ids, [(0, 0), (0, 0), (0, width - W)])
-        np.testing.assert_allclose(fn(ids, mask).numpy(), np.asarray(layer(ids, mask=mask)),
-                                   rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(
+            fn(ids, mask).numpy(), np.asarray(layer(ids, mask=mask)), rtol=1e-5, atol=1e-5
+        )
 
 
 def test_paper_parameter_count():

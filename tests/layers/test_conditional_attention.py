@@ -1,5 +1,6 @@
 """ConditionalAttention (Rocktäschel et al. 2016; a C-LSTMs baseline): harness checks, a NumPy
 re-computation of both forms, and tracing with an unknown sequence length."""
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -35,8 +36,7 @@ def np_conditional_attention(layer, premise, hypothesis, last, mask_p, mask_h):
         if layer.word_by_word:
             r = np.zeros(K)
             for t in range(int(mask_h[b].sum())):
-                r = (attend(b, hypothesis[b, t] @ w["W_h"] + r @ w["W_r"])
-                     + np.tanh(r @ w["W_t"]))
+                r = attend(b, hypothesis[b, t] @ w["W_h"] + r @ w["W_r"]) + np.tanh(r @ w["W_t"])
         else:
             r = attend(b, last[b] @ w["W_h"])
         out[b] = np.tanh(r @ w["W_p"] + last[b] @ w["W_x"])
@@ -68,12 +68,18 @@ def test_traces_with_an_unknown_length():
     premise, hypothesis, last, mask_p, mask_h = _inputs(seed=2)
     layer = ConditionalAttention(K, word_by_word=True)
     eager = np.asarray(layer([premise, hypothesis, last], mask=[mask_p, mask_h]))
-    spec = [tf.TensorSpec((None, None, K)), tf.TensorSpec((None, None, K)),
-            tf.TensorSpec((None, K)), tf.TensorSpec((None, None)), tf.TensorSpec((None, None))]
+    spec = [
+        tf.TensorSpec((None, None, K)),
+        tf.TensorSpec((None, None, K)),
+        tf.TensorSpec((None, K)),
+        tf.TensorSpec((None, None)),
+        tf.TensorSpec((None, None)),
+    ]
 
     @tf.function(input_signature=spec)
     def traced(p, h, hn, mp, mh):
         return layer([p, h, hn], mask=[mp, mh])
 
-    np.testing.assert_allclose(traced(premise, hypothesis, last, mask_p, mask_h).numpy(),
-                               eager, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(
+        traced(premise, hypothesis, last, mask_p, mask_h).numpy(), eager, rtol=1e-6, atol=1e-6
+    )

@@ -1,4 +1,5 @@
 """ContextCrossAttention (COIN Eq. 4, 2, 3; Eq. 1 without context)."""
+
 import numpy as np
 import pytest
 from harness import Mask, Seq, random_inputs, run_layer_test
@@ -44,11 +45,17 @@ def test_harness_and_numpy(use_context, return_attention):
     a, b, mask_a, mask_b = _pair()
     axes = [("a",), ("b",)] + ([("a", "b"), ("b", "a")] if return_attention else [])
     result = run_layer_test(
-        lambda: ContextCrossAttention(UNITS, context_units=3, use_context=use_context,
-                                      dropout=0.2, return_attention=return_attention),
+        lambda: ContextCrossAttention(
+            UNITS,
+            context_units=3,
+            use_context=use_context,
+            dropout=0.2,
+            return_attention=return_attention,
+        ),
         args=[[Seq(a, "a"), Seq(b, "b")]],
         kwargs={"mask": [Mask(mask_a, "a"), Mask(mask_b, "b")]},
-        output_axes=axes)
+        output_axes=axes,
+    )
     layer = result["layer"]
     want = np_cross_attention(layer, a, b, mask_a, mask_b)
     for got, ref in zip(result["outputs"], want):
@@ -75,8 +82,10 @@ def test_context_changes_the_attention_not_the_values():
 def test_all_padding_keys_give_zeros_not_nan():
     a, b, mask_a, mask_b = _pair(seed=2)
     mask_b[1] = 0.0
-    outputs = [np.asarray(o) for o in ContextCrossAttention(UNITS, return_attention=True)(
-        [a, b], mask=[mask_a, mask_b])]
+    outputs = [
+        np.asarray(o)
+        for o in ContextCrossAttention(UNITS, return_attention=True)([a, b], mask=[mask_a, mask_b])
+    ]
     for out in outputs:
         assert np.all(np.isfinite(out))
         np.testing.assert_array_equal(out[1], 0.0)

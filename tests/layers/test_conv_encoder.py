@@ -1,4 +1,5 @@
 """ConvEncoder: stacks of one conv variant, memory carried across GCNN layers."""
+
 import numpy as np
 import pytest
 from harness import (
@@ -77,8 +78,13 @@ def test_memory_is_carried_between_layers():
 
 
 def test_variant_table_and_projection_only_in_first_layer():
-    classes = {"gcnn": GCNN, "gcnn_no_forget": GCNN, "gcnn_no_output": GCNN,
-               "glu": GLU, "cnn": ResidualConv}
+    classes = {
+        "gcnn": GCNN,
+        "gcnn_no_forget": GCNN,
+        "gcnn_no_output": GCNN,
+        "glu": GLU,
+        "cnn": ResidualConv,
+    }
     for variant, cls in classes.items():
         encoder = ConvEncoder(variant, 3, UNITS)
         encoder.build((None, None, 7))
@@ -125,7 +131,11 @@ def test_baseline_parameter_counts():
     #   4*540,600 + 2,160,600 + 540,600                                  = 4,863,600
     # GCNN - forget gate / - output gate: two gate convs 2*(3*m*300) + 600 (+ projection)
     #   4*540,600 + (2,160,600 + 360,000) + 540,600                      = 5,223,600
-    expected = {"cnn": 2_791_800, "glu": 4_863_600,
-                "gcnn_no_forget": 5_223_600, "gcnn_no_output": 5_223_600}
+    expected = {
+        "cnn": 2_791_800,
+        "glu": 4_863_600,
+        "gcnn_no_forget": 5_223_600,
+        "gcnn_no_output": 5_223_600,
+    }
     for variant, count in expected.items():
         assert _count(variant, 4, 300) + _count(variant, 2, 1200) == count, variant

@@ -4,6 +4,7 @@ The reference visits the cells with plain for-loops over i and j in each directi
 order and reads each direction's predecessors directly (i -/+ 1, j -/+ 1), so it checks the
 layer's wavefront scan and its length-aware reversals independently.
 """
+
 import functools
 
 import numpy as np
@@ -54,12 +55,13 @@ def _np_direction(weights, cell, units, inputs_at, n, m, direction):
             else:
                 in1, in2 = inputs_at(i, j)
                 for s, (inp, h_pred, c_pred) in enumerate(
-                        [(in1, h_row, c_row[:k]), (in2, h_col, c_col[k:])]):
+                    [(in1, h_row, c_row[:k]), (in2, h_col, c_col[k:])]
+                ):
                     pre = inp @ kernel + h_pred @ recurrent + bias
                     cand, o, ig, f = np.split(pre, 4)
                     cs = np.tanh(cand) * sigmoid(ig) + sigmoid(f) * c_pred
-                    c[i, j, s * k:(s + 1) * k] = cs
-                    h[i, j, s * k:(s + 1) * k] = sigmoid(o) * np.tanh(cs)
+                    c[i, j, s * k : (s + 1) * k] = cs
+                    h[i, j, s * k : (s + 1) * k] = sigmoid(o) * np.tanh(cs)
     return h
 
 
@@ -85,15 +87,25 @@ def np_coupled_lstm(layer, x, y, mask_x, mask_y):
         for block in layer.blocks:
             weights = (block["input_kernel"], block["recurrent_kernel"], block["bias"])
             inputs_at = _cell_inputs(layer.cell, k, xb, yb, grid)
-            grid = sum(_np_direction(weights, layer.cell, k, inputs_at, n, m, d)
-                       for d in layer.directions)
+            grid = sum(
+                _np_direction(weights, layer.cell, k, inputs_at, n, m, d) for d in layer.directions
+            )
         out[b, :n, :m] = grid
     return out
 
 
-CASES = [(cell, layers, directions) for cell in ("tight", "loose")
-         for layers, directions in [(1, [1]), (1, [2]), (1, [3]), (1, [4]), (1, [1, 2, 3, 4]),
-                                    (2, [1, 2, 3, 4])]]
+CASES = [
+    (cell, layers, directions)
+    for cell in ("tight", "loose")
+    for layers, directions in [
+        (1, [1]),
+        (1, [2]),
+        (1, [3]),
+        (1, [4]),
+        (1, [1, 2, 3, 4]),
+        (2, [1, 2, 3, 4]),
+    ]
+]
 
 
 # n < m scans the diagonals by row, n > m by column (the shorter sentence).
@@ -129,13 +141,21 @@ def test_compiled_with_unknown_batch_and_lengths(cell):
     # need any static size, and one trace picks the scan axis per batch at run time.
     layer = CoupledLSTM(UNITS, cell=cell, num_layers=2)
     spec = lambda *shape: tf.TensorSpec(shape, "float32")  # noqa: E731
-    compiled = tf.function(lambda a, b, ma, mb: layer([a, b], mask=[ma, mb]), input_signature=[
-        spec(None, None, E), spec(None, None, E), spec(None, None), spec(None, None)])
+    compiled = tf.function(
+        lambda a, b, ma, mb: layer([a, b], mask=[ma, mb]),
+        input_signature=[
+            spec(None, None, E),
+            spec(None, None, E),
+            spec(None, None),
+            spec(None, None),
+        ],
+    )
     for n, m in SHAPES:
         x, y, mask_x, mask_y = _pair(seed=11, n=n, m=m)
         eager = np.asarray(layer([x, y], mask=[mask_x, mask_y]))
-        np.testing.assert_allclose(np.asarray(compiled(x, y, mask_x, mask_y)), eager,
-                                   rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(
+            np.asarray(compiled(x, y, mask_x, mask_y)), eager, rtol=1e-5, atol=1e-5
+        )
 
 
 @pytest.mark.parametrize("cell", ["tight", "loose"])
@@ -162,8 +182,10 @@ def test_parameter_shapes_follow_the_papers_counts():
     tight.build([(None, None, 100), (None, None, 100)])
     loose = CoupledLSTM(50, cell="loose", num_layers=4)
     loose.build([(None, None, 100), (None, None, 100)])
-    kernels = lambda layer: [int(np.prod(w.shape)) for w in layer.weights  # noqa: E731
-                             if "kernel" in w.path]
+
+    def kernels(layer):
+        return [int(np.prod(w.shape)) for w in layer.weights if "kernel" in w.path]
+
     assert sum(kernels(tight)[:2]) == 75_000 and sum(kernels(tight)[2:4]) == 37_500
     assert sum(kernels(loose)[:2]) == 40_000 and sum(kernels(loose)[2:4]) == 30_000
 
@@ -174,10 +196,12 @@ def test_reverse_real_keeps_padding_at_the_end():
     got = np.asarray(reverse_real(x, lengths, 1))
     np.testing.assert_array_equal(got[0], x[0, ::-1])
     np.testing.assert_array_equal(got[1], x[1, [1, 0, 2, 3]])
-    np.testing.assert_array_equal(np.asarray(reverse_real(x, np.array([3, 1]), 2))[1],
-                                  x[1])  # length 1 along axis 2: unchanged
-    np.testing.assert_array_equal(np.asarray(reverse_real(x, np.array([3, 2]), 2))[0],
-                                  x[0][:, [2, 1, 0]])
+    np.testing.assert_array_equal(
+        np.asarray(reverse_real(x, np.array([3, 1]), 2))[1], x[1]
+    )  # length 1 along axis 2: unchanged
+    np.testing.assert_array_equal(
+        np.asarray(reverse_real(x, np.array([3, 2]), 2))[0], x[0][:, [2, 1, 0]]
+    )
 
 
 def test_invalid_arguments():

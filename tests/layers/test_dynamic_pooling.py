@@ -1,4 +1,5 @@
 """DynamicPooling (Liu et al. 2016 §4.3): harness checks and a NumPy re-computation."""
+
 import numpy as np
 import pytest
 from harness import Mask, Seq, run_layer_test
@@ -41,8 +42,9 @@ def np_dynamic_pooling(grid, mask_x, mask_y, p, q):
 def test_matches_numpy(pool_size):
     grid, mask_x, mask_y = _grid()
     got = np.asarray(DynamicPooling(pool_size)(grid, mask=[mask_x, mask_y]))
-    np.testing.assert_allclose(got, np_dynamic_pooling(grid, mask_x, mask_y, *pool_size),
-                               rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(
+        got, np_dynamic_pooling(grid, mask_x, mask_y, *pool_size), rtol=1e-6, atol=1e-6
+    )
 
 
 def test_bins_follow_the_true_length():
@@ -72,8 +74,9 @@ def test_padding_on_both_axes_is_ignored():
     grid, mask_x, mask_y = _grid(seed=2)
     rng = np.random.default_rng(3)
     big = rng.normal(scale=100.0, size=(B, N + 2, M + 3, D)).astype("float32")
-    big[:, :N, :M] = np.where((mask_x[:, :, None] * mask_y[:, None, :])[..., None] > 0,
-                              grid, big[:, :N, :M])
+    big[:, :N, :M] = np.where(
+        (mask_x[:, :, None] * mask_y[:, None, :])[..., None] > 0, grid, big[:, :N, :M]
+    )
     layer = DynamicPooling((2, 1))
     small = layer(grid, mask=[mask_x, mask_y])
     padded = layer(big, mask=[np.pad(mask_x, ((0, 0), (0, 2))), np.pad(mask_y, ((0, 0), (0, 3)))])

@@ -1,4 +1,5 @@
 """GCNN layer (Chen et al. 2018, Eq. 2-3): harness checks and a NumPy re-computation."""
+
 import keras
 import numpy as np
 import pytest
@@ -21,8 +22,10 @@ CASES = {
     "projection_initial_memory": {"dim": 5, "kwargs": {"initial_memory": "projection"}},
     "no_forget_gate": {"dim": 5, "kwargs": {"forget_gate": False}},
     "no_output_gate": {"dim": UNITS, "kwargs": {"output_gate": False}},
-    "no_gates_k5": {"dim": 5, "kwargs": {"forget_gate": False, "output_gate": False,
-                                       "kernel_size": 5}},
+    "no_gates_k5": {
+        "dim": 5,
+        "kwargs": {"forget_gate": False, "output_gate": False, "kernel_size": 5},
+    },
 }
 
 
@@ -80,9 +83,11 @@ def test_projection_initial_memory_makes_first_memory_the_projection():
 
 
 def test_gate_layout_and_weight_count():
-    for kwargs, gates in [({}, ("output", "forget", "candidate")),
-                          ({"forget_gate": False}, ("output", "candidate")),
-                          ({"output_gate": False}, ("forget", "candidate"))]:
+    for kwargs, gates in [
+        ({}, ("output", "forget", "candidate")),
+        ({"forget_gate": False}, ("output", "candidate")),
+        ({"output_gate": False}, ("forget", "candidate")),
+    ]:
         layer = GCNN(UNITS, **kwargs)
         layer.build((None, None, 5))
         assert layer.gate_names == gates

@@ -1,4 +1,5 @@
 """GLU layer (GCNN paper Eq. 1, literal: no residual)."""
+
 import numpy as np
 import pytest
 from harness import Mask, Seq, np_glu, random_inputs, run_layer_test

@@ -1,4 +1,5 @@
 """MaxMeanPooling: masked max and mean over positions, in either order."""
+
 import numpy as np
 import pytest
 from harness import Mask, Seq, random_inputs, run_layer_test

@@ -1,4 +1,5 @@
 """MultiGranular (ATTCONV f_mgran, Eq. 10-12): harness checks and a NumPy re-computation."""
+
 import numpy as np
 from attconv_reference import np_multi_granular
 from harness import Mask, Seq, random_inputs, run_layer_test
@@ -10,12 +11,14 @@ B, L, D = 3, 6, 4
 
 def test_harness_and_numpy():
     x, mask = random_inputs(np.random.default_rng(0), B, L, D)
-    result = run_layer_test(lambda: MultiGranular(D, (1, 3)), args=[Seq(x)],
-                            kwargs={"mask": Mask(mask)})
+    result = run_layer_test(
+        lambda: MultiGranular(D, (1, 3)), args=[Seq(x)], kwargs={"mask": Mask(mask)}
+    )
     layer = result["layer"]
     assert result["outputs"][0].shape == (B, L, 2 * D)
-    np.testing.assert_allclose(result["outputs"][0], np_multi_granular(layer, x, mask),
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        result["outputs"][0], np_multi_granular(layer, x, mask), rtol=1e-5, atol=1e-5
+    )
     # The unigram and trigram branches are independent weights.
     assert [b.kernel_size for b in layer.branches] == [1, 3]
 

@@ -1,4 +1,5 @@
 """ResidualConv, the `CNN` baseline layer: ReLU(conv(H) + b) + P(H)."""
+
 import numpy as np
 import pytest
 from harness import Mask, Seq, np_residual_conv, random_inputs, run_layer_test

@@ -1,4 +1,5 @@
 """carry_scan: the carries of a sequential loop, and a gradient through it that XLA compiles."""
+
 import keras
 import numpy as np
 import pytest
@@ -30,8 +31,9 @@ def test_flat_matmul_matches_numpy_for_matrix_and_column_kernels():
     x = rng.normal(size=(2, 3, 4, 5)).astype("float32")
     for kernel in (rng.normal(size=(5, 6)), rng.normal(size=(5, 1))):
         kernel = kernel.astype("float32")
-        np.testing.assert_allclose(ops.convert_to_numpy(flat_matmul(x, kernel)), x @ kernel,
-                                   rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(
+            ops.convert_to_numpy(flat_matmul(x, kernel)), x @ kernel, rtol=1e-5, atol=1e-5
+        )
 
 
 def _losses_with_and_without_xla(build, batches):
@@ -49,9 +51,16 @@ def _losses_with_and_without_xla(build, batches):
 
 def _batches():
     rng = np.random.default_rng(1)
-    return [([rng.normal(size=(4, n, 5)).astype("float32"),
-              rng.normal(size=(4, m, 5)).astype("float32")], rng.normal(size=(4, 1)))
-            for n, m in ((6, 3), (4, 7))]
+    return [
+        (
+            [
+                rng.normal(size=(4, n, 5)).astype("float32"),
+                rng.normal(size=(4, m, 5)).astype("float32"),
+            ],
+            rng.normal(size=(4, 1)),
+        )
+        for n, m in ((6, 3), (4, 7))
+    ]
 
 
 XLA = pytest.mark.skipif(keras.backend.backend() != "tensorflow", reason="TensorFlow's XLA path")
@@ -74,10 +83,11 @@ def test_a_coupled_lstm_trains_under_xla_as_without_it(cell):
 def test_word_by_word_attention_trains_under_xla_as_without_it():
     def build(premise, hypothesis):
         last = keras.layers.Lambda(lambda t: t[:, -1])(hypothesis)
-        masks = [keras.layers.Lambda(lambda t: ops.ones(ops.shape(t)[:2], "bool"))(t)
-                 for t in (premise, hypothesis)]
-        return ConditionalAttention(5, word_by_word=True)([premise, hypothesis, last],
-                                                          mask=masks)
+        masks = [
+            keras.layers.Lambda(lambda t: ops.ones(ops.shape(t)[:2], "bool"))(t)
+            for t in (premise, hypothesis)
+        ]
+        return ConditionalAttention(5, word_by_word=True)([premise, hypothesis, last], mask=masks)
 
     losses = _losses_with_and_without_xla(build, _batches())
     np.testing.assert_allclose(losses[0], losses[1], rtol=1e-4)

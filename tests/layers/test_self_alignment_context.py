@@ -1,4 +1,5 @@
 """SelfAlignmentContext (COIN Eq. 5-6): harness checks and a NumPy re-computation."""
+
 import numpy as np
 from harness import Mask, Seq, random_inputs, run_layer_test
 
@@ -26,14 +27,19 @@ def np_self_alignment(kernel, h, mask):
 
 def test_harness_and_numpy():
     x, mask = random_inputs(np.random.default_rng(0), B, L, D)
-    result = run_layer_test(lambda: SelfAlignmentContext(UNITS), args=[Seq(x)],
-                            kwargs={"mask": Mask(mask)}, output_axes=[("x",)])
+    result = run_layer_test(
+        lambda: SelfAlignmentContext(UNITS),
+        args=[Seq(x)],
+        kwargs={"mask": Mask(mask)},
+        output_axes=[("x",)],
+    )
     layer = result["layer"]
     kernel = np.asarray(layer.projection.kernel, "float64")
     assert layer.projection.bias is None  # Eq. 5 writes no bias
     assert layer.count_params() == D * UNITS
-    np.testing.assert_allclose(result["outputs"][0], np_self_alignment(kernel, x, mask),
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        result["outputs"][0], np_self_alignment(kernel, x, mask), rtol=1e-5, atol=1e-5
+    )
 
 
 def test_all_padding_sequence_gives_zeros():

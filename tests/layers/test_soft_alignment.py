@@ -1,4 +1,5 @@
 """SoftAlignment (GCNN Eq. 5-6) and MatchingFeatures (GCNN Eq. 7 / ESIM)."""
+
 import numpy as np
 import pytest
 from harness import Mask, Seq, random_inputs, run_layer_test

@@ -1,5 +1,6 @@
 """ATTCONV's intra-context (Yelp) and multiple-context (FEVER context-wise) usages of the one
 "attconv" model, checked against the single-context model with the same weights."""
+
 import keras
 import numpy as np
 import pytest
@@ -40,7 +41,7 @@ def _sentence(k):
     out = np.zeros_like(CONTEXT)
     for row in range(len(CONTEXT)):
         tokens = CONTEXT[row][SEGMENTS[row] == k]
-        out[row, :len(tokens)] = tokens
+        out[row, : len(tokens)] = tokens
     return out
 
 
@@ -61,9 +62,11 @@ def test_context_wise_is_the_max_over_each_sentence_alone(variant):
 def test_context_wise_ignores_padding_and_empty_slots(variant):
     wise = _build(variant, segments=True, context_wise=True, max_contexts=5)
     batch = {"a_ids": CONTEXT, "a_segments": SEGMENTS, "b_ids": CLAIMS}
-    padded = {"a_ids": np.pad(CONTEXT, [(0, 0), (0, 5)]),
-              "a_segments": np.pad(SEGMENTS, [(0, 0), (0, 5)]),
-              "b_ids": np.pad(CLAIMS, [(0, 0), (0, 3)])}
+    padded = {
+        "a_ids": np.pad(CONTEXT, [(0, 0), (0, 5)]),
+        "a_segments": np.pad(SEGMENTS, [(0, 0), (0, 5)]),
+        "b_ids": np.pad(CLAIMS, [(0, 0), (0, 3)]),
+    }
     np.testing.assert_allclose(_pooled(wise, batch), _pooled(wise, padded), atol=1e-6)
 
 
@@ -72,8 +75,7 @@ def test_claim_without_context_text_reads_one_empty_context():
     single = _twin(wise, "light")
     empty = np.zeros((2, 3), "int32")
     got = _pooled(wise, {"a_ids": empty, "a_segments": empty, "b_ids": CLAIMS})
-    np.testing.assert_allclose(got, _pooled(single, {"a_ids": empty, "b_ids": CLAIMS}),
-                               atol=1e-6)
+    np.testing.assert_allclose(got, _pooled(single, {"a_ids": empty, "b_ids": CLAIMS}), atol=1e-6)
     assert np.isfinite(got).all() and np.abs(got).sum() > 0
 
 

@@ -1,9 +1,9 @@
 """ATTCONV models and baselines: Table 7 parameter counts, padding invariance, save/load,
 training steps, and the attention sub-model used by the Figure 6 helper."""
-import numpy as np
-import pytest
 
 import keras
+import numpy as np
+import pytest
 
 from gcnn_match.models.attconv import attention_model
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
@@ -46,9 +46,13 @@ def _inputs(**changes):
 
 def _encoder_weights(model):
     """Table 7's convention: no embeddings, no biases, no logistic regression."""
-    return sum(int(np.prod(w.shape)) for w in model.trainable_weights
-               if "embedding" not in w.path and not w.path.endswith("bias")
-               and not w.path.startswith("logits"))
+    return sum(
+        int(np.prod(w.shape))
+        for w in model.trainable_weights
+        if "embedding" not in w.path
+        and not w.path.endswith("bias")
+        and not w.path.startswith("logits")
+    )
 
 
 def test_registry_lists_the_models():
@@ -70,8 +74,7 @@ def test_advanced_parameter_count_is_ours_not_the_papers():
     model = build_model("attconv", _inputs(), variant="advanced")
     assert _encoder_weights(model) == ADVANCED_OURS == 1_350_000
     assert _encoder_weights(model) != 900_000  # Table 7; unresolved, see ADVANCED_OURS
-    shared = build_model("attconv", _inputs(), variant="advanced",
-                         share_beneficiary_weights=True)
+    shared = build_model("attconv", _inputs(), variant="advanced", share_beneficiary_weights=True)
     assert _encoder_weights(shared) == 13 * 300 * 300
 
 
@@ -85,8 +88,12 @@ def test_full_light_count_with_biases_and_classifier():
 
 def _small(key, **changes):
     builder, kwargs = MODELS[key]
-    return build_model(builder, _inputs(embedding_dim=6, **changes), hidden=5,
-                       **dict(kwargs, **({"fc_layers": 2} if key == "no_conv" else {})))
+    return build_model(
+        builder,
+        _inputs(embedding_dim=6, **changes),
+        hidden=5,
+        **dict(kwargs, **({"fc_layers": 2} if key == "no_conv" else {})),
+    )
 
 
 def _batch(rng, batch=3, length_a=5, length_b=4):
@@ -102,19 +109,25 @@ def test_padding_does_not_change_predictions(key):
     model = _small(key)
     batch = _batch(np.random.RandomState(0))
     short = model(batch, training=False)
-    padded = model({"a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 4)]),
-                    "b_ids": np.pad(batch["b_ids"], [(0, 0), (0, 3)])}, training=False)
-    np.testing.assert_allclose(keras.ops.convert_to_numpy(short),
-                               keras.ops.convert_to_numpy(padded), rtol=1e-5, atol=1e-5)
+    padded = model(
+        {
+            "a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 4)]),
+            "b_ids": np.pad(batch["b_ids"], [(0, 0), (0, 3)]),
+        },
+        training=False,
+    )
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(short), keras.ops.convert_to_numpy(padded), rtol=1e-5, atol=1e-5
+    )
 
 
 def test_code_faithful_model_depends_on_padding():
-    model = build_model(
-        "attconv", _inputs(embedding_dim=6), hidden=5, code_faithful=True)
+    model = build_model("attconv", _inputs(embedding_dim=6), hidden=5, code_faithful=True)
     batch = _batch(np.random.RandomState(1))
     short = keras.ops.convert_to_numpy(model(batch))
-    padded = keras.ops.convert_to_numpy(model(
-        {"a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 4)]), "b_ids": batch["b_ids"]}))
+    padded = keras.ops.convert_to_numpy(
+        model({"a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 4)]), "b_ids": batch["b_ids"]})
+    )
     assert not np.allclose(short, padded, atol=1e-7)
 
 
@@ -126,12 +139,14 @@ def test_model_round_trips_through_keras_file(key, tmp_path):
     path = tmp_path / "model.keras"
     model.save(path)
     restored = keras.models.load_model(path)
-    np.testing.assert_allclose(keras.ops.convert_to_numpy(model(batch)),
-                               keras.ops.convert_to_numpy(restored(batch)), rtol=1e-6)
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(model(batch)),
+        keras.ops.convert_to_numpy(restored(batch)),
+        rtol=1e-6,
+    )
 
 
-@pytest.mark.parametrize("key", ["light", "advanced", "no_conv", "no_context", "bicnn",
-                                 "apcnn"])
+@pytest.mark.parametrize("key", ["light", "advanced", "no_conv", "no_context", "bicnn", "apcnn"])
 def test_a_few_adagrad_steps_reduce_the_loss(key):
     from gcnn_match.experiments.config import OptimizerConfig
     from gcnn_match.training.optimizers import build_optimizer
@@ -140,8 +155,10 @@ def test_a_few_adagrad_steps_reduce_the_loss(key):
     rng = np.random.RandomState(3)
     batch = _batch(rng, batch=8)
     labels = rng.randint(0, 3, size=8)
-    model.compile(optimizer=build_optimizer(OptimizerConfig("adagrad", learning_rate=0.1)),
-                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.compile(
+        optimizer=build_optimizer(OptimizerConfig("adagrad", learning_rate=0.1)),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+    )
     first = model.train_on_batch(batch, labels)
     for _ in range(10):
         last = model.train_on_batch(batch, labels)

@@ -1,10 +1,10 @@
 """C-LSTM models and their baselines: Table 2 parameter counts, padding invariance,
 .keras round trip, and a few training steps that lower the loss."""
+
+import keras
 import numpy as np
 import pytest
 import tensorflow as tf
-
-import keras
 
 from gcnn_match.models.clstm import paper_parameter_count
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
@@ -58,13 +58,15 @@ def test_table2_baseline_parameter_counts():
     assert count_params(single, exclude_embeddings=True) == 110_803
     # Word-by-word attention in the same set-up: + a second LSTM (80,400) and 6k^2 + k
     # attention weights: 251,303 (the paper prints 252K, 0.3% more).
-    wbw = build_model("conditional_lstm", _inputs(300), units=100, project_inputs=True,
-                      attention="word_by_word")
+    wbw = build_model(
+        "conditional_lstm", _inputs(300), units=100, project_inputs=True, attention="word_by_word"
+    )
     assert count_params(wbw, exclude_embeddings=True) == 251_303
     # Not reproduced (reported, not forced): attention LSTMs 231,303 (paper 252K) and
     # parallel LSTMs 241,803 with 100-d vectors and two separate LSTMs (paper 221K).
-    final = build_model("conditional_lstm", _inputs(300), units=100, project_inputs=True,
-                        attention="final")
+    final = build_model(
+        "conditional_lstm", _inputs(300), units=100, project_inputs=True, attention="final"
+    )
     assert count_params(final, exclude_embeddings=True) == 231_303
     parallel = build_model("sentence_encoder_mlp", _inputs(), kind="lstm", units=100)
     assert count_params(parallel, exclude_embeddings=True) == 241_803
@@ -100,10 +102,16 @@ def _batch(seed=0, size=3, n=5, m=4):
 def test_padding_does_not_change_predictions(case):
     model = _small_model(case)
     batch = _batch()
-    padded = {"a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 3)]),
-              "b_ids": np.pad(batch["b_ids"], [(0, 0), (0, 2)])}
-    np.testing.assert_allclose(keras.ops.convert_to_numpy(model(batch)),
-                               keras.ops.convert_to_numpy(model(padded)), rtol=1e-5, atol=1e-5)
+    padded = {
+        "a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 3)]),
+        "b_ids": np.pad(batch["b_ids"], [(0, 0), (0, 2)]),
+    }
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(model(batch)),
+        keras.ops.convert_to_numpy(model(padded)),
+        rtol=1e-5,
+        atol=1e-5,
+    )
 
 
 @pytest.mark.parametrize("case", ["tc", "lc_mqa", "wbw", "parallel"])
@@ -127,8 +135,10 @@ def test_l2_adds_a_penalty_on_the_kernels():
 def test_classification_training_lowers_the_loss():
     keras.utils.set_random_seed(0)
     model = _small_model("tc")
-    model.compile(optimizer=keras.optimizers.Adam(0.05, global_clipnorm=10.0),
-                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.compile(
+        optimizer=keras.optimizers.Adam(0.05, global_clipnorm=10.0),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+    )
     batch = _batch(seed=2, size=6)
     labels = np.array([0, 1, 2, 0, 1, 2])
     first = model.evaluate(batch, labels, verbose=0)

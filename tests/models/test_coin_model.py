@@ -1,8 +1,8 @@
 """COIN: paper parameter count, ablations, padding invariance, save/load, attention maps."""
-import numpy as np
-import pytest
 
 import keras
+import numpy as np
+import pytest
 
 from gcnn_match.models.coin import cross_attention_model
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
@@ -38,19 +38,26 @@ def _batch(rng, batch=3, len_a=5, len_b=4):
 
 def test_paper_quora_parameter_count():
     assert "coin" in model_names()
-    inputs = ModelInputs(vocab_size=1000, num_classes=2, embedding_dim=300,
-                         embeddings_trainable=False)
+    inputs = ModelInputs(
+        vocab_size=1000, num_classes=2, embedding_dim=300, embeddings_trainable=False
+    )
     model = build_model("coin", inputs)  # d = 225, n_h = 5, 3 blocks
     e, d, n_h = 300, 225, 5
     D = e + d  # noqa: N806 (the paper's block width)
-    encoder = (3 * e * d + d) + (3 * d * d + d)                    # 2 convs, kernel 3
-    block = (D * d                                                 # W_c, no bias (Eq. 5)
-             + D * d + d                                           # F1 (Eq. 4)
-             + 3 * (2 * D * d + d)                                 # G1-G3 (Eq. 7-9)
-             + 3 * d * D + D                                       # W_f, b_f (Eq. 10)
-             + D * D + D * D + D)                                  # W_1, W_2, b_g (Eq. 11)
+    encoder = (3 * e * d + d) + (3 * d * d + d)  # 2 convs, kernel 3
+    block = (
+        D * d  # W_c, no bias (Eq. 5)
+        + D * d
+        + d  # F1 (Eq. 4)
+        + 3 * (2 * D * d + d)  # G1-G3 (Eq. 7-9)
+        + 3 * d * D
+        + D  # W_f, b_f (Eq. 10)
+        + D * D
+        + D * D
+        + D
+    )  # W_1, W_2, b_g (Eq. 11)
     aggregation = 3 * D * d + d
-    pooling = n_h * d + d * d                                      # W_a^z, W_v^z (Eq. 13-14)
+    pooling = n_h * d + d * d  # W_a^z, W_v^z (Eq. 13-14)
     prediction = (4 * d * d + d) + (d * 2 + 2)
     expected = encoder + 3 * block + aggregation + pooling + prediction
     assert expected == 6_522_077  # Table 2 / Table 5: 6.5M
@@ -64,9 +71,11 @@ def test_paper_quora_parameter_count():
 @pytest.mark.parametrize("row", sorted(ABLATIONS))
 def test_every_ablation_builds_and_trains_a_step(row):
     model = _tiny_model(**ABLATIONS[row])
-    model.compile(optimizer=keras.optimizers.Adam(1e-3, global_clipnorm=5.0),
-                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-                  run_eagerly=True)  # tracing the graph costs more than the tiny step
+    model.compile(
+        optimizer=keras.optimizers.Adam(1e-3, global_clipnorm=5.0),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+        run_eagerly=True,
+    )  # tracing the graph costs more than the tiny step
     batch = _batch(np.random.RandomState(0))
     before = [np.array(w) for w in model.trainable_weights]
     loss = model.train_on_batch(batch, np.array([0, 1, 1]))
@@ -81,22 +90,33 @@ def test_padding_does_not_change_predictions(row):
     model = _tiny_model(**ABLATIONS[row])
     batch = _batch(np.random.RandomState(1))
     short = model(batch, training=False)
-    padded = model({"a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 6)]),
-                    "b_ids": np.pad(batch["b_ids"], [(0, 0), (0, 3)])}, training=False)
-    np.testing.assert_allclose(keras.ops.convert_to_numpy(short),
-                               keras.ops.convert_to_numpy(padded), rtol=1e-5, atol=1e-5)
+    padded = model(
+        {
+            "a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 6)]),
+            "b_ids": np.pad(batch["b_ids"], [(0, 0), (0, 3)]),
+        },
+        training=False,
+    )
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(short), keras.ops.convert_to_numpy(padded), rtol=1e-5, atol=1e-5
+    )
 
 
 def test_model_round_trips_through_keras_file(tmp_path):
-    inputs = _tiny(embedding_matrix=np.random.RandomState(1).rand(30, 6).astype("f"),
-                   embeddings_trainable=False)
+    inputs = _tiny(
+        embedding_matrix=np.random.RandomState(1).rand(30, 6).astype("f"),
+        embeddings_trainable=False,
+    )
     model = build_model("coin", inputs, d=8, n_h=2, blocks=2)
     batch = _batch(np.random.RandomState(2))
     path = tmp_path / "coin.keras"
     model.save(path)
     restored = keras.models.load_model(path)
-    np.testing.assert_allclose(keras.ops.convert_to_numpy(model(batch)),
-                               keras.ops.convert_to_numpy(restored(batch)), rtol=1e-6)
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(model(batch)),
+        keras.ops.convert_to_numpy(restored(batch)),
+        rtol=1e-6,
+    )
     assert all("embedding" not in w.path for w in model.trainable_weights)
 
 

@@ -1,7 +1,7 @@
 """The ESIM baseline: paper-configured parameter count, padding invariance, save/load, learning."""
-import numpy as np
 
 import keras
+import numpy as np
 
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
 from gcnn_match.training.loop import count_params
@@ -40,8 +40,9 @@ def test_padding_does_not_change_predictions():
     a[0, 3:] = 0  # a shorter first premise
     b[1, 2:] = 0  # and a shorter second hypothesis
     short = model({"a_ids": a, "b_ids": b}, training=False)
-    padded = model({"a_ids": np.pad(a, [(0, 0), (0, 6)]), "b_ids": np.pad(b, [(0, 0), (0, 3)])},
-                   training=False)
+    padded = model(
+        {"a_ids": np.pad(a, [(0, 0), (0, 6)]), "b_ids": np.pad(b, [(0, 0), (0, 3)])}, training=False
+    )
     np.testing.assert_allclose(_numpy(short), _numpy(padded), rtol=1e-5, atol=1e-5)
 
 
@@ -56,8 +57,9 @@ def test_model_round_trips_through_keras_file(tmp_path):
 
 def test_a_few_training_steps_reduce_the_loss():
     # Without dropout, so that a few steps on one tiny batch show the gradient path works.
-    model = _small_model(embedding_dropout=0.0, projection_dropout=0.0, pooled_dropout=0.0,
-                         mlp_dropout=0.0)
+    model = _small_model(
+        embedding_dropout=0.0, projection_dropout=0.0, pooled_dropout=0.0, mlp_dropout=0.0
+    )
     rng = np.random.RandomState(1)
     a = rng.randint(1, 40, size=(16, 7)).astype("int32")
     b = rng.randint(1, 40, size=(16, 5)).astype("int32")
@@ -65,9 +67,11 @@ def test_a_few_training_steps_reduce_the_loss():
     b[::3, 3:] = 0
     batch = {"a_ids": a, "b_ids": b}
     labels = rng.randint(0, 3, size=16)
-    model.compile(optimizer=keras.optimizers.Adam(3e-2, global_clipnorm=10.0),
-                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-                  jit_compile=False)
+    model.compile(
+        optimizer=keras.optimizers.Adam(3e-2, global_clipnorm=10.0),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+        jit_compile=False,
+    )
     before = model.evaluate(batch, labels, verbose=0)
     model.fit(batch, labels, epochs=30, batch_size=16, verbose=0)
     after = model.evaluate(batch, labels, verbose=0)

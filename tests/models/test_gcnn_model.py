@@ -1,8 +1,8 @@
 """The compare-aggregate model: paper parameter counts, padding invariance, save/load."""
-import numpy as np
-import pytest
 
 import keras
+import numpy as np
+import pytest
 
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
 from gcnn_match.training.loop import count_params
@@ -46,15 +46,16 @@ def test_paper_char_and_pos_parameter_counts(with_pos):
     # no weights.
     chars = 80
     inputs = _paper_inputs(char_vocab_size=chars, pos_vocab_size=50 if with_pos else None)
-    model = build_model("compare_aggregate", inputs, char_features=True,
-                        pos_features=with_pos)
+    model = build_model("compare_aggregate", inputs, char_features=True, pos_features=with_pos)
     first_context_layer = 1_341_900 if with_pos else 1_200_900
     expected = GCNN_WORD_ONLY - 810_900 + first_context_layer + 130_600
     assert count_params(model, exclude_embeddings=True) == expected
     assert expected == (8_677_902 if with_pos else 8_536_902)
     assert count_params(model) == expected + 1000 * 300 + chars * 40
     assert model.get_layer("context_encoder").conv_layers[0].projection.kernel.shape == (
-        447 if with_pos else 400, 300)
+        447 if with_pos else 400,
+        300,
+    )
 
 
 def test_features_need_their_inputs():
@@ -83,19 +84,36 @@ def _pair_batch(rng, vocab, lengths_a, lengths_b, max_chars=None, with_pos=False
 
 def _pad_words(batch, extra):
     """Appends `extra` padding tokens (id 0, no chars, POS 0) to both sides."""
-    return {key: np.pad(value, [(0, 0), (0, extra)] + [(0, 0)] * (value.ndim - 2))
-            for key, value in batch.items()}
+    return {
+        key: np.pad(value, [(0, 0), (0, extra)] + [(0, 0)] * (value.ndim - 2))
+        for key, value in batch.items()
+    }
 
 
 @pytest.mark.parametrize("with_pos", [False, True])
 def test_padding_does_not_change_predictions_with_char_and_pos(with_pos):
-    inputs = _paper_inputs(vocab_size=50, embedding_dim=8, char_vocab_size=20, max_chars=6,
-                           pos_vocab_size=48 if with_pos else None)
-    model = build_model("compare_aggregate", inputs, hidden=8, mlp_hidden=8, context_layers=2,
-                        aggregation_layers=2, char_features=True, pos_features=with_pos,
-                        char_dim=4, char_units=5)
-    batch = _pair_batch(np.random.RandomState(0), 50, [5, 3, 4], [4, 4, 2], max_chars=6,
-                        with_pos=with_pos)
+    inputs = _paper_inputs(
+        vocab_size=50,
+        embedding_dim=8,
+        char_vocab_size=20,
+        max_chars=6,
+        pos_vocab_size=48 if with_pos else None,
+    )
+    model = build_model(
+        "compare_aggregate",
+        inputs,
+        hidden=8,
+        mlp_hidden=8,
+        context_layers=2,
+        aggregation_layers=2,
+        char_features=True,
+        pos_features=with_pos,
+        char_dim=4,
+        char_units=5,
+    )
+    batch = _pair_batch(
+        np.random.RandomState(0), 50, [5, 3, 4], [4, 4, 2], max_chars=6, with_pos=with_pos
+    )
     short = keras.ops.convert_to_numpy(model(batch, training=False))
     padded = keras.ops.convert_to_numpy(model(_pad_words(batch, 4), training=False))
     np.testing.assert_allclose(short, padded, rtol=1e-5, atol=1e-5)
@@ -107,45 +125,71 @@ def test_padding_does_not_change_predictions_with_char_and_pos(with_pos):
 
 
 def test_char_and_pos_model_round_trips_through_keras_file(tmp_path):
-    inputs = _paper_inputs(vocab_size=30, embedding_dim=6, char_vocab_size=20, max_chars=5,
-                           pos_vocab_size=48)
-    model = build_model("compare_aggregate", inputs, hidden=6, mlp_hidden=6, char_features=True,
-                        pos_features=True, char_dim=4, char_units=5)
-    batch = _pair_batch(np.random.RandomState(2), 30, [4, 2], [3, 3], max_chars=5,
-                        with_pos=True)
+    inputs = _paper_inputs(
+        vocab_size=30, embedding_dim=6, char_vocab_size=20, max_chars=5, pos_vocab_size=48
+    )
+    model = build_model(
+        "compare_aggregate",
+        inputs,
+        hidden=6,
+        mlp_hidden=6,
+        char_features=True,
+        pos_features=True,
+        char_dim=4,
+        char_units=5,
+    )
+    batch = _pair_batch(np.random.RandomState(2), 30, [4, 2], [3, 3], max_chars=5, with_pos=True)
     path = tmp_path / "model.keras"
     model.save(path)
     restored = keras.models.load_model(path)
-    np.testing.assert_allclose(keras.ops.convert_to_numpy(model(batch)),
-                               keras.ops.convert_to_numpy(restored(batch)), rtol=1e-6)
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(model(batch)),
+        keras.ops.convert_to_numpy(restored(batch)),
+        rtol=1e-6,
+    )
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_padding_does_not_change_predictions(variant):
     inputs = _paper_inputs(vocab_size=50, embedding_dim=8)
-    model = build_model("compare_aggregate", inputs, variant=variant, hidden=8, mlp_hidden=8,
-                        context_layers=2, aggregation_layers=2)
+    model = build_model(
+        "compare_aggregate",
+        inputs,
+        variant=variant,
+        hidden=8,
+        mlp_hidden=8,
+        context_layers=2,
+        aggregation_layers=2,
+    )
     rng = np.random.RandomState(0)
     a = rng.randint(2, 50, size=(3, 5)).astype("int32")
     b = rng.randint(2, 50, size=(3, 4)).astype("int32")
     a[0, 3:] = 0  # a shorter first premise
     short = model({"a_ids": a, "b_ids": b}, training=False)
-    padded = model({"a_ids": np.pad(a, [(0, 0), (0, 6)]), "b_ids": np.pad(b, [(0, 0), (0, 3)])},
-                   training=False)
-    np.testing.assert_allclose(keras.ops.convert_to_numpy(short),
-                               keras.ops.convert_to_numpy(padded), rtol=1e-5, atol=1e-5)
+    padded = model(
+        {"a_ids": np.pad(a, [(0, 0), (0, 6)]), "b_ids": np.pad(b, [(0, 0), (0, 3)])}, training=False
+    )
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(short), keras.ops.convert_to_numpy(padded), rtol=1e-5, atol=1e-5
+    )
 
 
 def test_model_round_trips_through_keras_file(tmp_path):
-    inputs = _paper_inputs(vocab_size=30, embedding_dim=6,
-                           embedding_matrix=np.random.RandomState(1).rand(30, 6).astype("f"))
+    inputs = _paper_inputs(
+        vocab_size=30,
+        embedding_dim=6,
+        embedding_matrix=np.random.RandomState(1).rand(30, 6).astype("f"),
+    )
     model = build_model("compare_aggregate", inputs, hidden=6, mlp_hidden=6)
     batch = {"a_ids": np.array([[3, 4, 5, 0]], "int32"), "b_ids": np.array([[6, 7, 0]], "int32")}
     path = tmp_path / "model.keras"
     model.save(path)
     restored = keras.models.load_model(path)
-    np.testing.assert_allclose(keras.ops.convert_to_numpy(model(batch)),
-                               keras.ops.convert_to_numpy(restored(batch)), rtol=1e-6)
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(model(batch)),
+        keras.ops.convert_to_numpy(restored(batch)),
+        rtol=1e-6,
+    )
 
 
 def test_frozen_embeddings_are_not_trained():

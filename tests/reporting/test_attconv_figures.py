@@ -1,4 +1,5 @@
 """ATTCONV Figure 6(a): the plotted matrices are the model's own attention and h_new."""
+
 import keras
 import numpy as np
 import pytest
@@ -9,13 +10,19 @@ from gcnn_match.reporting.heatmaps import heatmap, new_figure
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 # Example 0: premise (a) 3 real tokens of 5, hypothesis (b) 4 real tokens of 4.
-BATCH = {"a_ids": np.array([[2, 3, 4, 0, 0], [5, 6, 7, 8, 9]], "int32"),
-         "b_ids": np.array([[10, 11, 12, 13], [14, 15, 0, 0]], "int32")}
+BATCH = {
+    "a_ids": np.array([[2, 3, 4, 0, 0], [5, 6, 7, 8, 9]], "int32"),
+    "b_ids": np.array([[10, 11, 12, 13], [14, 15, 0, 0]], "int32"),
+}
 
 
 def _model(variant):
-    return build_model("attconv", ModelInputs(vocab_size=20, num_classes=3, embedding_dim=4),
-                       variant=variant, hidden=6)
+    return build_model(
+        "attconv",
+        ModelInputs(vocab_size=20, num_classes=3, embedding_dim=4),
+        variant=variant,
+        hidden=6,
+    )
 
 
 def _softmax(scores):
@@ -34,7 +41,7 @@ def test_light_maps_equal_a_numpy_recomputation_of_eq_1_to_5():
     w1 = keras.ops.convert_to_numpy(layer.conv.kernel)  # (3, e, hidden)
     w2 = keras.ops.convert_to_numpy(layer.context_projection.kernel)
     padded = np.pad(x, ((1, 1), (0, 0)))
-    window = sum(padded[k:k + len(x)] @ w1[k] for k in range(3))
+    window = sum(padded[k : k + len(x)] @ w1[k] for k in range(3))
     h_new = np.tanh(window + (attention @ y) @ w2 + keras.ops.convert_to_numpy(layer.bias))
     np.testing.assert_allclose(maps["features"], h_new, rtol=1e-4, atol=1e-5)
 
@@ -45,8 +52,9 @@ def test_features_are_what_max_pooling_reads(variant):
     pooled = keras.Model(model.input, model.get_layer("max_pooling").output)(BATCH)
     for index in (0, 1):
         maps = attconv_maps(model, BATCH, index=index)
-        np.testing.assert_allclose(maps["features"].max(axis=0),
-                                   keras.ops.convert_to_numpy(pooled)[index], atol=1e-6)
+        np.testing.assert_allclose(
+            maps["features"].max(axis=0), keras.ops.convert_to_numpy(pooled)[index], atol=1e-6
+        )
 
 
 @pytest.mark.parametrize("variant", ["light", "advanced", "no_conv"])
@@ -63,12 +71,16 @@ def test_attention_rows_sum_to_one_over_real_tokens_and_padding_changes_nothing(
 
 def test_figure_is_a_png_with_the_chosen_filters(tmp_path):
     maps = attconv_maps(_model("light"), BATCH)
-    path, filters = plot_attconv(maps, list("wxyz"), ["an", "animal", "outside"],
-                                 tmp_path / "figures" / "f6.png", title="light")
+    path, filters = plot_attconv(
+        maps,
+        list("wxyz"),
+        ["an", "animal", "outside"],
+        tmp_path / "figures" / "f6.png",
+        title="light",
+    )
     assert path.read_bytes()[:8] == PNG_MAGIC and path.stat().st_size > 1000
     assert filters == select_filters(maps["features"])
-    _, shown = plot_attconv(maps, list("wxyz"), ["a", "b", "c"], tmp_path / "g.png",
-                            filters=[5, 0])
+    _, shown = plot_attconv(maps, list("wxyz"), ["a", "b", "c"], tmp_path / "g.png", filters=[5, 0])
     assert shown == [5, 0]
 
 

@@ -1,5 +1,6 @@
 """Paper-vs-ours bars: bar lengths are the table JSON's values in percent, a row not run has
 no "ours" bar, and one PNG is written per table."""
+
 import json
 
 import pytest
@@ -8,14 +9,31 @@ from matplotlib.container import BarContainer
 from gcnn_match.reporting.bars import is_table, paper_vs_ours, write_table_figures
 
 ROWS = [
-    {"row": "CNN", "targets": {"test_accuracy": 0.8792}, "scale": "low-resource",
-     "compare": [["test_accuracy", "test_accuracy"]], "runs": 3, "seeds": [1, 2, 3],
-     "test_accuracy": [0.7568, 0.0112]},
-    {"row": "GLU", "targets": {"test_accuracy": 0.8832}, "runs": 0, "seeds": [],
-     "compare": [["test_accuracy", "test_accuracy"]]},
-    {"row": "GCNN", "targets": {"test_accuracy": 0.8866}, "scale": "low-resource",
-     "compare": [["test_accuracy", "test_accuracy"]], "runs": 1, "seeds": [1],
-     "test_accuracy": [0.7596, 0.0]},
+    {
+        "row": "CNN",
+        "targets": {"test_accuracy": 0.8792},
+        "scale": "low-resource",
+        "compare": [["test_accuracy", "test_accuracy"]],
+        "runs": 3,
+        "seeds": [1, 2, 3],
+        "test_accuracy": [0.7568, 0.0112],
+    },
+    {
+        "row": "GLU",
+        "targets": {"test_accuracy": 0.8832},
+        "runs": 0,
+        "seeds": [],
+        "compare": [["test_accuracy", "test_accuracy"]],
+    },
+    {
+        "row": "GCNN",
+        "targets": {"test_accuracy": 0.8866},
+        "scale": "low-resource",
+        "compare": [["test_accuracy", "test_accuracy"]],
+        "runs": 1,
+        "seeds": [1],
+        "test_accuracy": [0.7596, 0.0],
+    },
 ]
 
 
@@ -43,10 +61,14 @@ def test_bar_lengths_are_the_json_values():
 
 
 def test_one_panel_per_compared_metric():
-    rows = [dict(ROWS[0], compare=[["test_matched_accuracy", "dev_accuracy"],
-                                   ["test_accuracy", "test_accuracy"]],
-                 targets={"test_matched_accuracy": 0.76, "test_accuracy": 0.9},
-                 dev_accuracy=[0.7, 0.01])]
+    rows = [
+        dict(
+            ROWS[0],
+            compare=[["test_matched_accuracy", "dev_accuracy"], ["test_accuracy", "test_accuracy"]],
+            targets={"test_matched_accuracy": 0.76, "test_accuracy": 0.9},
+            dev_accuracy=[0.7, 0.01],
+        )
+    ]
     first, second = paper_vs_ours(rows).axes
     assert _widths(_bars(first)[1]) == pytest.approx([70.0])
     assert _widths(_bars(second)[0]) == pytest.approx([90.0])

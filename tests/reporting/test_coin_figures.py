@@ -1,17 +1,25 @@
 """COIN Figure 4: the model's own cross-attention of the first and last blocks, as a PNG."""
+
 import keras
 import numpy as np
 
 from gcnn_match.models.registry import ModelInputs, build_model
 from gcnn_match.reporting.coin_figures import alignment_maps, plot_alignment
 
-FEATURES = {"a_ids": np.array([[2, 3, 4, 0], [5, 6, 7, 8]], "int32"),
-            "b_ids": np.array([[9, 10, 0], [11, 12, 13]], "int32")}
+FEATURES = {
+    "a_ids": np.array([[2, 3, 4, 0], [5, 6, 7, 8]], "int32"),
+    "b_ids": np.array([[9, 10, 0], [11, 12, 13]], "int32"),
+}
 
 
 def _model(blocks=3):
-    return build_model("coin", ModelInputs(vocab_size=20, num_classes=2, embedding_dim=4),
-                       d=4, n_h=2, blocks=blocks)
+    return build_model(
+        "coin",
+        ModelInputs(vocab_size=20, num_classes=2, embedding_dim=4),
+        d=4,
+        n_h=2,
+        blocks=blocks,
+    )
 
 
 def test_maps_are_the_first_and_last_blocks_cropped_to_the_real_words():

@@ -1,4 +1,5 @@
 """Re-rendering a table after training only some of its rows keeps the others' results."""
+
 import json
 
 from gcnn_match.experiments import registry
@@ -13,8 +14,9 @@ def test_rows_without_runs_keep_their_earlier_record_and_its_commands(tmp_path):
     metrics = json.loads((run / "metrics.json").read_text("utf-8"))
     metrics["dev_accuracy"] = 0.75  # the ablation table's compared metric
     (run / "metrics.json").write_text(json.dumps(metrics), "utf-8")
-    (run / "environment.json").write_text(json.dumps(
-        {"argv": ["experiments/reproduce.py", "--rows=a"]}), "utf-8")
+    (run / "environment.json").write_text(
+        json.dumps({"argv": ["experiments/reproduce.py", "--rows=a"]}), "utf-8"
+    )
     earlier = tables.collect(configs, {first.name: [], second.name: [run]})
     earlier = json.loads(json.dumps(earlier))  # as read back from results/*.json
     assert earlier[1]["runs"] == 1 and earlier[0]["runs"] == 0
@@ -30,5 +32,4 @@ def test_rows_without_runs_keep_their_earlier_record_and_its_commands(tmp_path):
 
     # Nothing earlier, or an earlier row that was not run either: the row stays "not run".
     assert tables.keep_earlier_results(later, None)[1]["runs"] == 0
-    assert tables.keep_earlier_results(later, [dict(earlier[0], name=second.name)])[1][
-        "runs"] == 0
+    assert tables.keep_earlier_results(later, [dict(earlier[0], name=second.name)])[1]["runs"] == 0

@@ -1,4 +1,5 @@
 """COIN Table 5 latency protocol on tiny models and 3 batches."""
+
 import pytest
 
 from gcnn_match.reporting import latency
@@ -15,8 +16,14 @@ def test_latency_rows_and_table():
     assert results[0]["params"] == coin.count_params() - 20 * 4  # fixed vectors not counted
 
     pytest.importorskip("keras_hub")
-    bert = latency.bert_classifier(vocabulary_size=50, num_layers=1, num_heads=2, hidden_dim=8,
-                                   intermediate_dim=16, max_sequence_length=64)
+    bert = latency.bert_classifier(
+        vocabulary_size=50,
+        num_layers=1,
+        num_heads=2,
+        hidden_dim=8,
+        intermediate_dim=16,
+        max_sequence_length=64,
+    )
     bert_batches = list(latency.bert_batches(4, vocab_size=50, length=64))
     assert bert_batches[0]["token_ids"].shape == (8, 64)
     assert bert.predict_on_batch(bert_batches[0]).shape == (8, 2)

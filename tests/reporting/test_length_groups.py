@@ -1,9 +1,14 @@
 """ATTCONV Figure 5: equal-size length groups in ascending order and their accuracies."""
+
 import numpy as np
 import pytest
 
-from gcnn_match.reporting.length_groups import (group_accuracies, length_groups,
-                                                plot_length_groups, run_correct)
+from gcnn_match.reporting.length_groups import (
+    group_accuracies,
+    length_groups,
+    plot_length_groups,
+    run_correct,
+)
 
 
 def test_groups_are_equal_size_ascending_and_keep_file_order_on_ties():
@@ -17,7 +22,7 @@ def test_group_accuracies_match_a_loop_over_the_sorted_examples():
     rng = np.random.RandomState(0)
     lengths, correct = rng.randint(1, 40, size=200), rng.rand(200) < 0.6
     order = sorted(range(200), key=lambda i: (lengths[i], i))
-    expected = [np.mean([correct[i] for i in order[g * 20:(g + 1) * 20]]) for g in range(10)]
+    expected = [np.mean([correct[i] for i in order[g * 20 : (g + 1) * 20]]) for g in range(10)]
     np.testing.assert_allclose(group_accuracies(correct, length_groups(lengths)), expected)
 
 
@@ -30,8 +35,9 @@ def test_plot_is_a_png_with_the_difference_curve(tmp_path):
     lengths = np.arange(40)
     groups = length_groups(lengths, groups=4)
     curves = {"light": [0.5, 0.6, 0.7, 0.8], "Bi-CNN": [0.5, 0.5, 0.6, 0.6]}
-    path = plot_length_groups(lengths, groups, curves, tmp_path / "f5.png",
-                              difference=("light", "Bi-CNN"), title="t")
+    path = plot_length_groups(
+        lengths, groups, curves, tmp_path / "f5.png", difference=("light", "Bi-CNN"), title="t"
+    )
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 1000
 
 
@@ -39,7 +45,8 @@ def test_predictions_are_read_and_unlabelled_ones_refused(tmp_path):
     (tmp_path / "predictions").mkdir()
     header = "uid\tgold\tpredicted\tp_yes\tp_no\n"
     (tmp_path / "predictions" / "test.tsv").write_text(
-        header + "f:1\tyes\tyes\t0.9\t0.1\nf:2\tno\tyes\t0.6\t0.4\n")
+        header + "f:1\tyes\tyes\t0.9\t0.1\nf:2\tno\tyes\t0.6\t0.4\n"
+    )
     uids, correct = run_correct(tmp_path, "test")
     assert uids == ["f:1", "f:2"] and correct.tolist() == [True, False]
     (tmp_path / "predictions" / "dev.tsv").write_text(header + "f:1\t\tyes\t0.9\t0.1\n")

@@ -5,6 +5,7 @@ C-LSTM and COIN run directories hold their initial weights, written with the sam
 helpers: their figures read only the config, preprocessing and weights, and one training
 step of either takes tens of seconds to compile on this machine.
 """
+
 import csv
 import subprocess
 import sys
@@ -33,8 +34,14 @@ UNTRAINED = {
     "clstm": ("clstm/snli/tc_lstms", {"cell": "tight", "units": 3}),
     "coin": ("coin/quora/coin_ours", {"d": 4, "n_h": 2, "blocks": 2}),
 }
-SMALL = dict(scale="smoke", embeddings="random", embedding_dim=8, max_train_examples=100,
-             max_eval_examples=100, jit_compile=False)
+SMALL = dict(
+    scale="smoke",
+    embeddings="random",
+    embedding_dim=8,
+    max_train_examples=100,
+    max_eval_examples=100,
+    jit_compile=False,
+)
 
 
 def _config(name, kwargs):
@@ -47,10 +54,14 @@ def _untrained_run(config, path, data_dir):
     run = RunDirectory(path).create()
     policy = text_policy(config)
     examples = list(data_registry.read_split(config.dataset, "test", data_dir))[:100]
-    encoder = PairEncoder.fit(tokenize_examples(examples, policy), policy, config.max_len_a,
-                              config.max_len_b)
-    inputs = ModelInputs(vocab_size=len(encoder.vocab), num_classes=len(
-        data_registry.get_dataset(config.dataset).labels), embedding_dim=8)
+    encoder = PairEncoder.fit(
+        tokenize_examples(examples, policy), policy, config.max_len_a, config.max_len_b
+    )
+    inputs = ModelInputs(
+        vocab_size=len(encoder.vocab),
+        num_classes=len(data_registry.get_dataset(config.dataset).labels),
+        embedding_dim=8,
+    )
     write_json(run / "config.json", config.to_dict())
     write_json(run / "environment.json", environment_record(data_dir))
     write_json(run / "model_inputs.json", model_input_shapes(inputs))
@@ -66,8 +77,9 @@ def runs(shared_data, tmp_path_factory):
     for key, (name, kwargs) in {**TRAINED, **UNTRAINED}.items():
         paths[key] = root / name / "smoke-seed1"
         if key in TRAINED:
-            run_experiment(_config(name, kwargs), paths[key], shared_data, cache,
-                           log=lambda *_: None)
+            run_experiment(
+                _config(name, kwargs), paths[key], shared_data, cache, log=lambda *_: None
+            )
         else:
             _untrained_run(_config(name, kwargs), paths[key], shared_data)
     return root, paths
@@ -90,7 +102,7 @@ def test_the_pair_is_encoded_by_the_run_s_own_preprocessing(runs):
     pair = encode_pair(saved, example, tag)
     assert tag == "paper" and pair.label is None
     words = [token.rstrip(UNKNOWN_MARK) for token in pair.tokens_b]
-    assert words == list(saved.encoder.policy.tokenize_pair(example)[1])[:len(words)]
+    assert words == list(saved.encoder.policy.tokenize_pair(example)[1])[: len(words)]
     assert words[:3] == ["a", "dog", "jumping"]  # this row's policy lower-cases
     ids = pair.features["b_ids"][0]
     np.testing.assert_array_equal(ids, saved.encoder.vocab.encode(words))
@@ -104,16 +116,20 @@ def test_length_groups_match_a_numpy_recomputation(runs):
     saved_dir = paths["light"]
     with open(saved_dir / "predictions" / "test.tsv", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    by_uid = {ex.uid: ex for ex in data_registry.read_split(
-        "snli", "test", run_figures.run_data_dir(saved_dir))}
+    by_uid = {
+        ex.uid: ex
+        for ex in data_registry.read_split("snli", "test", run_figures.run_data_dir(saved_dir))
+    }
     policy = PairEncoder.load(saved_dir / "preprocessing").policy
-    lengths = [len(p.a) + len(p.b) for p in tokenize_examples(
-        [by_uid[row["uid"]] for row in rows], policy)]
+    lengths = [
+        len(p.a) + len(p.b) for p in tokenize_examples([by_uid[row["uid"]] for row in rows], policy)
+    ]
     order = sorted(range(len(rows)), key=lambda i: (lengths[i], i))
     size = len(rows) // 10  # 100 examples: 10 groups of 10
-    expected = [np.mean([rows[i]["gold"] == rows[i]["predicted"] for i in order[g * size:
-                                                                              (g + 1) * size]])
-                for g in range(10)]
+    expected = [
+        np.mean([rows[i]["gold"] == rows[i]["predicted"] for i in order[g * size : (g + 1) * size]])
+        for g in range(10)
+    ]
     np.testing.assert_allclose(curves["ATTCONV – light (seed 1)"], expected)
     assert list(curves) == ["ATTCONV – light (seed 1)", "Bi-CNN (seed 1)"]
 
@@ -122,8 +138,9 @@ def test_clstm_and_coin_figures(runs):
     _, paths = runs
     chosen = run_figures.clstm_figure(paths["clstm"], neuron=2)
     assert chosen.name == "clstm_figure3_paper_neuron2.png"
-    assert run_figures.clstm_figure(paths["clstm"], text=("A man sleeps .", "A man rests .")
-                                    ).name.startswith("clstm_figure3_text-")
+    assert run_figures.clstm_figure(
+        paths["clstm"], text=("A man sleeps .", "A man rests .")
+    ).name.startswith("clstm_figure3_text-")
     coin = run_figures.coin_figure(paths["coin"], index=0)
     assert coin.name == "coin_figure4_test-0.png" and coin.read_bytes()[:8] == PNG_MAGIC
 
@@ -139,9 +156,13 @@ def test_all_draws_what_it_can_and_says_why_it_skips(runs, tmp_path):
     unfinished = root / "attconv" / "snli" / "attconv_advanced" / "smoke-seed1"
     (unfinished / "checkpoints").mkdir(parents=True)
     (unfinished / "config.json").write_text((paths["light"] / "config.json").read_text())
-    out = subprocess.run([sys.executable, str(REPO / "experiments" / "visualize.py"),
-                          f"--runs_dir={root}", "--all"],
-                         capture_output=True, text=True, check=True, cwd=REPO).stdout
+    out = subprocess.run(
+        [sys.executable, str(REPO / "experiments" / "visualize.py"), f"--runs_dir={root}", "--all"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    ).stdout
     assert "attconv_figure6_paper.png" in out and "attconv_figure5_test_pair.png" in out
     assert "clstm_figure3_paper_neuron" in out and "coin_figure4_paper.png" in out
     assert "no selected weights yet" in out

@@ -1,4 +1,5 @@
 """Rows that report other rows' runs: COIN's 5-seed majority vote and its "original" ablation."""
+
 import json
 
 import numpy as np
@@ -14,15 +15,24 @@ def _member(root, seed, gold, predicted):
     (run / "predictions").mkdir(parents=True)
     for split in ("dev", "test"):
         rows = ["uid\tgold\tpredicted\tp_different\tp_same"]
-        rows += [f"u{i}\t{LABELS[g]}\t{LABELS[p]}\t{0.4 if p else 0.6}\t{0.6 if p else 0.4}"
-                 for i, (g, p) in enumerate(zip(gold, predicted))]
+        rows += [
+            f"u{i}\t{LABELS[g]}\t{LABELS[p]}\t{0.4 if p else 0.6}\t{0.6 if p else 0.4}"
+            for i, (g, p) in enumerate(zip(gold, predicted))
+        ]
         (run / "predictions" / f"{split}.tsv").write_text("\n".join(rows) + "\n", "utf-8")
     (run / "config.json").write_text(json.dumps({"dataset": "lcqmc", "seed": seed}), "utf-8")
-    metrics = {"seed": seed, "scale": "low-resource", "embeddings": "random",
-               "examples": {"train": 9, "dev": 1, "test": len(gold)},
-               "trainable_params": 100, "trainable_params_without_embeddings": 60,
-               "epochs_run": 3, "best_epoch": 2, "seconds_per_epoch": 10.0 + seed,
-               "test_accuracy": float(np.mean(np.equal(gold, predicted)))}
+    metrics = {
+        "seed": seed,
+        "scale": "low-resource",
+        "embeddings": "random",
+        "examples": {"train": 9, "dev": 1, "test": len(gold)},
+        "trainable_params": 100,
+        "trainable_params_without_embeddings": 60,
+        "epochs_run": 3,
+        "best_epoch": 2,
+        "seconds_per_epoch": 10.0 + seed,
+        "test_accuracy": float(np.mean(np.equal(gold, predicted))),
+    }
     (run / "metrics.json").write_text(json.dumps(metrics), "utf-8")
     return run
 
@@ -31,7 +41,10 @@ def test_coin_vote_and_alias_rows_point_at_the_single_model_row():
     for dataset in ("quora", "lcqmc"):
         vote = registry.get(f"coin/{dataset}/coin_ensemble")
         assert (vote.row, vote.runs_of, vote.ensemble_size) == (
-            "COIN (ensemble)", f"coin/{dataset}/coin_ours", 5)
+            "COIN (ensemble)",
+            f"coin/{dataset}/coin_ours",
+            5,
+        )
         assert registry.get(f"coin/{dataset}/ablation_original").runs_of == vote.runs_of
         assert registry.get(f"coin/{dataset}/ablation_simple_pool").runs_of is None
     assert registry.get("coin/quora/coin_ensemble").targets["test_accuracy"] == 0.907
@@ -66,13 +79,20 @@ def test_table_names_the_command_that_trained_each_run(tmp_path):
     gold = np.array([0, 1, 1])
     dirs = [_member(tmp_path, s, gold, gold) for s in (1, 2)]
     for seed, run in enumerate(dirs, 1):
-        argv = ["/repo/experiments/reproduce.py", "--dataset=lcqmc", f"--seeds={seed}",
-                "--rows=COIN (ours)", "--noestimate"]
+        argv = [
+            "/repo/experiments/reproduce.py",
+            "--dataset=lcqmc",
+            f"--seeds={seed}",
+            "--rows=COIN (ours)",
+            "--noestimate",
+        ]
         (run / "environment.json").write_text(json.dumps({"argv": argv}), "utf-8")
     single = registry.get("coin/lcqmc/coin_ours")
     [row] = tables.collect([single], {single.name: dirs})
     text = tables.render_markdown([row], command="python experiments/reproduce.py --report_only")
     assert "Rendered by `python experiments/reproduce.py --report_only`" in text
     for seed in (1, 2):
-        assert (f"- `python experiments/reproduce.py --dataset=lcqmc --seeds={seed} "
-                f"'--rows=COIN (ours)'`") in text
+        assert (
+            f"- `python experiments/reproduce.py --dataset=lcqmc --seeds={seed} "
+            f"'--rows=COIN (ours)'`"
+        ) in text

@@ -1,4 +1,5 @@
 """The official FEVER scorer that `make install` provides (tools/install_fever_scorer.py)."""
+
 import base64
 import hashlib
 import importlib
@@ -14,7 +15,8 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 
 def _installer():
     spec = importlib.util.spec_from_file_location(
-        "install_fever_scorer", REPO / "tools" / "install_fever_scorer.py")
+        "install_fever_scorer", REPO / "tools" / "install_fever_scorer.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -25,10 +27,18 @@ def test_installed_scorer_scores_the_readme_example():
     scorer = pytest.importorskip("fever.scorer", reason="run `make install` (the FEVER scorer)")
     gold = [[[None, None, "page1", 1], [None, None, "page2", 2]]]
     predictions = [
-        {"label": "REFUTES", "predicted_label": "REFUTES", "evidence": gold,
-         "predicted_evidence": [["page1", 1]]},
-        {"label": "REFUTES", "predicted_label": "REFUTES", "evidence": gold,
-         "predicted_evidence": [["page1", 1], ["page2", 2], ["page3", 3]]},
+        {
+            "label": "REFUTES",
+            "predicted_label": "REFUTES",
+            "evidence": gold,
+            "predicted_evidence": [["page1", 1]],
+        },
+        {
+            "label": "REFUTES",
+            "predicted_label": "REFUTES",
+            "evidence": gold,
+            "predicted_evidence": [["page1", 1], ["page2", 2], ["page3", 3]],
+        },
     ]
     strict, accuracy, precision, recall, f1 = scorer.fever_score(predictions)
     assert (strict, accuracy) == (0.5, 1.0)
@@ -64,8 +74,9 @@ def test_installer_writes_the_package_and_a_record_pip_can_uninstall(tmp_path, m
         expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
         assert digest == "sha256=" + expected.decode() and int(size) == len(data)
     monkeypatch.syspath_prepend(str(site))
-    saved = {name: sys.modules.pop(name) for name in ("fever", "fever.scorer")
-             if name in sys.modules}
+    saved = {
+        name: sys.modules.pop(name) for name in ("fever", "fever.scorer") if name in sys.modules
+    }
     try:
         assert importlib.import_module("fever.scorer").fever_score([]) == 42
     finally:  # later tests get the real scorer back

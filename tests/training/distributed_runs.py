@@ -10,6 +10,7 @@ run then resumes}], "result": path}. Each run leaves its run directory as run_ex
 `result` receives the error message of a later `split_cpu` into another number of devices (it
 must refuse: the devices exist by then).
 """
+
 import json
 import sys
 
@@ -47,7 +48,8 @@ def main(spec_path):
     quiet = lambda *_: None  # noqa: E731
     for run in spec["runs"]:
         config = ExperimentConfig.from_dict(spec["config"]).replace(
-            distribution=run["distribution"])
+            distribution=run["distribution"]
+        )
         args = (config, run["run_dir"], spec["data_dir"], spec["cache_dir"])
         if run.get("interrupt_in_epoch"):
             real_fit = keras.Model.fit

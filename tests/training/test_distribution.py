@@ -8,6 +8,7 @@ tiny model trains without dropout, whose masks are drawn per replica, so the two
 the same path: predicted probabilities agree to PROBABILITY_TOLERANCE and accuracies to one
 pair in the 201 scored.
 """
+
 import json
 import os
 import pathlib
@@ -18,8 +19,13 @@ import sys
 import numpy as np
 import pytest
 
-from gcnn_match.data.pipeline import (EncodedSplit, evaluation_dataset, even_batches,
-                                      training_dataset, unsort)
+from gcnn_match.data.pipeline import (
+    EncodedSplit,
+    evaluation_dataset,
+    even_batches,
+    training_dataset,
+    unsort,
+)
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.experiments.overrides import FIELD_FLAGS, apply_overrides, default_run_dir
@@ -30,16 +36,28 @@ from gcnn_match.training.tasks import task_for
 REPO = pathlib.Path(__file__).resolve().parents[2]
 HELPER = pathlib.Path(__file__).with_name("distributed_runs.py")
 PROBABILITY_TOLERANCE = 1e-4
-TINY = {"variant": "gcnn", "hidden": 16, "context_layers": 1, "aggregation_layers": 1,
-        "mlp_hidden": 16, "embedding_dropout": 0.0, "mlp_dropout": 0.0}
+TINY = {
+    "variant": "gcnn",
+    "hidden": 16,
+    "context_layers": 1,
+    "aggregation_layers": 1,
+    "mlp_hidden": 16,
+    "embedding_dropout": 0.0,
+    "mlp_dropout": 0.0,
+}
 
 
 def _split(lengths, labels=None):
     """An EncodedSplit whose pair k has `lengths[k]` tokens of id k + 1 on both sides."""
     ids = [np.full(n, k + 1, np.int32) for k, n in enumerate(lengths)]
     labels = np.arange(len(lengths)) % 2 if labels is None else labels
-    return EncodedSplit("t", {"a_ids": ids, "b_ids": ids}, np.asarray(labels, np.int32),
-                        [f"u{k}" for k in range(len(lengths))], [None] * len(lengths))
+    return EncodedSplit(
+        "t",
+        {"a_ids": ids, "b_ids": ids},
+        np.asarray(labels, np.int32),
+        [f"u{k}" for k in range(len(lengths))],
+        [None] * len(lengths),
+    )
 
 
 def test_even_batches_grow_with_copies_of_the_first_pair():
@@ -52,8 +70,17 @@ def test_even_batches_grow_with_copies_of_the_first_pair():
 def test_evened_training_batches_keep_the_loss_a_mean_over_real_pairs():
     lengths = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9]
     split = _split(lengths, labels=np.arange(13))
-    ds, steps = training_dataset(split, 4, ["a_ids", "b_ids"], {"a": 16, "b": 16}, seed=0,
-                                 first_epoch=0, epochs=1, bucket_width=1, multiple=2)
+    ds, steps = training_dataset(
+        split,
+        4,
+        ["a_ids", "b_ids"],
+        {"a": 16, "b": 16},
+        seed=0,
+        first_epoch=0,
+        epochs=1,
+        bucket_width=1,
+        multiple=2,
+    )
     seen = []
     for features, labels, weights in ds:
         ids, labels, weights = features["a_ids"].numpy(), labels.numpy(), weights.numpy()
@@ -71,8 +98,9 @@ def test_evened_training_batches_keep_the_loss_a_mean_over_real_pairs():
 
 def test_fillers_are_dropped_from_predictions_in_file_order():
     split = _split([4, 2, 7, 1, 3])
-    ds, order = evaluation_dataset(split, 2, ["a_ids", "b_ids"], {"a": 8, "b": 8},
-                                   bucket_width=1, multiple=3)
+    ds, order = evaluation_dataset(
+        split, 2, ["a_ids", "b_ids"], {"a": 8, "b": 8}, bucket_width=1, multiple=3
+    )
     assert (order < 0).sum() == 4  # batches of 2, 2, 1 grown to 3 each
     # A "prediction" that names its pair: the id it is made of.
     predictions = np.concatenate([f["a_ids"].numpy()[:, :1] for f, _, _ in ds])
@@ -94,11 +122,14 @@ def test_single_device_needs_no_setup():
     assert none.record()["engine"] == "single device"
 
 
-@pytest.mark.parametrize("tf_config, message", [
-    (None, "TF_CONFIG environment variable, which is not set"),
-    ('{"cluster": {"worker": ["a:1"]}}', "TF_CONFIG must be JSON like"),
-    ("not json", "TF_CONFIG must be JSON like"),
-])
+@pytest.mark.parametrize(
+    "tf_config, message",
+    [
+        (None, "TF_CONFIG environment variable, which is not set"),
+        ('{"cluster": {"worker": ["a:1"]}}', "TF_CONFIG must be JSON like"),
+        ("not json", "TF_CONFIG must be JSON like"),
+    ],
+)
 def test_multi_worker_explains_a_missing_or_broken_tf_config(monkeypatch, tf_config, message):
     if tf_config is None:
         monkeypatch.delenv("TF_CONFIG", raising=False)
@@ -122,22 +153,33 @@ def test_ranking_refuses_replicas_that_would_split_a_question():
 
 # --- distributed runs on real Quora pairs ------------------------------------------------------
 
+
 def _tiny_config(**changes):
     # 301 training pairs: the last batch of 13 splits unevenly; 201 scored pairs: the last
     # evaluation batch too. Both exercise the fillers.
     return registry.get("gcnn/quora/gcnn").replace(
-        scale="low-resource", epochs=2, batch_size=32, max_train_examples=301,
-        max_eval_examples=201, embeddings="random", model_kwargs=TINY,
-        **changes)
+        scale="low-resource",
+        epochs=2,
+        batch_size=32,
+        max_train_examples=301,
+        max_eval_examples=201,
+        embeddings="random",
+        model_kwargs=TINY,
+        **changes,
+    )
 
 
 def _records(run_dir):
     run_dir = pathlib.Path(run_dir)
-    probabilities = np.loadtxt(run_dir / "predictions" / "test.tsv", delimiter="\t",
-                               skiprows=1, usecols=(3, 4))
-    return (json.loads((run_dir / "metrics.json").read_text()),
-            json.loads((run_dir / "environment.json").read_text())["distribution"],
-            json.loads((run_dir / "config.json").read_text()), probabilities)
+    probabilities = np.loadtxt(
+        run_dir / "predictions" / "test.tsv", delimiter="\t", skiprows=1, usecols=(3, 4)
+    )
+    return (
+        json.loads((run_dir / "metrics.json").read_text()),
+        json.loads((run_dir / "environment.json").read_text())["distribution"],
+        json.loads((run_dir / "config.json").read_text()),
+        probabilities,
+    )
 
 
 def _assert_same_training(run_dir, reference_dir):
@@ -150,13 +192,23 @@ def _assert_same_training(run_dir, reference_dir):
 
 
 def _run_helper(tmp_path, data_dir, config, runs, devices=2, env=None):
-    spec = {"devices": devices, "config": config.to_dict(), "data_dir": str(data_dir),
-            "cache_dir": str(tmp_path / "cache"), "runs": runs,
-            "result": str(tmp_path / "helper.json")}
+    spec = {
+        "devices": devices,
+        "config": config.to_dict(),
+        "data_dir": str(data_dir),
+        "cache_dir": str(tmp_path / "cache"),
+        "runs": runs,
+        "result": str(tmp_path / "helper.json"),
+    }
     (tmp_path / "spec.json").write_text(json.dumps(spec))
-    completed = subprocess.run([sys.executable, str(HELPER), str(tmp_path / "spec.json")],
-                               cwd=REPO, env={**os.environ, **(env or {})},
-                               capture_output=True, text=True, timeout=900)
+    completed = subprocess.run(
+        [sys.executable, str(HELPER), str(tmp_path / "spec.json")],
+        cwd=REPO,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert completed.returncode == 0, completed.stderr[-3000:]
     return json.loads((tmp_path / "helper.json").read_text())
 
@@ -164,17 +216,20 @@ def _run_helper(tmp_path, data_dir, config, runs, devices=2, env=None):
 @pytest.fixture(scope="module")
 def single_device_run(shared_data, tmp_path_factory):
     run_dir = tmp_path_factory.mktemp("single")
-    run_experiment(_tiny_config(), run_dir, shared_data, tmp_path_factory.mktemp("cache"),
-                   log=lambda *_: None)
+    run_experiment(
+        _tiny_config(), run_dir, shared_data, tmp_path_factory.mktemp("cache"), log=lambda *_: None
+    )
     return run_dir
 
 
 def test_mirrored_on_two_logical_cpus_trains_like_one_device_and_resumes(
-        tmp_path, shared_data, single_device_run):
+    tmp_path, shared_data, single_device_run
+):
     work = tmp_path
-    runs = [{"run_dir": str(work / "mirrored"), "distribution": "mirrored"},
-            {"run_dir": str(work / "resumed"), "distribution": "mirrored",
-             "interrupt_in_epoch": 2}]
+    runs = [
+        {"run_dir": str(work / "mirrored"), "distribution": "mirrored"},
+        {"run_dir": str(work / "resumed"), "distribution": "mirrored", "interrupt_in_epoch": 2},
+    ]
     helper = _run_helper(work, shared_data, _tiny_config(), runs)
     assert "TensorFlow is already initialised" in helper["split_cpu_too_late"]
 
@@ -198,22 +253,40 @@ def _free_ports(count):
     return ports
 
 
-def test_multi_worker_from_tf_config_trains_like_one_device(tmp_path, shared_data,
-                                                            single_device_run):
+def test_multi_worker_from_tf_config_trains_like_one_device(
+    tmp_path, shared_data, single_device_run
+):
     work = tmp_path
     cluster = {"worker": [f"localhost:{port}" for port in _free_ports(2)]}
-    command = [sys.executable, "experiments/train.py", "--experiment=gcnn/quora/gcnn",
-               "--scale=low-resource", "--epochs=2", "--batch_size=32",
-               "--max_train_examples=301", "--max_eval_examples=201", "--embeddings=random",
-               f"--data_dir={shared_data}", f"--cache_dir={work / 'cache'}",
-               f"--model_dir={work / 'run'}", "--distribution=multi_worker",
-               "--model_kwargs=" + ",".join(f"{k}={v}" for k, v in TINY.items())]
+    command = [
+        sys.executable,
+        "experiments/train.py",
+        "--experiment=gcnn/quora/gcnn",
+        "--scale=low-resource",
+        "--epochs=2",
+        "--batch_size=32",
+        "--max_train_examples=301",
+        "--max_eval_examples=201",
+        "--embeddings=random",
+        f"--data_dir={shared_data}",
+        f"--cache_dir={work / 'cache'}",
+        f"--model_dir={work / 'run'}",
+        "--distribution=multi_worker",
+        "--model_kwargs=" + ",".join(f"{k}={v}" for k, v in TINY.items()),
+    ]
     workers = []
     for index in range(2):
         tf_config = {"cluster": cluster, "task": {"type": "worker", "index": index}}
-        workers.append(subprocess.Popen(
-            command, cwd=REPO, env={**os.environ, "TF_CONFIG": json.dumps(tf_config)},
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+        workers.append(
+            subprocess.Popen(
+                command,
+                cwd=REPO,
+                env={**os.environ, "TF_CONFIG": json.dumps(tf_config)},
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     errors = [worker.communicate(timeout=900)[1] for worker in workers]
     assert [w.returncode for w in workers] == [0, 0], errors[0][-3000:] + errors[1][-3000:]
 
@@ -229,13 +302,18 @@ def test_multi_worker_from_tf_config_trains_like_one_device(tmp_path, shared_dat
 
 def test_keras_data_parallel_under_jax_trains_like_one_device(tmp_path, shared_data):
     work = tmp_path
-    pytest.importorskip("jax", reason="jax is not installed: the Keras distribution API is "
-                        "exercised under the JAX backend only")
+    pytest.importorskip(
+        "jax",
+        reason="jax is not installed: the Keras distribution API is "
+        "exercised under the JAX backend only",
+    )
     # XLA compiles every batch shape under JAX: fixed padding and short cut-offs keep it to a
     # few programs.
     config = _tiny_config(padding="fixed", max_len_a=16, max_len_b=16, jit_compile=True)
-    runs = [{"run_dir": str(work / "single"), "distribution": "none"},
-            {"run_dir": str(work / "keras"), "distribution": "keras"}]
+    runs = [
+        {"run_dir": str(work / "single"), "distribution": "none"},
+        {"run_dir": str(work / "keras"), "distribution": "keras"},
+    ]
     helper = _run_helper(work, shared_data, config, runs, env={"KERAS_BACKEND": "jax"})
     assert "JAX is already initialised" in helper["split_cpu_too_late"]
 
@@ -246,6 +324,12 @@ def test_keras_data_parallel_under_jax_trains_like_one_device(tmp_path, shared_d
 
 def test_a_run_records_its_distribution(single_device_run):
     _, record, config, _ = _records(single_device_run)
-    assert record == {"distribution": "none", "engine": "single device", "replicas": 1,
-                      "devices": record["devices"], "workers": 1, "task": None}
+    assert record == {
+        "distribution": "none",
+        "engine": "single device",
+        "replicas": 1,
+        "devices": record["devices"],
+        "workers": 1,
+        "task": None,
+    }
     assert ExperimentConfig.from_dict(config).distribution == "none"

@@ -1,4 +1,5 @@
 """End to end on real Quora: train a small GCNN through the driver, resume, report."""
+
 import json
 
 import pytest
@@ -12,12 +13,22 @@ SMALL = {"hidden": 48, "context_layers": 2, "aggregation_layers": 1, "mlp_hidden
 @pytest.fixture(scope="module")
 def trained_run(shared_data, tmp_path_factory):
     config = registry.get("gcnn/quora/gcnn").replace(
-        scale="low-resource", epochs=3, batch_size=32, max_train_examples=3000,
-        max_eval_examples=1000, model_kwargs={"variant": "gcnn", **SMALL},
-        optimizer={"learning_rate": 2e-3})
+        scale="low-resource",
+        epochs=3,
+        batch_size=32,
+        max_train_examples=3000,
+        max_eval_examples=1000,
+        model_kwargs={"variant": "gcnn", **SMALL},
+        optimizer={"learning_rate": 2e-3},
+    )
     run_dir = tmp_path_factory.mktemp("run")
-    metrics = run_experiment(config, run_dir, shared_data,
-                             cache_dir=tmp_path_factory.mktemp("cache"), log=lambda *_: None)
+    metrics = run_experiment(
+        config,
+        run_dir,
+        shared_data,
+        cache_dir=tmp_path_factory.mktemp("cache"),
+        log=lambda *_: None,
+    )
     return config, run_dir, metrics
 
 
@@ -36,9 +47,14 @@ def test_run_directory_holds_every_record(trained_run):
     assert [e["epoch"] for e in epochs] == [1, 2, 3]
     assert all(e["train_seconds"] > 0 and "dev_accuracy" in e for e in epochs)
     assert metrics["best_epoch"] == 1 + max(range(3), key=lambda i: epochs[i]["dev_accuracy"])
-    for name in ("environment.json", "metrics.json", "model_summary.txt",
-                 "checkpoints/best.weights.h5", "preprocessing/vocab.txt",
-                 "predictions/test.tsv"):
+    for name in (
+        "environment.json",
+        "metrics.json",
+        "model_summary.txt",
+        "checkpoints/best.weights.h5",
+        "preprocessing/vocab.txt",
+        "predictions/test.tsv",
+    ):
         assert (run_dir / name).exists(), name
     assert len((run_dir / "predictions/test.tsv").read_text().splitlines()) == 1001
     assert any((run_dir / "logs").rglob("*"))
@@ -59,8 +75,12 @@ def test_unlabelled_split_gets_a_kaggle_submission(tmp_path):
     from gcnn_match.training.tasks import write_submission
 
     split = EncodedSplit("test", {}, np.array([-1, -1]), ["p1", "p2"], [None, None])
-    write_submission(tmp_path / "s.csv", split, np.array([[0.1, 0.7, 0.2], [0.8, 0.1, 0.1]]),
-                     ("entailment", "neutral", "contradiction"))
+    write_submission(
+        tmp_path / "s.csv",
+        split,
+        np.array([[0.1, 0.7, 0.2], [0.8, 0.1, 0.1]]),
+        ("entailment", "neutral", "contradiction"),
+    )
     assert (tmp_path / "s.csv").read_text() == "pairID,gold_label\np1,neutral\np2,entailment\n"
 
 

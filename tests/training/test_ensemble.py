@@ -1,4 +1,5 @@
 """Majority vote over runs' prediction files (COIN ensemble)."""
+
 import json
 
 import numpy as np
@@ -40,8 +41,10 @@ def test_majority_vote(tmp_path):
 def test_tie_goes_to_higher_summed_probability(tmp_path):
     s, d = "same", "different"
     # Two runs disagree on every example; the surer run wins.
-    runs = [_run(tmp_path, "a", [s, d, s, d, s], [0.9, 0.45, 0.55, 0.2, 0.6], 1),
-            _run(tmp_path, "b", [d, s, d, s, d], [0.3, 0.8, 0.2, 0.51, 0.4], 2)]
+    runs = [
+        _run(tmp_path, "a", [s, d, s, d, s], [0.9, 0.45, 0.55, 0.2, 0.6], 1),
+        _run(tmp_path, "b", [d, s, d, s, d], [0.3, 0.8, 0.2, 0.51, 0.4], 2),
+    ]
     labels, _ = majority_vote([r / "predictions" / "test.tsv" for r in runs])
     assert labels == [s, s, d, d, d]  # example 4: 1.0 vs 1.0 probability -> first label
 

@@ -1,4 +1,5 @@
 """Progress inside a training epoch: one line per report in a log, erased on a terminal."""
+
 import io
 
 import keras
@@ -16,8 +17,14 @@ def _fit(stream):
     model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
     model.compile(optimizer="sgd", loss="mse")
     x, y = np.ones((6, 2), "float32"), np.zeros((6, 1), "float32")
-    history = model.fit(x, y, batch_size=2, epochs=2, verbose=0,
-                        callbacks=[EpochProgress(3, 2, stream=stream, interval=0, delay=0)])
+    history = model.fit(
+        x,
+        y,
+        batch_size=2,
+        epochs=2,
+        verbose=0,
+        callbacks=[EpochProgress(3, 2, stream=stream, interval=0, delay=0)],
+    )
     return history.history["loss"]
 
 
@@ -26,7 +33,8 @@ def test_a_log_gets_steps_and_the_running_loss():
     losses = _fit(stream)
     lines = stream.getvalue().splitlines()
     assert [line.split(",")[0] for line in lines] == [
-        f"epoch {e}/2: {s}/3 steps ({100 * s / 3:.0f}%)" for e in (1, 2) for s in (1, 2, 3)]
+        f"epoch {e}/2: {s}/3 steps ({100 * s / 3:.0f}%)" for e in (1, 2) for s in (1, 2, 3)
+    ]
     # The last report of an epoch shows the epoch's loss, as Keras' history records it.
     assert lines[2].split(", ")[1] == f"loss {losses[0]:.4f}"
     assert lines[5].split(", ")[1] == f"loss {losses[1]:.4f}"

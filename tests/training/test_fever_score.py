@@ -1,5 +1,6 @@
 """FEVER ALL / SUB through the official scorer: our contexts and predictions in, the scorer's
 numbers out, checked against counts made here; and the scorer on the real paper_dev ids."""
+
 import sys
 
 import numpy as np
@@ -76,14 +77,24 @@ def test_official_scorer_on_the_real_paper_dev_evidence_ids(shared_data):
     claims = list(read_fever_claims(shared_data / "fever" / "paper_dev.jsonl.gz"))
     assert len(claims) == 9999
     no_retrieval = {c.id: () for c in claims}
-    gold_context = [FeverClaim(c.id, c.claim, c.label, c.evidence, tuple(
-        (page, line, None) for page, line in fever.claim_context(c, "gold", no_retrieval)))
-        for c in claims]
+    gold_context = [
+        FeverClaim(
+            c.id,
+            c.claim,
+            c.label,
+            c.evidence,
+            tuple(
+                (page, line, None) for page, line in fever.claim_context(c, "gold", no_retrieval)
+            ),
+        )
+        for c in claims
+    ]
     for policy in ("gold", "SUPPORTS"):
         predicted = [c.label if policy == "gold" else policy for c in claims]
         scores = fever_score.fever_metrics(gold_context, predicted)
         assert (scores["label_accuracy"], scores["fever_score"]) == pytest.approx(
-            _expected(gold_context, predicted))
+            _expected(gold_context, predicted)
+        )
     assert scores["label_accuracy"] == pytest.approx(1 / 3)  # 3,333 of each label
     # With the gold labels, SUB misses only the claims whose first 5 gold sentences hold no
     # complete set; the evidence recall over the verifiable claims says how many.

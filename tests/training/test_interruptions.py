@@ -6,6 +6,7 @@
 - a NaN loss stops the run with a clear message and keeps the last good checkpoint, from which
   the run resumes.
 """
+
 import json
 import signal
 import subprocess
@@ -21,19 +22,33 @@ from gcnn_match.experiments import registry
 from gcnn_match.training import loop
 
 REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
-SMALL = {"variant": "cnn", "hidden": 16, "context_layers": 1, "aggregation_layers": 1,
-         "mlp_hidden": 16}
+SMALL = {
+    "variant": "cnn",
+    "hidden": 16,
+    "context_layers": 1,
+    "aggregation_layers": 1,
+    "mlp_hidden": 16,
+}
 EPOCHS = 3
 METRICS = ("dev_accuracy", "dev_f1", "test_accuracy", "test_f1", "best_epoch", "epochs_run")
 
 
 def _command(run_dir, data_dir, cache_dir):
-    return [sys.executable, str(REPO / "experiments" / "train.py"),
-            "--experiment=gcnn/quora/cnn", "--scale=low-resource", f"--epochs={EPOCHS}",
-            "--batch_size=32", "--max_train_examples=1000", "--max_eval_examples=200",
-            "--embeddings=random", "--model_kwargs=" + ",".join(
-                f"{k}={v}" for k, v in SMALL.items() if k != "variant"),
-            f"--data_dir={data_dir}", f"--model_dir={run_dir}", f"--cache_dir={cache_dir}"]
+    return [
+        sys.executable,
+        str(REPO / "experiments" / "train.py"),
+        "--experiment=gcnn/quora/cnn",
+        "--scale=low-resource",
+        f"--epochs={EPOCHS}",
+        "--batch_size=32",
+        "--max_train_examples=1000",
+        "--max_eval_examples=200",
+        "--embeddings=random",
+        "--model_kwargs=" + ",".join(f"{k}={v}" for k, v in SMALL.items() if k != "variant"),
+        f"--data_dir={data_dir}",
+        f"--model_dir={run_dir}",
+        f"--cache_dir={cache_dir}",
+    ]
 
 
 def _wait_for_first_checkpoint(process, run_dir, timeout=120):
@@ -49,27 +64,45 @@ def _wait_for_first_checkpoint(process, run_dir, timeout=120):
 
 
 def test_sigkill_mid_training_then_the_same_command_ends_like_an_uninterrupted_run(
-        shared_data, tmp_path):
+    shared_data, tmp_path
+):
     cache = tmp_path / "cache"
-    subprocess.run(_command(tmp_path / "reference", shared_data, cache), cwd=REPO, check=True,
-                   capture_output=True, timeout=300)
+    subprocess.run(
+        _command(tmp_path / "reference", shared_data, cache),
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     reference = json.loads((tmp_path / "reference" / "metrics.json").read_text())
 
     run = tmp_path / "killed"
-    process = subprocess.Popen(_command(run, shared_data, cache), cwd=REPO,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        _command(run, shared_data, cache),
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     _wait_for_first_checkpoint(process, run)
     process.send_signal(signal.SIGKILL)
     assert process.wait(timeout=60) == -signal.SIGKILL
     killed_after = json.loads((run / "checkpoints" / "last.json").read_text())["epoch"]
     assert 1 <= killed_after < EPOCHS and not (run / "metrics.json").exists()
 
-    rerun = subprocess.run(_command(run, shared_data, cache), cwd=REPO, check=True,
-                           capture_output=True, text=True, timeout=300)
+    rerun = subprocess.run(
+        _command(run, shared_data, cache),
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert f"resuming after epoch {killed_after}" in rerun.stdout
     resumed = json.loads((run / "metrics.json").read_text())
-    print(f"killed after epoch {killed_after}; reference vs resumed: "
-          + ", ".join(f"{k} {reference[k]} / {resumed[k]}" for k in METRICS))
+    print(
+        f"killed after epoch {killed_after}; reference vs resumed: "
+        + ", ".join(f"{k} {reference[k]} / {resumed[k]}" for k in METRICS)
+    )
     assert {k: resumed[k] for k in METRICS} == {k: reference[k] for k in METRICS}
     records = [json.loads(line) for line in (run / "epochs.jsonl").read_text().splitlines()]
     assert [r["epoch"] for r in records] == list(range(1, EPOCHS + 1))
@@ -77,8 +110,15 @@ def test_sigkill_mid_training_then_the_same_command_ends_like_an_uninterrupted_r
 
 def _config(seed=1, epochs=2):
     return registry.get("gcnn/quora/cnn").replace(
-        scale="low-resource", epochs=epochs, batch_size=32, max_train_examples=320,
-        max_eval_examples=96, embeddings="random", model_kwargs=SMALL, seed=seed)
+        scale="low-resource",
+        epochs=epochs,
+        batch_size=32,
+        max_train_examples=320,
+        max_eval_examples=96,
+        embeddings="random",
+        model_kwargs=SMALL,
+        seed=seed,
+    )
 
 
 def _quiet(*_):
@@ -87,9 +127,10 @@ def _quiet(*_):
 
 def test_the_same_seed_twice_gives_the_same_metrics(shared_data, tmp_path):
     cache = tmp_path / "cache"
-    first, second, other = (loop.run_experiment(_config(seed), tmp_path / name, shared_data,
-                                                cache, log=_quiet)
-                            for name, seed in (("a", 1), ("b", 1), ("c", 2)))
+    first, second, other = (
+        loop.run_experiment(_config(seed), tmp_path / name, shared_data, cache, log=_quiet)
+        for name, seed in (("a", 1), ("b", 1), ("c", 2))
+    )
     assert {k: first[k] for k in METRICS} == {k: second[k] for k in METRICS}
     same = (tmp_path / "a" / "predictions" / "test.tsv").read_text()
     assert same == (tmp_path / "b" / "predictions" / "test.tsv").read_text()
@@ -99,13 +140,15 @@ def test_the_same_seed_twice_gives_the_same_metrics(shared_data, tmp_path):
 def _finite(weights_file):
     with h5py.File(weights_file, "r") as handle:
         arrays = []
-        handle.visititems(lambda _, item: arrays.append(item[()])
-                          if isinstance(item, h5py.Dataset) else None)
+        handle.visititems(
+            lambda _, item: arrays.append(item[()]) if isinstance(item, h5py.Dataset) else None
+        )
     return arrays and all(np.isfinite(a).all() for a in arrays if a.dtype.kind == "f")
 
 
 def test_a_nan_loss_stops_with_a_message_and_the_run_resumes_from_the_last_good_epoch(
-        shared_data, tmp_path, monkeypatch):
+    shared_data, tmp_path, monkeypatch
+):
     real_fit = keras.Model.fit
 
     def poisoned_in_second_epoch(self, *args, **kwargs):
@@ -120,13 +163,17 @@ def test_a_nan_loss_stops_with_a_message_and_the_run_resumes_from_the_last_good_
 
     monkeypatch.setattr(keras.Model, "fit", poisoned_in_second_epoch)
     run, cache = tmp_path / "run", tmp_path / "cache"
-    with pytest.raises(FloatingPointError, match=r"training loss became nan in epoch 2; the run "
-                                                 r"stopped and keeps the checkpoint of epoch 1"):
+    with pytest.raises(
+        FloatingPointError,
+        match=r"training loss became nan in epoch 2; the run "
+        r"stopped and keeps the checkpoint of epoch 1",
+    ):
         loop.run_experiment(_config(epochs=3), run, shared_data, cache, log=_quiet)
     last = json.loads((run / "checkpoints" / "last.json").read_text())
     assert last["epoch"] == 1 and _finite(run / "checkpoints" / last["weights"])
-    assert [json.loads(line)["epoch"] for line in (run / "epochs.jsonl").read_text().splitlines()] \
-        == [1]
+    assert [
+        json.loads(line)["epoch"] for line in (run / "epochs.jsonl").read_text().splitlines()
+    ] == [1]
 
     monkeypatch.setattr(keras.Model, "fit", real_fit)
     lines = []

@@ -1,5 +1,6 @@
 """The models train under the JAX backend: a few steps of the GCNN compare-aggregate model in a
 process started with KERAS_BACKEND=jax lower its loss."""
+
 import importlib.util
 import json
 import os
@@ -33,12 +34,18 @@ print(json.dumps(losses))
 """
 
 
-@pytest.mark.skipif(importlib.util.find_spec("jax") is None,
-                    reason="jax is not installed (pip install -e '.[jax]')")
+@pytest.mark.skipif(
+    importlib.util.find_spec("jax") is None, reason="jax is not installed (pip install -e '.[jax]')"
+)
 def test_gcnn_model_trains_under_the_jax_backend():
-    process = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
-                             env={**os.environ, "KERAS_BACKEND": "jax"}, timeout=300,
-                             check=False)
+    process = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "KERAS_BACKEND": "jax"},
+        timeout=300,
+        check=False,
+    )
     assert process.returncode == 0, process.stderr[-2000:]
     losses = json.loads(process.stdout.strip().splitlines()[-1])
     assert all(loss == loss for loss in losses)  # no NaN

@@ -1,7 +1,8 @@
 """Selection, early stopping and ESIM's plateau schedule of the run monitor."""
+
 import keras
-import pytest
 import numpy as np
+import pytest
 
 from gcnn_match.training.monitor import RunMonitor
 from gcnn_match.training.run_dir import RunDirectory, read_json, write_json
@@ -32,8 +33,9 @@ def _drive(monitor, model, dev_scores, set_weights=None):
 def test_plateau_halves_the_rate_restores_the_best_weights_then_stops(tmp_path):
     run = RunDirectory(tmp_path).create()
     model = _model()
-    monitor = RunMonitor(run, None, "accuracy", patience=1, plateau_halving=2,
-                         train_examples=10, log=lambda *_: None)
+    monitor = RunMonitor(
+        run, None, "accuracy", patience=1, plateau_halving=2, train_examples=10, log=lambda *_: None
+    )
     weights = lambda epoch: [np.full((2, 1), float(epoch), "f"), np.zeros(1, "f")]  # noqa: E731
     epochs = _drive(monitor, model, [0.5, 0.7, 0.6, 0.65, 0.6, 0.9], weights)
     assert epochs == 5  # best at epoch 2, two halvings (epochs 3, 4), stop at epoch 5
@@ -47,8 +49,9 @@ def test_plateau_halves_the_rate_restores_the_best_weights_then_stops(tmp_path):
 def test_a_halving_restores_the_best_parameters_but_keeps_the_optimizer_going(tmp_path):
     run = RunDirectory(tmp_path).create()
     model = _model()
-    monitor = RunMonitor(run, None, "accuracy", patience=1, plateau_halving=2,
-                         train_examples=10, log=lambda *_: None)
+    monitor = RunMonitor(
+        run, None, "accuracy", patience=1, plateau_halving=2, train_examples=10, log=lambda *_: None
+    )
     weights = lambda epoch: [np.full((2, 1), float(epoch), "f"), np.zeros(1, "f")]  # noqa: E731
     model.optimizer.iterations.assign(7)
     _drive(monitor, model, [0.5, 0.7, 0.6], weights)
@@ -58,16 +61,18 @@ def test_a_halving_restores_the_best_parameters_but_keeps_the_optimizer_going(tm
 
 def test_early_stopping_after_patience(tmp_path):
     run = RunDirectory(tmp_path).create()
-    monitor = RunMonitor(run, None, "accuracy", patience=2, plateau_halving=0,
-                         train_examples=10, log=lambda *_: None)
+    monitor = RunMonitor(
+        run, None, "accuracy", patience=2, plateau_halving=0, train_examples=10, log=lambda *_: None
+    )
     assert _drive(monitor, _model(), [0.5, 0.6, 0.55, 0.58, 0.9]) == 4
 
 
 def test_nan_loss_stops_with_a_clear_error_and_keeps_the_last_good_checkpoint(tmp_path):
     run = RunDirectory(tmp_path).create()
     model = _model()
-    monitor = RunMonitor(run, None, "accuracy", patience=5, plateau_halving=0,
-                         train_examples=10, log=lambda *_: None)
+    monitor = RunMonitor(
+        run, None, "accuracy", patience=5, plateau_halving=0, train_examples=10, log=lambda *_: None
+    )
     _drive(monitor, model, [0.5])
     monitor.on_epoch_begin(1)
     with pytest.raises(FloatingPointError, match="keeps the checkpoint of epoch 1"):
@@ -81,12 +86,20 @@ def test_an_epoch_repeated_after_a_kill_keeps_its_best_mark(tmp_path):
     # epoch 2, last.json epoch 1, so the resumed run repeats epoch 2 with the same dev score.
     run = RunDirectory(tmp_path).create()
     model = _model()
-    monitor = RunMonitor(run, None, "accuracy", patience=1, plateau_halving=1,
-                         train_examples=10, log=lambda *_: None)
+    monitor = RunMonitor(
+        run, None, "accuracy", patience=1, plateau_halving=1, train_examples=10, log=lambda *_: None
+    )
     _drive(monitor, model, [0.5])
     write_json(run / "checkpoints" / "best.json", {"epoch": 1, "value": 0.7})
-    resumed = RunMonitor(run, lambda m: {"accuracy": 0.7}, "accuracy", patience=1,
-                         plateau_halving=1, train_examples=10, log=lambda *_: None)
+    resumed = RunMonitor(
+        run,
+        lambda m: {"accuracy": 0.7},
+        "accuracy",
+        patience=1,
+        plateau_halving=1,
+        train_examples=10,
+        log=lambda *_: None,
+    )
     resumed.set_model(model)
     resumed.on_epoch_begin(1)
     resumed.on_epoch_end(1, {"loss": 1.0, "accuracy": 0.5})

@@ -1,4 +1,5 @@
 """Optimizers as the papers used them."""
+
 import keras
 import pytest
 
@@ -7,11 +8,12 @@ from gcnn_match.training.optimizers import FlooredExponentialDecay, build_optimi
 
 
 def test_coin_decay_is_staircase_per_128k_examples_with_a_floor():
-    optimizer = build_optimizer(OptimizerConfig(learning_rate=1e-3,
-                                                decay="exponential:0.95:128000:6e-5"),
-                                batch_size=128)
-    schedule = optimizer.learning_rate if callable(optimizer.learning_rate) else \
-        optimizer._learning_rate
+    optimizer = build_optimizer(
+        OptimizerConfig(learning_rate=1e-3, decay="exponential:0.95:128000:6e-5"), batch_size=128
+    )
+    schedule = (
+        optimizer.learning_rate if callable(optimizer.learning_rate) else optimizer._learning_rate
+    )
     assert isinstance(schedule, FlooredExponentialDecay)
     rate = lambda step: float(keras.ops.convert_to_numpy(schedule(step)))  # noqa: E731
     assert rate(999) == pytest.approx(1e-3)

@@ -1,4 +1,5 @@
 """A trained run predicts on raw pairs; its export does the same in a fresh process."""
+
 import subprocess
 import sys
 
@@ -10,18 +11,26 @@ from gcnn_match.training.loop import run_experiment
 from gcnn_match.training.predict import SavedModel
 
 REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
-PAIRS = [("How do I learn Python quickly ?", "What is the fastest way to learn Python ?"),
-         ("What is the capital of France ?", "How do I cook rice ?")]
+PAIRS = [
+    ("How do I learn Python quickly ?", "What is the fastest way to learn Python ?"),
+    ("What is the capital of France ?", "How do I cook rice ?"),
+]
 
 
 @pytest.fixture(scope="module")
 def run_dir(shared_data, tmp_path_factory):
     config = registry.get("gcnn/quora/gcnn").replace(
-        scale="smoke", model_kwargs={"variant": "gcnn", "hidden": 8, "context_layers": 1,
-                                     "aggregation_layers": 1, "mlp_hidden": 8})
+        scale="smoke",
+        model_kwargs={
+            "variant": "gcnn",
+            "hidden": 8,
+            "context_layers": 1,
+            "aggregation_layers": 1,
+            "mlp_hidden": 8,
+        },
+    )
     path = tmp_path_factory.mktemp("run")
-    run_experiment(config, path, shared_data, tmp_path_factory.mktemp("cache"),
-                   log=lambda *_: None)
+    run_experiment(config, path, shared_data, tmp_path_factory.mktemp("cache"), log=lambda *_: None)
     return path
 
 
@@ -48,9 +57,17 @@ def test_export_predicts_the_same_in_a_fresh_process(run_dir, tmp_path):
     saved.export(tmp_path / "export")
     (tmp_path / "pairs.tsv").write_text("".join(f"{a}\t{b}\n" for a, b in PAIRS))
     out = subprocess.run(
-        [sys.executable, str(REPO / "experiments" / "predict.py"),
-         f"--export_dir={tmp_path / 'export'}", f"--input={tmp_path / 'pairs.tsv'}"],
-        capture_output=True, text=True, check=True, cwd=REPO)
+        [
+            sys.executable,
+            str(REPO / "experiments" / "predict.py"),
+            f"--export_dir={tmp_path / 'export'}",
+            f"--input={tmp_path / 'pairs.tsv'}",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    )
     rows = [line.split("\t") for line in out.stdout.strip().splitlines()[1:]]
     got = np.array([[float(x) for x in row[2:]] for row in rows])
     np.testing.assert_allclose(got, expected, atol=1e-5)

@@ -1,11 +1,16 @@
 """Counted FLOPs match hand counts (loops included); the peak and memory probes measure."""
+
 import keras
 import numpy as np
 import pytest
 import tensorflow as tf
 
-from gcnn_match.training.profiling import (PeakMemory, counted_flops, matmul_peak_gflops,
-                                           onednn_enabled)
+from gcnn_match.training.profiling import (
+    PeakMemory,
+    counted_flops,
+    matmul_peak_gflops,
+    onednn_enabled,
+)
 
 BATCH, IN, OUT = 8, 32, 16
 
@@ -19,7 +24,8 @@ def test_dense_layer_flops_are_two_per_multiply_add():
     with_bias.build((None, IN))
     # BiasAdd: one addition per output element.
     assert counted_flops(with_bias, [tf.TensorSpec((BATCH, IN), tf.float32)]) == (
-        2 * IN * OUT * BATCH + OUT * BATCH)
+        2 * IN * OUT * BATCH + OUT * BATCH
+    )
 
 
 def test_loop_bodies_count_once_per_iteration():

@@ -1,4 +1,5 @@
 """Max-margin ranking loss and P@1 / MAP / MRR on hand-computed examples."""
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -16,7 +17,9 @@ def test_max_margin_loss_by_hand():
     np.testing.assert_allclose(float(loss), (0.5 + 1.5) / 2, rtol=1e-6)
     np.testing.assert_allclose(
         float(max_margin_ranking_loss(scores[:, None], groups, labels, margin=2.0)),
-        (1.5 + 0.0 + 2.5) / 2, rtol=1e-6)
+        (1.5 + 0.0 + 2.5) / 2,
+        rtol=1e-6,
+    )
 
 
 def test_max_margin_loss_two_positives_and_gradient():
@@ -39,15 +42,27 @@ def test_ranking_metrics_by_hand():
     got = ranking_metrics(groups, scores, labels)
     # q1: ranks of the positives 2 and 4 -> AP (1/2 + 2/4) / 2 = 0.5, RR 1/2, P@1 0.
     # q2: positive ranked 1st -> AP 1, RR 1, P@1 1.
-    assert got == {"p@1": 0.5, "map": 0.75, "mrr": 0.75, "num_groups": 2,
-                   "groups_without_correct": 1, "groups_all_correct": 0}
+    assert got == {
+        "p@1": 0.5,
+        "map": 0.75,
+        "mrr": 0.75,
+        "num_groups": 2,
+        "groups_without_correct": 1,
+        "groups_all_correct": 0,
+    }
 
 
 def test_questions_with_only_correct_candidates_are_left_out_and_counted():
     # q2's candidates are all correct: any ranking is perfect, so it would only inflate MAP.
     got = ranking_metrics(["q1", "q1", "q2", "q2"], [0.1, 0.9, 0.5, 0.4], [1, 0, 1, 1])
-    assert got == {"p@1": 0.0, "map": 0.5, "mrr": 0.5, "num_groups": 1,
-                   "groups_without_correct": 0, "groups_all_correct": 1}
+    assert got == {
+        "p@1": 0.0,
+        "map": 0.5,
+        "mrr": 0.5,
+        "num_groups": 1,
+        "groups_without_correct": 0,
+        "groups_all_correct": 1,
+    }
 
 
 def test_ties_count_against_the_positive():
@@ -97,8 +112,9 @@ def test_rankable_questions_have_a_correct_and_an_incorrect_candidate():
 
     groups = group_index(["b", "b", "a", "a", "c"])
     np.testing.assert_array_equal(groups, [0, 0, 1, 1, 2])
-    np.testing.assert_array_equal(rankable(groups, [1, 0, 1, 1, 0]),
-                                  [True, True, False, False, False])
+    np.testing.assert_array_equal(
+        rankable(groups, [1, 0, 1, 1, 0]), [True, True, False, False, False]
+    )
 
 
 def test_filtered_questions_are_the_official_wikiqa_qrels(shared_data):

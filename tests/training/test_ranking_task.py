@@ -1,5 +1,6 @@
 """Ranking mode end to end: whole-question batches, a C-LSTM trained on real WikiQA with the
 max-margin loss, and P@1 / MAP / MRR recomputed from the written predictions."""
+
 import collections
 import csv
 import json
@@ -76,8 +77,10 @@ def test_table4_rows_carry_both_yahoo_settings_and_wikiqa_stand_ins_say_so():
     wikiqa = registry.select(table="c-lstms-wikiqa")
     assert [c.row for c in yahoo] == [c.row for c in wikiqa] and len(yahoo) == 11
     stacked = registry.get("clstm/yahoo/three_stacked_lc_lstms")
-    assert stacked.targets == {"test_p@1": pytest.approx(0.785),
-                               "test_10_p@1": pytest.approx(0.662)}
+    assert stacked.targets == {
+        "test_p@1": pytest.approx(0.785),
+        "test_10_p@1": pytest.approx(0.662),
+    }
     assert stacked.model_kwargs["num_layers"] == 3 and stacked.model_kwargs["pool_size"] == [2, 1]
     assert stacked.optimizer.learning_rate == 0.05 and stacked.extra_eval_splits == ("test_10",)
     assert all(not c.targets and c.target_notes.startswith("STAND-IN") for c in wikiqa)
@@ -85,9 +88,15 @@ def test_table4_rows_carry_both_yahoo_settings_and_wikiqa_stand_ins_say_so():
 
 def test_a_ranking_run_needs_a_score_head(shared_data, tmp_path):
     config = registry.get("clstm/wikiqa/lc_lstms").replace(
-        scale="smoke", embeddings="random", embedding_dim=8,
-        model_kwargs={**registry.get("clstm/wikiqa/lc_lstms").model_kwargs, **TINY,
-                      "head": "softmax"})
+        scale="smoke",
+        embeddings="random",
+        embedding_dim=8,
+        model_kwargs={
+            **registry.get("clstm/wikiqa/lc_lstms").model_kwargs,
+            **TINY,
+            "head": "softmax",
+        },
+    )
     with pytest.raises(ValueError, match="head='score'"):
         run_experiment(config, tmp_path / "run", shared_data, log=lambda *_: None)
 
@@ -96,11 +105,22 @@ def test_a_ranking_run_needs_a_score_head(shared_data, tmp_path):
 def wikiqa_run(shared_data, tmp_path_factory):
     registered = registry.get("clstm/wikiqa/lc_lstms")
     config = registered.replace(
-        scale="low-resource", epochs=1, max_train_examples=400, max_eval_examples=300,
-        embeddings="random", embedding_dim=16, model_kwargs={**registered.model_kwargs, **TINY})
+        scale="low-resource",
+        epochs=1,
+        max_train_examples=400,
+        max_eval_examples=300,
+        embeddings="random",
+        embedding_dim=16,
+        model_kwargs={**registered.model_kwargs, **TINY},
+    )
     run_dir = tmp_path_factory.mktemp("wikiqa")
-    metrics = run_experiment(config, run_dir, shared_data,
-                             cache_dir=tmp_path_factory.mktemp("cache"), log=lambda *_: None)
+    metrics = run_experiment(
+        config,
+        run_dir,
+        shared_data,
+        cache_dir=tmp_path_factory.mktemp("cache"),
+        log=lambda *_: None,
+    )
     return config, run_dir, metrics
 
 
@@ -109,7 +129,8 @@ def _reference_metrics(rows):
     by_question = {}
     for row in rows:
         by_question.setdefault(row["question"], []).append(
-            (float(row["score"]), row["gold"] == "correct"))
+            (float(row["score"]), row["gold"] == "correct")
+        )
     p1, ap, rr, skipped = [], [], [], 0
     for candidates in by_question.values():
         correct = sum(c for _, c in candidates)
@@ -138,8 +159,9 @@ def test_wikiqa_metrics_match_a_recomputation_from_the_predictions(wikiqa_run):
         for key, value in expected.items():
             assert metrics[f"{role}_{key}"] == pytest.approx(value, abs=1e-9), (role, key)
         assert metrics[f"{role}_num_groups"] == scored > 0
-        assert (metrics[f"{role}_groups_without_correct"]
-                + metrics[f"{role}_groups_all_correct"]) == skipped
+        assert (
+            metrics[f"{role}_groups_without_correct"] + metrics[f"{role}_groups_all_correct"]
+        ) == skipped
 
 
 def test_predictions_rank_each_question_by_score(wikiqa_run):
@@ -155,8 +177,7 @@ def test_predictions_rank_each_question_by_score(wikiqa_run):
         assert all(scores[r] >= scores[r + 1] for r in range(1, len(candidates)))
 
 
-def test_wikiqa_run_records_ranking_config_selection_and_whole_questions(wikiqa_run,
-                                                                         shared_data):
+def test_wikiqa_run_records_ranking_config_selection_and_whole_questions(wikiqa_run, shared_data):
     config, run_dir, metrics = wikiqa_run
     saved = json.loads((run_dir / "config.json").read_text())
     assert ExperimentConfig.from_dict(saved) == apply_scale(config)
@@ -168,7 +189,8 @@ def test_wikiqa_run_records_ranking_config_selection_and_whole_questions(wikiqa_
     assert any("form the training batches" in note for note in metrics["data_notes"])
     questions = {row["question"] for row in _predictions(run_dir / "predictions" / "test.tsv")}
     counts = collections.Counter(
-        e.group for e in data_registry.read_split("wikiqa", "test", shared_data))
+        e.group for e in data_registry.read_split("wikiqa", "test", shared_data)
+    )
     assert sum(counts[q] for q in questions) == metrics["examples"]["test"]
 
 
@@ -177,11 +199,14 @@ def test_yahoo_split_reads_the_builders_layout(tmp_path):
     candidates grouped by question; a missing file names the build command."""
     folder = tmp_path / "yahoo"
     folder.mkdir()
-    (folder / "test.tsv").write_text("how do i x ?\tyou do y .\t1\tq7\n"
-                                     "how do i x ?\tz is nice .\t0\tq7\n", "utf-8")
+    (folder / "test.tsv").write_text(
+        "how do i x ?\tyou do y .\t1\tq7\nhow do i x ?\tz is nice .\t0\tq7\n", "utf-8"
+    )
     examples = list(data_registry.read_split("yahoo", "test", tmp_path))
     assert [(e.a, e.b, e.label, e.group) for e in examples] == [
-        ("how do i x ?", "you do y .", 1, "q7"), ("how do i x ?", "z is nice .", 0, "q7")]
+        ("how do i x ?", "you do y .", 1, "q7"),
+        ("how do i x ?", "z is nice .", 0, "q7"),
+    ]
     with pytest.raises(data_registry.MissingDataError, match="build_yahoo.py"):
         data_registry.resolve_split("yahoo", "test_10", tmp_path)
 
@@ -208,8 +233,9 @@ def test_saved_ranking_run_scores_and_evaluates_like_its_records(wikiqa_run, sha
     examples = [examples[i] for i in first_whole_groups(examples, 300)]
     rows = _predictions(run_dir / "predictions" / "test.tsv")
     assert [e.uid for e in examples] == [row["uid"] for row in rows]
-    np.testing.assert_allclose(saved.score_examples(examples),
-                               [float(row["score"]) for row in rows], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        saved.score_examples(examples), [float(row["score"]) for row in rows], rtol=1e-5, atol=1e-6
+    )
     values = saved.evaluate_examples(examples)
     for key in ("p@1", "map", "mrr", "num_groups"):
         assert values[key] == pytest.approx(metrics[f"test_{key}"]), key
@@ -223,8 +249,12 @@ def test_yahoo_row_reports_both_candidate_settings(tmp_path):
     rng = np.random.RandomState(0)
     words = [f"w{i}" for i in range(30)]
     (tmp_path / "yahoo").mkdir()
-    for split, questions, negatives in (("train", 24, 4), ("dev", 6, 4), ("test", 6, 4),
-                                        ("test_10", 6, 9)):
+    for split, questions, negatives in (
+        ("train", 24, 4),
+        ("dev", 6, 4),
+        ("test", 6, 4),
+        ("test_10", 6, 9),
+    ):
         lines = []
         for q in range(questions):
             question = " ".join(rng.choice(words, 5))
@@ -233,8 +263,12 @@ def test_yahoo_row_reports_both_candidate_settings(tmp_path):
                 lines.append(f"{question}\t{answer}\t{label}\t{split}-{q}")
         (tmp_path / "yahoo" / f"{split}.tsv").write_text("\n".join(lines) + "\n", "utf-8")
     registered = registry.get("clstm/yahoo/nbow")
-    config = registered.replace(epochs=1, embeddings="random", embedding_dim=8,
-                                model_kwargs={**registered.model_kwargs, "units": 8})
+    config = registered.replace(
+        epochs=1,
+        embeddings="random",
+        embedding_dim=8,
+        model_kwargs={**registered.model_kwargs, "units": 8},
+    )
     metrics = run_experiment(config, tmp_path / "run", tmp_path, log=lambda *_: None)
     for _, ours in config.compare:
         assert 0.0 <= metrics[ours] <= 1.0, ours
