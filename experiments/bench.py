@@ -18,12 +18,12 @@ import tempfile
 
 from absl import app, flags
 
+from gcnn_match.benchmarks.experiment_cost import cache_start_seconds
+from gcnn_match.benchmarks.worker import WorkerError, run_worker
 from gcnn_match.experiments import measured_defaults, registry
 from gcnn_match.files import write_atomic
 from gcnn_match.reporting.bench_report import render, render_time_ratios, suggested_defaults
 from gcnn_match.reporting.tables import update_section
-from gcnn_match.training.bench import cache_start_seconds
-from gcnn_match.training.bench_worker import WorkerError, run_worker
 
 FLAGS = flags.FLAGS
 # One table per paper: every model and variant at its paper configuration.

@@ -16,14 +16,14 @@ import sys
 
 from absl import app, flags
 
-from gcnn_match.files import write_text_atomic
-from gcnn_match.reporting.clstm_speed import (
+from gcnn_match.benchmarks.clstm_speed import (
     WORK,
     SpeedConfig,
     growth_exponents,
     measure,
     render_markdown,
 )
+from gcnn_match.files import write_text_atomic
 from gcnn_match.reporting.tables import update_section
 from gcnn_match.training.run_dir import environment_record
 

@@ -13,9 +13,9 @@ import sys
 
 from absl import app, flags
 
+from gcnn_match.benchmarks import latency
 from gcnn_match.experiments import registry
 from gcnn_match.files import write_atomic
-from gcnn_match.reporting import latency
 from gcnn_match.reporting.tables import update_section
 from gcnn_match.training.run_dir import environment_record
 

@@ -1,9 +1,10 @@
 """Markdown of a benchmark run: what each model costs, what each optimisation buys, the
 encoded-data cache, time ratios beside the paper's, and the per-model defaults they suggest.
 
-A row record is the full TensorFlow worker's result (`training/bench.py`) plus the results of
-the throughput-only processes of the same row: "throughput" (the same environment), the
-baseline of "onednn_toggled" and "jax" (each either measurements or {"error": message}).
+A row record is the full TensorFlow worker's result (`benchmarks/experiment_cost.py`) plus
+the results of the throughput-only processes of the same row: "throughput" (the same
+environment), the baseline of "onednn_toggled" and "jax" (each either measurements or
+{"error": message}).
 """
 
 import statistics

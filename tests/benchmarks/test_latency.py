@@ -2,7 +2,7 @@
 
 import pytest
 
-from gcnn_match.reporting import latency
+from gcnn_match.benchmarks import latency
 
 ENV = {"cpu": "test cpu", "cpu_count": 2, "tensorflow": "x", "keras": "y"}
 

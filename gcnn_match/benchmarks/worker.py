@@ -5,7 +5,7 @@ KERAS_BACKEND) can only be compared across processes, and a fresh process per ro
 row's memory and compiled kernels out of the next one's measurements. The parent writes a
 request (the resolved config and the measurement arguments) to a JSON file and runs
 
-    python -m gcnn_match.training.bench_worker REQUEST.json RESULT.json
+    python -m gcnn_match.benchmarks.worker REQUEST.json RESULT.json
 
 which writes the measurements and its environment record to RESULT.json.
 """
@@ -34,7 +34,7 @@ def run_worker(config, env=None, timeout=None, **arguments):
             json.dumps({"config": config.to_dict(), "arguments": arguments}), "utf-8"
         )
         process = subprocess.run(
-            [sys.executable, "-m", "gcnn_match.training.bench_worker", str(request), str(result)],
+            [sys.executable, "-m", "gcnn_match.benchmarks.worker", str(request), str(result)],
             env={**os.environ, **(env or {})},
             capture_output=True,
             text=True,
@@ -54,7 +54,7 @@ def main(argv):
     request_path, result_path = argv[1:3]
     request = json.loads(pathlib.Path(request_path).read_text("utf-8"))
     # Imported here: the process' environment decides the backend and TF's kernels.
-    from gcnn_match.training.bench import bench_experiment
+    from gcnn_match.benchmarks.experiment_cost import bench_experiment
     from gcnn_match.training.run_dir import environment_record
 
     config = ExperimentConfig.from_dict(request["config"])

@@ -18,7 +18,7 @@ Every timing is a steady state: before timing, the function runs once on the fir
 batches and once on one batch of every batch shape it will be timed on, so no timed call
 traces or compiles (XLA and JAX compile once per shape; the warm-up seconds are recorded
 beside). `experiments/bench.py` runs this in a fresh process per row and per environment
-(`bench_worker`) and renders `BENCHMARKS.md`.
+(`worker`) and renders `BENCHMARKS.md`.
 """
 
 import time
@@ -26,16 +26,16 @@ import time
 import keras
 import numpy as np
 
-from gcnn_match.data.pipeline import batches_dataset, evaluation_schedule, training_schedule
-from gcnn_match.layers.fused_conv import set_fused
-from gcnn_match.training.inputs import apply_scale, prepare_data
-from gcnn_match.training.loop import compiled_model, count_params, feature_flags, model_inputs
-from gcnn_match.training.profiling import (
+from gcnn_match.benchmarks.flops import (
     PeakMemory,
     counted_flops,
     matmul_peak_gflops,
     onednn_enabled,
 )
+from gcnn_match.data.pipeline import batches_dataset, evaluation_schedule, training_schedule
+from gcnn_match.layers.fused_conv import set_fused
+from gcnn_match.training.inputs import apply_scale, prepare_data
+from gcnn_match.training.loop import compiled_model, count_params, feature_flags, model_inputs
 
 
 def _features(batch):

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
+from gcnn_match.benchmarks.experiment_cost import _failing_variants, bench_experiment
+from gcnn_match.benchmarks.worker import WorkerError, run_worker
 from gcnn_match.experiments import registry
 from gcnn_match.reporting.bench_report import _speedup_table, render, render_time_ratios, speedups
-from gcnn_match.training.bench import _failing_variants, bench_experiment
-from gcnn_match.training.bench_worker import WorkerError, run_worker
 
 TINY = {
     "variant": "gcnn",
@@ -214,7 +214,7 @@ def test_report_ratios_failures_and_suggested_defaults():
 def test_timing_warms_every_shape_then_interleaves_and_keeps_to_its_budget():
     import time
 
-    from gcnn_match.training.bench import timed
+    from gcnn_match.benchmarks.experiment_cost import timed
 
     calls = []
     batches = [{"x": np.zeros((2, n))} for n in (3, 3, 5, 3, 5, 7)]

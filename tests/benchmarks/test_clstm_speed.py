@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from gcnn_match.layers.coupled_lstm import CoupledLSTM
-from gcnn_match.reporting.clstm_speed import (
+from gcnn_match.benchmarks.clstm_speed import (
     NaiveCoupledLSTM,
     SpeedConfig,
     copy_weights,
@@ -13,6 +12,7 @@ from gcnn_match.reporting.clstm_speed import (
     measure,
     render_markdown,
 )
+from gcnn_match.layers.coupled_lstm import CoupledLSTM
 
 
 @pytest.mark.parametrize("cell", ["tight", "loose"])

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from gcnn_match.training.profiling import (
+from gcnn_match.benchmarks.flops import (
     PeakMemory,
     counted_flops,
     matmul_peak_gflops,
