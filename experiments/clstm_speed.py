@@ -16,14 +16,9 @@ import sys
 
 from absl import app, flags
 
-from gcnn_match.benchmarks.clstm_speed import (
-    WORK,
-    SpeedConfig,
-    growth_exponents,
-    measure,
-    render_markdown,
-)
+from gcnn_match.benchmarks.clstm_speed import SpeedConfig, measure
 from gcnn_match.files import write_text_atomic
+from gcnn_match.reporting.clstm_speed_report import WORK, growth_exponents, render_markdown
 from gcnn_match.reporting.tables import update_section
 from gcnn_match.training.run_dir import environment_record
 

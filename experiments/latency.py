@@ -16,6 +16,7 @@ from absl import app, flags
 from gcnn_match.benchmarks import latency
 from gcnn_match.experiments import registry
 from gcnn_match.files import write_atomic
+from gcnn_match.reporting.latency_report import render_markdown
 from gcnn_match.reporting.tables import update_section
 from gcnn_match.training.run_dir import environment_record
 
@@ -58,7 +59,7 @@ def main(argv):
         results.append(latency.measure(name, model, batches, FLAGS.warmup))
     env = environment_record()
     command = shlex.join(["python", "experiments/latency.py", *sys.argv[1:]])
-    markdown = f"Produced by `{command}`.\n\n" + latency.render_markdown(results, env, FLAGS.note)
+    markdown = f"Produced by `{command}`.\n\n" + render_markdown(results, env, FLAGS.note)
     print(markdown)
     update_section(pathlib.Path(FLAGS.output), "latency:coin", markdown, heading="# Benchmarks")
     write_atomic(

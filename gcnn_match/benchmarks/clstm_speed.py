@@ -18,55 +18,8 @@ import keras
 import numpy as np
 import tensorflow as tf
 
+from gcnn_match.benchmarks.naive_coupled_lstm import NaiveCoupledLSTM
 from gcnn_match.layers.coupled_lstm import CoupledLSTM
-
-
-class NaiveCoupledLSTM(CoupledLSTM):
-    """`CoupledLSTM` computed one cell at a time: the speed reference for the wavefront scan.
-
-    A `tf.while_loop` visits the n·m cells of each block in row-major order (for every
-    direction at once, which the parent stacks on the batch axis). The column predecessor
-    (i, j - 1) is the cell of the previous step; the row predecessor (i - 1, j) is read back
-    from the `TensorArray` of finished cells, m steps earlier. Masking, directions, stacking
-    and weights are the parent's, so outputs match it to float rounding.
-
-    Args:
-        As `CoupledLSTM`.
-    """
-
-    def _scan(self, block, row_term, col_term, grid_term, mask_x, mask_y):
-        width = self.num_streams * self.units
-        batch, n, m = tf.shape(mask_x)[0], tf.shape(mask_x)[1], tf.shape(mask_y)[1]
-        dtype = mask_x.dtype
-        zeros = tf.zeros((batch, 1, width), dtype)
-
-        def body(index, h_left, c_left, cells):
-            i, j = index // m, index % m
-            first_column = tf.equal(j, 0)  # (i, 0) has the zero boundary on its left
-            col_pred = tuple(tf.where(first_column, zeros, s) for s in (h_left, c_left))
-            above = tf.cond(
-                i > 0,
-                lambda: cells.read(tf.maximum(index - m, 0))[:, None],
-                lambda: tf.zeros((batch, 1, 2 * width), dtype),
-            )
-            row_pred = (above[..., :width], above[..., width:])
-            if grid_term is None:
-                pre_in = row_term[:, i][:, None] + col_term[:, j][:, None]
-            else:
-                pre_in = self._grid_input(block, grid_term[:, i, j][:, None])
-            valid = (mask_x[:, i] * mask_y[:, j])[:, None]
-            h, c = self._cell(block, pre_in, col_pred, row_pred, valid)
-            cells = cells.write(index, tf.concat([h, c], axis=-1)[:, 0])
-            return index + 1, h, c, cells
-
-        cells = tf.TensorArray(
-            dtype, size=n * m, clear_after_read=False, element_shape=(None, 2 * width)
-        )
-        _, _, _, cells = tf.while_loop(
-            lambda index, *_: index < n * m, body, (tf.constant(0), zeros, zeros, cells)
-        )
-        by_cell = tf.transpose(cells.stack()[..., :width], (1, 0, 2))  # (B', n·m, width)
-        return tf.reshape(by_cell, (batch, n, m, width))
 
 
 def grid_inputs(batch, n, m, dim, seed=0):
@@ -193,67 +146,3 @@ def _measure_one(config, cell, batch, n, m):
         row["naive_over_wavefront_cpu"] = row["naive_cpu_ms"] / row["wavefront_cpu_ms"]
     row["load_average"] = os.getloadavg()[0]
     return row
-
-
-# The work each implementation's time is fitted against (row key, formula): slot updates of
-# the wavefront, cells of the per-cell loop.
-WORK = {"wavefront": ("updates", "min(n, m)·(n + m - 1)"), "naive": ("cells", "n·m")}
-
-
-def growth_exponents(rows, key, work="cells"):
-    """ "cell, batch B" -> slope of log(time `key`) against log(`work`), "cells" (n·m) or
-    "updates" (the wavefront's slots); 1: time proportional to that work."""
-    exponents = {}
-    for cell, batch in dict.fromkeys((r["cell"], r["batch"]) for r in rows):
-        points = [
-            (np.log(r[work]), np.log(r[key]))
-            for r in rows
-            if (r["cell"], r["batch"]) == (cell, batch) and key in r
-        ]
-        if len(points) >= 2:
-            exponents[f"{cell}, batch {batch}"] = float(np.polyfit(*zip(*points), 1)[0])
-    return exponents
-
-
-def render_markdown(rows, config: SpeedConfig, environment, command):
-    """The table, the fitted growth exponents and how the numbers were made."""
-    directions = "four" if len(config.directions) == 4 else str(len(config.directions))
-    lines = [
-        f"Produced by `{command}` on {environment['cpu']} ({environment['cpu_count']} "
-        f"cores), TensorFlow {environment['tensorflow']}, no XLA. {config.num_layers} "
-        f"block(s) of {directions} directions, k = {config.units}, e = {config.dim}; "
-        f"forward + backward, fastest of {config.repeats} calls: wall ms (process CPU "
-        "ms, all threads, which waiting for a busy core does not inflate). The wavefront "
-        "takes n + m - 1 sequential steps of min(n, m) slots (its updates), the per-cell "
-        "loop n·m steps of one cell.",
-        "",
-        "| cell | batch | n × m | n·m | wavefront updates | wavefront ms (CPU) "
-        "| naive ms (CPU) | naive / wavefront (CPU) | load avg |",
-        "|" + "---|" * 9,
-    ]
-    for r in rows:
-        naive = "naive_ms" in r
-        cells = [
-            r["cell"],
-            r["batch"],
-            f"{r['n']} × {r['m']}",
-            r["cells"],
-            r["updates"],
-            f"{r['wavefront_ms']:.1f} ({r['wavefront_cpu_ms']:.1f})",
-            f"{r['naive_ms']:.1f} ({r['naive_cpu_ms']:.1f})" if naive else "skipped",
-            f"{r['naive_over_wavefront']:.1f}x ({r['naive_over_wavefront_cpu']:.1f}x)"
-            if naive
-            else "–",
-            f"{r['load_average']:.1f}",
-        ]
-        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
-    lines.append("")
-    for name, (work, formula) in WORK.items():
-        exponents = growth_exponents(rows, f"{name}_cpu_ms", work)
-        if exponents:
-            fitted = "; ".join(f"{group}: {slope:.2f}" for group, slope in exponents.items())
-            lines.append(
-                f"- {name}: CPU time ∝ ({formula})^a, fitted a = {fitted} "
-                "(a = 1: linear in that work)."
-            )
-    return "\n".join(lines) + "\n"

@@ -8,17 +8,17 @@ low-resource scale), so lengths are the real ones:
   paper's cut-offs; inference pairs/s at batch 64; latency p50/p90 at batch 8;
 - with `full=True` (the TensorFlow worker): trainable parameters; FLOPs per pair of one
   training step (forward + backward, without the optimizer update) and of inference, counted
-  by TF's graph profiler at the cut-off lengths (`profiling.counted_flops`); the achieved
+  by TF's graph profiler at the cut-off lengths (`flops.counted_flops`); the achieved
   training GFLOP/s at fixed padding (the same lengths, so FLOPs x pairs/s is exact) and the
   dense-matmul peak (best of two samples); the peak memory of building the
-  model and training at fixed padding (`profiling.PeakMemory`); XLA on vs off and fused vs
+  model and training at fixed padding (`peak_memory.PeakMemory`); XLA on vs off and fused vs
   unfused gate convolutions, both on the bucketed batches.
 
-Every timing is a steady state: before timing, the function runs once on the first `warmup`
-batches and once on one batch of every batch shape it will be timed on, so no timed call
-traces or compiles (XLA and JAX compile once per shape; the warm-up seconds are recorded
-beside). `experiments/bench.py` runs this in a fresh process per row and per environment
-(`worker`) and renders `BENCHMARKS.md`.
+Every timing is a steady state (`timing.timed`): before timing, the function runs once on the
+first `warmup` batches and once on one batch of every batch shape it will be timed on, so no
+timed call traces or compiles (XLA and JAX compile once per shape; the warm-up seconds are
+recorded beside). `experiments/bench.py` runs this in a fresh process per row and per
+environment (`worker`) and renders `BENCHMARKS.md`.
 """
 
 import time
@@ -26,55 +26,14 @@ import time
 import keras
 import numpy as np
 
-from gcnn_match.benchmarks.flops import (
-    PeakMemory,
-    counted_flops,
-    matmul_peak_gflops,
-    onednn_enabled,
-)
+from gcnn_match.benchmarks.flops import counted_flops
+from gcnn_match.benchmarks.machine import matmul_peak_gflops, onednn_enabled
+from gcnn_match.benchmarks.peak_memory import PeakMemory
+from gcnn_match.benchmarks.timing import batch_shapes, timed
 from gcnn_match.data.pipeline import batches_dataset, evaluation_schedule, training_schedule
 from gcnn_match.layers.fused_conv import set_fused
 from gcnn_match.training.inputs import apply_scale, prepare_data
 from gcnn_match.training.loop import compiled_model, count_params, feature_flags, model_inputs
-
-
-def _features(batch):
-    return batch[0] if isinstance(batch, tuple) else batch
-
-
-def _shape_key(batch):
-    return tuple(sorted((name, value.shape) for name, value in _features(batch).items()))
-
-
-def timed(fns, batches, warmup, max_seconds=None):
-    """({name: seconds of each timed call}, {name: warm-up seconds}) of the functions `fns`
-    ({name: fn(batch)}) on the same batches.
-
-    Each function first runs on `batches[:warmup]` and on one batch of every shape among the
-    rest not seen yet; then `batches[warmup:]` are timed interleaved (every function on a
-    batch before the next batch), so that a change of load on a shared machine hits all of
-    them alike and their ratios stay fair. Timing stops early, after at least two batches,
-    once `max_seconds` have passed (slow models).
-    """
-    warm = {}
-    for name, fn in fns.items():
-        start, seen = time.perf_counter(), set()
-        for i, batch in enumerate(batches):
-            key = _shape_key(batch)
-            if i < warmup or key not in seen:
-                fn(batch)
-                seen.add(key)
-        warm[name] = time.perf_counter() - start
-    times = {name: [] for name in fns}
-    began = time.perf_counter()
-    for i, batch in enumerate(batches[warmup:]):
-        if max_seconds is not None and i >= 2 and time.perf_counter() - began > max_seconds:
-            break
-        for name, fn in fns.items():
-            start = time.perf_counter()
-            fn(batch)
-            times[name].append(time.perf_counter() - start)
-    return {name: np.asarray(t) for name, t in times.items()}, warm
 
 
 def _numpy_batches(split, schedule, names, max_lens, bucket_width, padding="bucket"):
@@ -281,7 +240,7 @@ def _failing_variants(models, batches):
     benchmark. Each shape is tried once (the timing's warm-up would compile it anyway)."""
     shapes = {}
     for batch in batches:
-        shapes.setdefault(_shape_key(batch), batch)
+        shapes.setdefault(batch_shapes(batch), batch)
     failed = {}
     for name, model in models.items():
         if name == "configured":

@@ -1,37 +1,9 @@
-"""The per-cell reference loop computes exactly what the wavefront layer computes."""
+"""The speed measurement times both implementations per grid and its rows render."""
 
-import numpy as np
-import pytest
 import tensorflow as tf
 
-from gcnn_match.benchmarks.clstm_speed import (
-    NaiveCoupledLSTM,
-    SpeedConfig,
-    copy_weights,
-    growth_exponents,
-    measure,
-    render_markdown,
-)
-from gcnn_match.layers.coupled_lstm import CoupledLSTM
-
-
-@pytest.mark.parametrize("cell", ["tight", "loose"])
-def test_naive_loop_matches_wavefront_on_a_padded_grid(cell):
-    rng = np.random.default_rng(0)
-    x = tf.constant(rng.normal(size=(2, 3, 5)).astype("float32"))
-    y = tf.constant(rng.normal(size=(2, 4, 5)).astype("float32"))
-    mask = [
-        tf.constant([[1, 1, 1], [1, 1, 0]], "float32"),
-        tf.constant([[1, 1, 1, 1], [1, 1, 1, 0]], "float32"),
-    ]
-    wavefront = CoupledLSTM(4, cell=cell, num_layers=2)
-    expected = wavefront([x, y], mask=mask)
-    naive = NaiveCoupledLSTM(4, cell=cell, num_layers=2)
-    copy_weights(wavefront, naive, x, y, mask)
-    np.testing.assert_allclose(naive([x, y], mask=mask).numpy(), expected.numpy(), atol=1e-5)
-    compiled = tf.function(lambda: naive([x, y], mask=mask))()  # as measured: in a graph
-    np.testing.assert_allclose(compiled.numpy(), expected.numpy(), atol=1e-5)
-    assert np.abs(expected.numpy()[1, :, 3]).max() == 0 and np.abs(expected.numpy()).max() > 0
+from gcnn_match.benchmarks.clstm_speed import SpeedConfig, measure
+from gcnn_match.reporting.clstm_speed_report import growth_exponents, render_markdown
 
 
 def test_measure_and_render_on_a_tiny_grid():
@@ -58,14 +30,3 @@ def test_measure_and_render_on_a_tiny_grid():
     env = {"cpu": "cpu", "cpu_count": 2, "tensorflow": tf.__version__}
     table = render_markdown(rows, config, env, "cmd")
     assert "| tight | 2 | 3 × 3 | 9 | 15 |" in table and "skipped" in table
-
-
-def test_growth_exponent_of_a_linear_cost_is_one():
-    rows = [
-        {"cell": "loose", "batch": 1, "cells": c, "wavefront_ms": 0.5 * c} for c in (64, 256, 1024)
-    ]
-    assert growth_exponents(rows, "wavefront_ms") == {"loose, batch 1": pytest.approx(1.0)}
-    rows = [dict(row, updates=row["cells"] ** 2) for row in rows]
-    assert growth_exponents(rows, "wavefront_ms", "updates") == {
-        "loose, batch 1": pytest.approx(0.5)
-    }

@@ -3,6 +3,7 @@
 import pytest
 
 from gcnn_match.benchmarks import latency
+from gcnn_match.reporting.latency_report import render_markdown
 
 ENV = {"cpu": "test cpu", "cpu_count": 2, "tensorflow": "x", "keras": "y"}
 
@@ -28,6 +29,6 @@ def test_latency_rows_and_table():
     assert bert_batches[0]["token_ids"].shape == (8, 64)
     assert bert.predict_on_batch(bert_batches[0]).shape == (8, 2)
     results.append(latency.measure("BERT", bert, bert_batches, warmup=1))
-    table = latency.render_markdown(results, ENV, note="shared CPU")
+    table = render_markdown(results, ENV, note="shared CPU")
     assert "| COIN |" in table and "0.12 ± 0.03" in table and "1.19 ± 0.06" in table
     assert "paper 9.9" in table and "test cpu (2 cores)" in table and "shared CPU" in table

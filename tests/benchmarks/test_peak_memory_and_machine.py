@@ -1,0 +1,18 @@
+"""The matmul peak, the peak memory and oneDNN probes measure."""
+
+import numpy as np
+
+from gcnn_match.benchmarks.machine import matmul_peak_gflops, onednn_enabled
+from gcnn_match.benchmarks.peak_memory import PeakMemory
+
+
+def test_matmul_peak_and_peak_memory_are_measured():
+    assert 0.1 < matmul_peak_gflops(size=256, repeats=2) < 1e5
+    with PeakMemory() as peak:
+        block = np.ones(64 * 2**20 // 8)  # 64 MiB, touched
+        del block
+    assert peak.bytes is not None and peak.bytes >= 60 * 2**20
+    with PeakMemory() as idle:
+        pass
+    assert idle.bytes < 16 * 2**20
+    assert isinstance(onednn_enabled(), bool)

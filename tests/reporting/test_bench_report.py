@@ -1,0 +1,117 @@
+"""The benchmark report: time ratios, before/after ratios, failures and suggested defaults."""
+
+import pytest
+
+from gcnn_match.experiments import registry
+from gcnn_match.reporting.bench_report import render, render_time_ratios, speedups
+
+
+def test_time_ratios_come_from_side_by_side_throughput():
+    results = [
+        {
+            "name": "gcnn/quora/gcnn",
+            "row": "GCNN",
+            "train_pairs_per_second_bucket": 100.0,
+            "train_pairs_per_second_fixed": 50.0,
+        },
+        {
+            "name": "gcnn/quora/cnn",
+            "row": "CNN",
+            "train_pairs_per_second_bucket": 200.0,
+            "train_pairs_per_second_fixed": 75.0,
+        },
+        {
+            "name": "gcnn/snli/cnn",
+            "row": "CNN",
+            "train_pairs_per_second_bucket": 1.0,
+            "train_pairs_per_second_fixed": 1.0,
+        },
+    ]
+    configs = registry.select(table="gcnn-quora")
+    text = render_time_ratios(results, configs, registry.time_ratios("gcnn-quora"))
+    assert "| GCNN / CNN | 1.32 | 2.00 | 1.50 |" in text  # the SNLI row is another table's
+    assert "ESIM" not in text  # rows not benchmarked are left out
+    assert (
+        render_time_ratios(
+            results[2:], registry.select(table="gcnn-snli"), registry.time_ratios("gcnn-snli")
+        )
+        == ""
+    )  # nothing to compare
+
+
+def _record(name, model, **rates):
+    record = {
+        "name": name,
+        "row": name,
+        "model": model,
+        "max_len_a": 40,
+        "max_len_b": 40,
+        "mean_length": 14.0,
+        "trainable_params_without_embeddings": 10,
+        "train_flops_per_pair": 3e9,
+        "inference_flops_per_pair": 1e9,
+        "train_pairs_per_second_bucket": 100.0,
+        "train_pairs_per_second_fixed": 50.0,
+        "inference_pairs_per_second": 400.0,
+        "latency_p50_ms": 10.0,
+        "latency_p90_ms": 20.0,
+        "train_gflops_per_second_fixed": 150.0,
+        "matmul_peak_gflops": 200.0,
+        "peak_memory_bytes": 2**30,
+        "onednn": True,
+        "throughput": {"train_pairs_per_second_bucket": 80.0, "inference_pairs_per_second": 300.0},
+    }
+    record.update(rates)
+    return record
+
+
+def test_report_ratios_failures_and_suggested_defaults():
+    from gcnn_match.reporting.bench_report import suggested_defaults
+
+    fast = _record(
+        "m/a",
+        "gcnn_like",
+        xla={"on": 120.0, "off": 100.0},
+        onednn_toggled={"train_pairs_per_second_bucket": 40.0},
+        jax={"train_pairs_per_second_bucket": 120.0, "inference_pairs_per_second": 150.0},
+    )
+    broken = _record(
+        "m/b",
+        "lstm_like",
+        xla={"on": 50.0, "off": 100.0},
+        onednn_toggled={"train_pairs_per_second_bucket": 80.0},
+        jax={"error": "m/b: NotImplementedError: no scan"},
+    )
+    ratios = speedups(fast)
+    # Cross-process ratios are against the throughput-only TF process (80 pairs/s), not the
+    # full worker's 100.
+    assert ratios["onednn"] == pytest.approx(2.0) and ratios["jax_train"] == pytest.approx(1.5)
+    assert ratios["jax_inference"] == pytest.approx(0.5) and ratios["bucketing"] == 2.0
+    assert speedups(broken)["jax_train"] is None
+    defaults = suggested_defaults([fast, broken])
+    assert defaults["gcnn_like"]["jit_compile"] is True
+    assert defaults["gcnn_like"]["backend"] == "jax"
+    assert defaults["lstm_like"]["jit_compile"] is False
+    assert defaults["lstm_like"]["onednn_on"] is True  # 1.00x: no reason to switch it off
+    assert defaults["lstm_like"]["backend"] is None
+    env = {
+        "cpu": "cpu",
+        "cpu_count": 2,
+        "platform": "linux",
+        "tensorflow": "x",
+        "keras": "y",
+        "numpy": "z",
+        "python": "3",
+        "jax": "0.10",
+    }
+    text = render(
+        [fast, broken],
+        env,
+        "cmd",
+        [{"data": "quora", "cold_seconds": 6.0, "warm_seconds": 2.0}],
+        lambda model: False,
+    )
+    assert "| m/a | 2.00x | 1.20x | 2.00x | – | 1.50x | 0.50x |" in text
+    assert "m/b (JAX backend): m/b: NotImplementedError: no scan" in text
+    assert "| quora | 6.0 | 2.0 | 3.0x |" in text
+    assert "150.0 (75%)" in text and "| 1024 |" in text  # of the 200 GFLOP/s peak; MiB
