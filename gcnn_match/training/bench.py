@@ -26,9 +26,9 @@ import time
 import keras
 import numpy as np
 
+from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.data.pipeline import batches_dataset, evaluation_schedule, training_schedule
 from gcnn_match.layers.fused_conv import set_fused
-from gcnn_match.training.inputs import apply_scale, prepare_data
 from gcnn_match.training.loop import compiled_model, count_params, feature_flags, model_inputs
 from gcnn_match.training.profiling import (
     PeakMemory,

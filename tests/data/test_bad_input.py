@@ -20,6 +20,7 @@ from gcnn_match.data import readers
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.download import ChecksumError, DownloadError, fetch
 from gcnn_match.data.embeddings import build_embedding_matrix
+from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.data.pipeline import PairEncoder, TokenizedPair
 from gcnn_match.data.readers import ReaderError, ReadStats, read_pairs
 from gcnn_match.data.registry import DatasetSpec, FileSpec
@@ -27,7 +28,6 @@ from gcnn_match.data.tokenizers import TextPolicy
 from gcnn_match.data.vocab import Vocabulary
 from gcnn_match.experiments import registry
 from gcnn_match.models.registry import ModelInputs, build_model
-from gcnn_match.training.inputs import apply_scale, prepare_data
 from gcnn_match.training.loop import model_input_shapes
 from gcnn_match.training.predict import SavedModel
 from gcnn_match.training.run_dir import RunDirectory, write_json
