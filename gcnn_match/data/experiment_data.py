@@ -18,17 +18,13 @@ from gcnn_match.data.readers import ReadStats
 from gcnn_match.data.splits import group_holdout_split
 from gcnn_match.data.tokenizers import TextPolicy
 
-# Official (train, dev, test) split names where they are not simply train/dev/test.
-_OFFICIAL_SPLITS = {
-    "multinli": ("train", "dev_matched", "test_matched"),
-    "fever": ("train", "paper_dev", "paper_test"),
-}
 SMOKE_EXAMPLES = 400
 
 
 def official_splits(dataset, variant=None):
-    """(train, dev, test) split names, in the registered `variant` when given ("paper_dev.gold")."""
-    names = _OFFICIAL_SPLITS.get(dataset, ("train", "dev", "test"))
+    """The dataset's official (train, dev, test) split names, in the registered `variant` when
+    given ("paper_dev.gold")."""
+    names = registry.get_dataset(dataset).official_splits
     return tuple(f"{name}.{variant}" for name in names) if variant else names
 
 
