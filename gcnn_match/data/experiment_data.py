@@ -13,6 +13,7 @@ import pathlib
 from typing import Dict, List
 
 from gcnn_match.data import pos, registry
+from gcnn_match.data.features import TokenFeatures
 from gcnn_match.data.pipeline import EncodedSplit, PairEncoder, file_cache_key, tokenize_examples
 from gcnn_match.data.readers import ReadStats
 from gcnn_match.data.splits import group_holdout_split
@@ -131,19 +132,19 @@ def first_whole_groups(examples, limit):
     return [i for i, ex in enumerate(examples) if ex.group in kept]
 
 
-def prepare_data(
-    config, data_dir, cache_dir=None, chars=False, use_pos=False, segments=False, encoder=None
-):
+def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
     """Reads, splits, tokenizes and encodes the splits named in the (scaled) `config`.
 
-    `chars`, `use_pos` and `segments` add the optional per-token features (see `PairEncoder`).
+    `features` are the optional per-token inputs (`TokenFeatures`) the model consumes; None:
+    word ids only.
     Returns a PreparedData whose splits are keyed "train", "dev", "test" and any
     `extra_eval_splits`. The vocabulary comes from the training part only, unless an already
     fitted `encoder` (from a saved run) is given.
     """
+    features = features or TokenFeatures()
     policy = text_policy(config)
     notes, sources = [], {}
-    tagging = _Tagging(use_pos, policy, data_dir, cache_dir, notes)
+    tagging = _Tagging(features.pos, policy, data_dir, cache_dir, notes)
     read = functools.partial(
         _read,
         config,
@@ -207,10 +208,10 @@ def prepare_data(
             policy,
             config.max_len_a,
             config.max_len_b,
-            chars=chars,
-            pos=use_pos,
+            chars=features.chars,
+            pos=features.pos,
             tagger=tagging.tagger,
-            segments=segments,
+            segments=features.segments,
         )
     splits = {
         role: encoder.encode(role, examples, pairs) for role, (examples, pairs) in by_role.items()
