@@ -1,9 +1,10 @@
-"""From a config and a data folder to encoded train/dev/test splits (the task's input side).
+"""From an experiment config and a data folder to encoded train/dev/test splits (the task's
+input side).
 
-Scales (DESIGN.md): "full" trains on the official train split and selects on dev; "low-resource"
-trains on the official dev split minus a held-out part (split by sentence groups) that is used
-for selection, and tests on the official test split; "smoke" is low-resource on a few hundred
-examples for one epoch.
+Scales: "full" trains on the official train split and selects on dev; "low-resource" trains on
+the official dev split minus a held-out part (split by sentence groups) that is used for
+selection, and tests on the official test split; "smoke" is low-resource on a few hundred
+examples for one epoch. A dataset's official splits are `DatasetSpec.official_splits`.
 """
 
 import collections
