@@ -22,6 +22,7 @@ from gcnn_match.benchmarks.experiment_cost import cache_start_seconds
 from gcnn_match.benchmarks.worker import WorkerError, run_worker
 from gcnn_match.experiments import measured_defaults, registry
 from gcnn_match.files import write_atomic
+from gcnn_match.models.registry import input_features
 from gcnn_match.reporting.bench_report import render, render_time_ratios, suggested_defaults
 from gcnn_match.reporting.tables import update_section
 
@@ -73,7 +74,7 @@ def measure_cache(configs):
     out = {}
     for config in configs:
         key = _cache_key(config)
-        if key in out or config.model_kwargs.get("pos_features"):
+        if key in out or input_features(config.model, **config.model_kwargs).pos:
             continue
         with tempfile.TemporaryDirectory(prefix="bench-cache-") as folder:
             cold = cache_start_seconds(config, FLAGS.data_dir, folder)

@@ -17,12 +17,12 @@ import time
 from absl import app, flags
 
 from gcnn_match.data.download import ensure_dataset
+from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.overrides import default_run_dir
 from gcnn_match.progress import RemainingTime, format_duration
 from gcnn_match.reporting import tables
-from gcnn_match.training.inputs import apply_scale, check_epochs_for_scale
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
 from gcnn_match.training.run_dir import read_json
 

@@ -6,6 +6,7 @@
 
 from absl import app, flags
 
+from gcnn_match.data.experiment_data import check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.config import DISTRIBUTIONS
@@ -16,7 +17,6 @@ from gcnn_match.experiments.overrides import (
     parse_model_kwargs,
 )
 from gcnn_match.training.distribution import split_cpu
-from gcnn_match.training.inputs import check_epochs_for_scale
 from gcnn_match.training.loop import run_experiment
 
 FLAGS = flags.FLAGS

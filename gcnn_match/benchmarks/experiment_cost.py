@@ -30,10 +30,11 @@ from gcnn_match.benchmarks.flops import counted_flops
 from gcnn_match.benchmarks.machine import matmul_peak_gflops, onednn_enabled
 from gcnn_match.benchmarks.peak_memory import PeakMemory
 from gcnn_match.benchmarks.timing import batch_shapes, timed
+from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.data.pipeline import batches_dataset, evaluation_schedule, training_schedule
 from gcnn_match.layers.fused_conv import set_fused
-from gcnn_match.training.inputs import apply_scale, prepare_data
-from gcnn_match.training.loop import compiled_model, count_params, feature_flags, model_inputs
+from gcnn_match.models.registry import input_features
+from gcnn_match.training.loop import compiled_model, count_params, model_inputs
 
 
 def _numpy_batches(split, schedule, names, max_lens, bucket_width, padding="bucket"):
@@ -117,7 +118,9 @@ def bench_experiment(
     """
     config = apply_scale(config.replace(scale="low-resource", seed=1))
     keras.utils.set_random_seed(config.seed)
-    data = prepare_data(config, data_dir, cache_dir, **feature_flags(config))
+    data = prepare_data(
+        config, data_dir, cache_dir, input_features(config.model, **config.model_kwargs)
+    )
     inputs, vectors = model_inputs(config, data.encoder, data_dir, cache_dir, log=lambda *_: None)
     train, test = data.splits["train"], data.splits["test"]
     names = data.encoder.feature_names()
@@ -271,6 +274,8 @@ def cache_start_seconds(config, data_dir, cache_dir):
     the caches in `cache_dir` (cold on a first call with an empty folder, warm after)."""
     config = apply_scale(config.replace(scale="low-resource", seed=1))
     start = time.perf_counter()
-    data = prepare_data(config, data_dir, cache_dir, **feature_flags(config))
+    data = prepare_data(
+        config, data_dir, cache_dir, input_features(config.model, **config.model_kwargs)
+    )
     model_inputs(config, data.encoder, data_dir, cache_dir, log=lambda *_: None)
     return time.perf_counter() - start

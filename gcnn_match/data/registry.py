@@ -1,5 +1,8 @@
 """Dataset registry: where each split's file lives, in which format, with which labels.
 
+Adding a dataset is one `register_dataset(DatasetSpec(...))` here, plus a reader in readers.py
+only when its file format is new.
+
 Layout: every file sits at `{data_dir}/{dataset}/...`, matching the offline mirror, so
 `--data_dir=/path/to/shared/data` works as is. Each split lists `FileSpec` candidates in priority
 order: the official layout (what a user downloads and unpacks) first, then derived layouts such
@@ -71,6 +74,9 @@ class DatasetSpec:
         splits: split name -> FileSpec candidates, in priority order.
         resources: extra files that are not example splits (FEVER wiki-pages, WikiQA qrels).
         max_lengths: paper -> (max length of a, max length of b), as stated in that paper.
+        official_splits: the official (train, dev, test) split names, which the scales read
+            (`gcnn_match.data.experiment_data.apply_scale`).
+        single_text: the reader puts one text on both sides (a review to rate, not a pair).
     """
 
     name: str
@@ -84,6 +90,8 @@ class DatasetSpec:
     positive_label: int | None = None
     resources: Mapping[str, tuple[FileSpec, ...]] = dataclasses.field(default_factory=dict)
     max_lengths: Mapping[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
+    official_splits: tuple[str, str, str] = ("train", "dev", "test")
+    single_text: bool = False
 
     def label_map(self, file_spec: FileSpec) -> Mapping[str, int]:
         """Raw label -> index for one file: its own mapping, else the label names."""
@@ -490,147 +498,172 @@ def _splits(make, names) -> Mapping[str, tuple[FileSpec, ...]]:
 
 _NLI3 = ("entailment", "neutral", "contradiction")
 
-DATASETS: Mapping[str, DatasetSpec] = types.MappingProxyType(
-    {
-        spec.name: spec
-        for spec in (
-            DatasetSpec(
-                name="snli",
-                description="Stanford NLI 1.0: 570K caption premise/hypothesis pairs.",
-                task="classification",
-                language="en",
-                labels=_NLI3,
-                homepage="https://nlp.stanford.edu/projects/snli/",
-                licence="CC BY-SA 4.0",
-                splits=_splits(_snli_split, ("train", "dev", "test")),
+DATASETS: dict[str, DatasetSpec] = {}
+
+
+def register_dataset(spec: DatasetSpec) -> DatasetSpec:
+    """Makes `spec` known under its name (once)."""
+    if spec.name in DATASETS:
+        raise ValueError(f"dataset {spec.name!r} registered twice")
+    DATASETS[spec.name] = spec
+    return spec
+
+
+register_dataset(
+    DatasetSpec(
+        name="snli",
+        description="Stanford NLI 1.0: 570K caption premise/hypothesis pairs.",
+        task="classification",
+        language="en",
+        labels=_NLI3,
+        homepage="https://nlp.stanford.edu/projects/snli/",
+        licence="CC BY-SA 4.0",
+        splits=_splits(_snli_split, ("train", "dev", "test")),
+    )
+)
+register_dataset(
+    DatasetSpec(
+        name="multinli",
+        description="Multi-Genre NLI 1.0: 433K pairs, matched/mismatched genres.",
+        task="classification",
+        language="en",
+        labels=_NLI3,
+        homepage="https://cims.nyu.edu/~sbowman/multinli/",
+        licence="mostly OANC (free use); fiction genre under several permissive licences",
+        splits=_splits(
+            _mnli_split,
+            ("train", "dev_matched", "dev_mismatched", "test_matched", "test_mismatched"),
+        ),
+        max_lengths=types.MappingProxyType({"gcnn": (60, 30)}),
+        official_splits=("train", "dev_matched", "test_matched"),
+    )
+)
+register_dataset(
+    DatasetSpec(
+        name="quora",
+        description="Quora Question Pairs, BiMPM train/dev/test partition.",
+        task="classification",
+        language="en",
+        labels=("non_duplicate", "duplicate"),
+        positive_label=1,
+        homepage="https://github.com/zhiguowang/BiMPM",
+        licence="Quora dataset terms: non-commercial, subject to Quora's Terms of Service",
+        splits=_splits(_quora_split, ("train", "dev", "test")),
+        max_lengths=types.MappingProxyType({"gcnn": (40, 40), "coin": (32, 32)}),
+    )
+)
+register_dataset(
+    DatasetSpec(
+        name="scitail",
+        description="SciTail v1.1: science-exam hypotheses vs web premises.",
+        task="classification",
+        language="en",
+        labels=("entails", "neutral"),
+        homepage="https://allenai.org/data/scitail",
+        licence="Apache-2.0",
+        splits=_splits(_scitail_split, ("train", "dev", "test")),
+    )
+)
+register_dataset(
+    DatasetSpec(
+        name="fever",
+        description="FEVER 1.0 claims with gold Wikipedia evidence ids; splits "
+        "'<split>.<retrieved|gold>': the claims with their evidence sentences as context.",
+        task="classification",
+        language="en",
+        labels=("SUPPORTS", "REFUTES", "NOT ENOUGH INFO"),
+        homepage="https://fever.ai/dataset/fever.html",
+        licence="Wikipedia-derived, CC BY-SA: check the fever.ai terms before redistributing",
+        splits=_splits(
+            _fever_split,
+            _FEVER_CLAIM_SPLITS
+            + tuple(
+                f"{split}.{setting}"
+                for setting in FEVER_CONTEXT_SENTENCES
+                for split in _FEVER_CLAIM_SPLITS
             ),
-            DatasetSpec(
-                name="multinli",
-                description="Multi-Genre NLI 1.0: 433K pairs, matched/mismatched genres.",
-                task="classification",
-                language="en",
-                labels=_NLI3,
-                homepage="https://cims.nyu.edu/~sbowman/multinli/",
-                licence="mostly OANC (free use); fiction genre under several permissive licences",
-                splits=_splits(
-                    _mnli_split,
-                    ("train", "dev_matched", "dev_mismatched", "test_matched", "test_mismatched"),
-                ),
-                max_lengths=types.MappingProxyType({"gcnn": (60, 30)}),
-            ),
-            DatasetSpec(
-                name="quora",
-                description="Quora Question Pairs, BiMPM train/dev/test partition.",
-                task="classification",
-                language="en",
-                labels=("non_duplicate", "duplicate"),
-                positive_label=1,
-                homepage="https://github.com/zhiguowang/BiMPM",
-                licence="Quora dataset terms: non-commercial, subject to Quora's Terms of Service",
-                splits=_splits(_quora_split, ("train", "dev", "test")),
-                max_lengths=types.MappingProxyType({"gcnn": (40, 40), "coin": (32, 32)}),
-            ),
-            DatasetSpec(
-                name="scitail",
-                description="SciTail v1.1: science-exam hypotheses vs web premises.",
-                task="classification",
-                language="en",
-                labels=("entails", "neutral"),
-                homepage="https://allenai.org/data/scitail",
-                licence="Apache-2.0",
-                splits=_splits(_scitail_split, ("train", "dev", "test")),
-            ),
-            DatasetSpec(
-                name="fever",
-                description="FEVER 1.0 claims with gold Wikipedia evidence ids; splits "
-                "'<split>.<retrieved|gold>': the claims with their evidence sentences as context.",
-                task="classification",
-                language="en",
-                labels=("SUPPORTS", "REFUTES", "NOT ENOUGH INFO"),
-                homepage="https://fever.ai/dataset/fever.html",
-                licence=(
-                    "Wikipedia-derived, CC BY-SA: check the fever.ai terms before redistributing"
-                ),
-                splits=_splits(
-                    _fever_split,
-                    _FEVER_CLAIM_SPLITS
-                    + tuple(
-                        f"{split}.{setting}"
-                        for setting in FEVER_CONTEXT_SENTENCES
-                        for split in _FEVER_CLAIM_SPLITS
+        ),
+        resources=types.MappingProxyType(
+            {
+                "wiki-pages": (
+                    FileSpec(
+                        "fever/wiki-pages.zip",
+                        "zip",
+                        url="https://fever.ai/download/fever/wiki-pages.zip",
+                        note="June 2017 Wikipedia dump: the evidence sentence text",
                     ),
-                ),
-                resources=types.MappingProxyType(
-                    {
-                        "wiki-pages": (
-                            FileSpec(
-                                "fever/wiki-pages.zip",
-                                "zip",
-                                url="https://fever.ai/download/fever/wiki-pages.zip",
-                                note="June 2017 Wikipedia dump: the evidence sentence text",
-                            ),
-                        )
-                    }
-                ),
-            ),
-            DatasetSpec(
-                name="yelp",
-                description="Yelp review star rating, Lin et al. (2017) split.",
-                task="classification",
-                language="en",
-                labels=("1", "2", "3", "4", "5"),
-                homepage="https://www.yelp.com/dataset",
-                licence="Yelp Dataset Terms of Use (non-commercial, academic)",
-                splits=_splits(_yelp_split, ("train", "dev", "test")),
-            ),
-            DatasetSpec(
-                name="lcqmc",
-                description="LCQMC: Chinese question matching (same intent or not).",
-                task="classification",
-                language="zh",
-                labels=("different", "same"),
-                positive_label=1,
-                homepage="http://icrc.hitsz.edu.cn/Article/show/171.html",
-                licence="research use, by application to HIT; do not redistribute",
-                splits=_splits(_lcqmc_split, ("train", "dev", "test")),
-                max_lengths=types.MappingProxyType({"coin": (50, 50)}),
-            ),
-            DatasetSpec(
-                name="sick",
-                description="SICK (SemEval-2014 Task 1) entailment; dev = the trial set.",
-                task="classification",
-                language="en",
-                labels=_NLI3,
-                homepage="https://marcobaroni.org/composes/sick.html",
-                licence="CC BY-NC-SA 3.0",
-                splits=_splits(_sick_split, ("train", "dev", "test")),
-            ),
-            DatasetSpec(
-                name="wikiqa",
-                description="WikiQA answer sentence selection (candidates per question).",
-                task="ranking",
-                language="en",
-                labels=("incorrect", "correct"),
-                positive_label=1,
-                homepage="https://www.microsoft.com/en-us/download/details.aspx?id=52419",
-                licence="Microsoft Research Data License Agreement (research use)",
-                splits=_splits(_wikiqa_split, ("train", "dev", "test")),
-                resources=_WIKIQA_RESOURCES,
-            ),
-            DatasetSpec(
-                name="yahoo",
-                description="Yahoo! Answers MQA (Liu et al. 2016 §6.4): a question's best "
-                "answer among BM25-retrieved negatives, built from the user's copy.",
-                task="ranking",
-                language="en",
-                labels=("incorrect", "correct"),
-                positive_label=1,
-                homepage="https://webscope.sandbox.yahoo.com/catalog.php?datatype=l",
-                licence="Yahoo! Webscope data agreement (research use, no redistribution)",
-                splits=_splits(_yahoo_split, ("train", "dev", "test", "test_10")),
-            ),
-        )
-    }
+                )
+            }
+        ),
+        official_splits=("train", "paper_dev", "paper_test"),
+    )
+)
+register_dataset(
+    DatasetSpec(
+        name="yelp",
+        description="Yelp review star rating, Lin et al. (2017) split.",
+        task="classification",
+        language="en",
+        labels=("1", "2", "3", "4", "5"),
+        homepage="https://www.yelp.com/dataset",
+        licence="Yelp Dataset Terms of Use (non-commercial, academic)",
+        splits=_splits(_yelp_split, ("train", "dev", "test")),
+        single_text=True,
+    )
+)
+register_dataset(
+    DatasetSpec(
+        name="lcqmc",
+        description="LCQMC: Chinese question matching (same intent or not).",
+        task="classification",
+        language="zh",
+        labels=("different", "same"),
+        positive_label=1,
+        homepage="http://icrc.hitsz.edu.cn/Article/show/171.html",
+        licence="research use, by application to HIT; do not redistribute",
+        splits=_splits(_lcqmc_split, ("train", "dev", "test")),
+        max_lengths=types.MappingProxyType({"coin": (50, 50)}),
+    )
+)
+register_dataset(
+    DatasetSpec(
+        name="sick",
+        description="SICK (SemEval-2014 Task 1) entailment; dev = the trial set.",
+        task="classification",
+        language="en",
+        labels=_NLI3,
+        homepage="https://marcobaroni.org/composes/sick.html",
+        licence="CC BY-NC-SA 3.0",
+        splits=_splits(_sick_split, ("train", "dev", "test")),
+    )
+)
+register_dataset(
+    DatasetSpec(
+        name="wikiqa",
+        description="WikiQA answer sentence selection (candidates per question).",
+        task="ranking",
+        language="en",
+        labels=("incorrect", "correct"),
+        positive_label=1,
+        homepage="https://www.microsoft.com/en-us/download/details.aspx?id=52419",
+        licence="Microsoft Research Data License Agreement (research use)",
+        splits=_splits(_wikiqa_split, ("train", "dev", "test")),
+        resources=_WIKIQA_RESOURCES,
+    )
+)
+register_dataset(
+    DatasetSpec(
+        name="yahoo",
+        description="Yahoo! Answers MQA (Liu et al. 2016 §6.4): a question's best "
+        "answer among BM25-retrieved negatives, built from the user's copy.",
+        task="ranking",
+        language="en",
+        labels=("incorrect", "correct"),
+        positive_label=1,
+        homepage="https://webscope.sandbox.yahoo.com/catalog.php?datatype=l",
+        licence="Yahoo! Webscope data agreement (research use, no redistribution)",
+        splits=_splits(_yahoo_split, ("train", "dev", "test", "test_10")),
+    )
 )
 
 

@@ -23,6 +23,7 @@ numbers: Bi-CNN and no_context 270,000, light, no_conv and APCNN 360,000. Advanc
 
 import keras
 
+from gcnn_match.data.features import TokenFeatures
 from gcnn_match.layers.advanced_attentive_conv import AdvancedAttentiveConv
 from gcnn_match.layers.attentive_context import AttentiveContext
 from gcnn_match.layers.attentive_conv import AttentiveConv
@@ -149,7 +150,11 @@ def _context_wise(encode, pool, x, y, mask_x, mask_y, segments, max_contexts):
     )
 
 
-@register("attconv")
+def _consumed_features(context_wise, **_):
+    return TokenFeatures(segments=context_wise)  # reads each context sentence on its own
+
+
+@register("attconv", features=_consumed_features)
 def build_attconv(
     inputs,
     variant="light",

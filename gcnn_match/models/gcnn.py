@@ -14,6 +14,7 @@ inventory of `gcnn_match.data.pos`.
 
 import keras
 
+from gcnn_match.data.features import TokenFeatures
 from gcnn_match.data.pos import NUM_POS_TAGS
 from gcnn_match.layers.char_composition import CharComposition
 from gcnn_match.layers.conv_encoder import ConvEncoder
@@ -24,7 +25,11 @@ from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 
 
-@register("compare_aggregate")
+def _consumed_features(char_features, pos_features, **_):
+    return TokenFeatures(chars=char_features, pos=pos_features)
+
+
+@register("compare_aggregate", features=_consumed_features)
 def build_compare_aggregate(
     inputs,
     variant="gcnn",

@@ -1,11 +1,25 @@
-"""Model registry: name -> builder(inputs: ModelInputs, **kwargs) -> keras.Model."""
+"""Model registry: name -> builder(inputs: ModelInputs, **kwargs) -> keras.Model, and the
+optional per-token inputs (`TokenFeatures`) each configuration of it consumes.
+
+Adding a model is its builder module in this package, whose builder carries `@register(...)`.
+"""
 
 import dataclasses
+import inspect
 from typing import Callable, Dict, Optional
 
 import numpy as np
 
-_BUILDERS: Dict[str, Callable] = {}
+from gcnn_match.data.features import TokenFeatures
+
+
+@dataclasses.dataclass(frozen=True)
+class _Registration:
+    builder: Callable
+    features: Optional[Callable]
+
+
+_MODELS: Dict[str, _Registration] = {}
 
 
 @dataclasses.dataclass
@@ -41,26 +55,49 @@ class ModelInputs:
         return self.embedding_dim
 
 
-def register(name):
+def register(name, features=None):
+    """Registers the decorated builder under `name`.
+
+    Args:
+        name: the model's registry name (`ExperimentConfig.model`).
+        features: which optional per-token inputs a configuration consumes: called with the
+            builder's arguments, its defaults filled in, it returns `TokenFeatures`. None: the
+            model reads the word ids only.
+    """
+
     def wrap(builder):
-        if name in _BUILDERS:
+        if name in _MODELS:
             raise ValueError(f"model {name!r} registered twice")
-        _BUILDERS[name] = builder
+        _MODELS[name] = _Registration(builder, features)
         return builder
 
     return wrap
 
 
-def build_model(name, inputs, **kwargs):
+def _registration(name):
     import_all()
-    if name not in _BUILDERS:
-        raise ValueError(f"unknown model {name!r}; known: {sorted(_BUILDERS)}")
-    return _BUILDERS[name](inputs, **kwargs)
+    if name not in _MODELS:
+        raise ValueError(f"unknown model {name!r}; known: {sorted(_MODELS)}")
+    return _MODELS[name]
+
+
+def build_model(name, inputs, **kwargs):
+    return _registration(name).builder(inputs, **kwargs)
+
+
+def input_features(name, **kwargs):
+    """The `TokenFeatures` that model `name` built with `kwargs` consumes."""
+    registration = _registration(name)
+    arguments = inspect.signature(registration.builder).bind(None, **kwargs)  # None: `inputs`
+    if registration.features is None:
+        return TokenFeatures()
+    arguments.apply_defaults()
+    return registration.features(**arguments.arguments)
 
 
 def model_names():
     import_all()
-    return sorted(_BUILDERS)
+    return sorted(_MODELS)
 
 
 def import_all():

@@ -15,9 +15,9 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from gcnn_match.data import registry as data_registry
+from gcnn_match.data.experiment_data import apply_scale
 from gcnn_match.data.pipeline import tokenize_examples
 from gcnn_match.data.vocab import UNK_ID
-from gcnn_match.training.inputs import apply_scale
 
 # Words the run's training vocabulary lacks are read as <unk>; their labels carry this mark.
 UNKNOWN_MARK = "*"

@@ -21,7 +21,7 @@ import keras
 import numpy as np
 
 from gcnn_match.data.example import Example
-from gcnn_match.data.registry import MissingDataError
+from gcnn_match.data.registry import MissingDataError, get_dataset
 from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.reporting.attconv_figures import attconv_maps, plot_attconv
 from gcnn_match.reporting.clstm_figures import neuron_grid, plot_neuron, strongest_neuron
@@ -65,11 +65,6 @@ PAPER_PAIRS = {
         "duplicate",
     ),
 }
-
-
-# Datasets whose reader puts the one text on both sides (intra-context ATTCONV): Figure 5
-# groups them by that text's length, the paper's Yelp set-up.
-SINGLE_TEXT_DATASETS = ("yelp",)
 
 
 class SkipFigure(Exception):
@@ -196,8 +191,9 @@ def length_group_figure(
     """Figure 5 for runs that predicted the same `split` -> the first run's figures/ folder.
 
     `length_of` ("pair", "a", "b"; see `text_lengths`) defaults to "a" on single-text
-    datasets and "pair" otherwise. The first two runs' difference is drawn when
-    `difference` (the paper: ATTCONV minus its strongest no-attention baseline).
+    datasets (`DatasetSpec.single_text`: the paper's Yelp set-up) and "pair" otherwise. The
+    first two runs' difference is drawn when `difference` (the paper: ATTCONV minus its
+    strongest no-attention baseline).
     Returns (path, {row: group accuracies}).
     """
     run_dirs = [pathlib.Path(d) for d in run_dirs]
@@ -213,7 +209,7 @@ def length_group_figure(
                 "compare runs of the same dataset and limits"
             )
     configs = [run_config(d) for d in run_dirs]
-    length_of = length_of or ("a" if configs[0].dataset in SINGLE_TEXT_DATASETS else "pair")
+    length_of = length_of or ("a" if get_dataset(configs[0].dataset).single_text else "pair")
     folder = run_data_dir(run_dirs[0], data_dir)
     try:
         lengths = text_lengths(run_dirs[0], folder, split, length_of, uids=uids)

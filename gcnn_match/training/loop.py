@@ -11,11 +11,11 @@ import numpy as np
 from gcnn_match.data import pos
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.embeddings import build_embedding_matrix
+from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.experiments.config import ExperimentConfig
-from gcnn_match.models.registry import ModelInputs, build_model
+from gcnn_match.models.registry import ModelInputs, build_model, input_features
 from gcnn_match.training import distribution as distribution_lib
 from gcnn_match.training.epoch_progress import EpochProgress
-from gcnn_match.training.inputs import apply_scale, prepare_data
 from gcnn_match.training.metrics import is_headline_metric
 from gcnn_match.training.monitor import RunMonitor
 from gcnn_match.training.optimizers import build_optimizer
@@ -31,16 +31,6 @@ def count_params(model, exclude_embeddings=False):
             continue
         total += int(np.prod(weight.shape))
     return total
-
-
-def feature_flags(config):
-    """Which optional per-token features the model consumes."""
-    kwargs = config.model_kwargs
-    return {
-        "chars": bool(kwargs.get("char_features")),
-        "use_pos": bool(kwargs.get("pos_features")),
-        "segments": bool(kwargs.get("context_wise")),
-    }
 
 
 def source_split(config, role):
@@ -133,7 +123,9 @@ def probe_seconds_per_step(config, data_dir, cache_dir=None, steps=6, warmup=3, 
     """
     config = apply_scale(config)
     keras.utils.set_random_seed(config.seed)
-    data = prepare_data(config, data_dir, cache_dir, **feature_flags(config))
+    data = prepare_data(
+        config, data_dir, cache_dir, input_features(config.model, **config.model_kwargs)
+    )
     inputs, _ = model_inputs(config, data.encoder, data_dir, cache_dir, log=lambda *_: None)
     model = compiled_model(config, inputs)
     ds, steps_per_epoch = task_for(config).training_dataset(
@@ -190,7 +182,9 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
 
     start = time.perf_counter()
     task = task_for(config, distribution.replicas)
-    data = prepare_data(config, data_dir, cache_dir, **feature_flags(config))
+    data = prepare_data(
+        config, data_dir, cache_dir, input_features(config.model, **config.model_kwargs)
+    )
     data.notes.extend(task.data_notes(data.splits))
     for note in data.notes:
         log(note)

@@ -20,14 +20,14 @@ from gcnn_match.data import readers
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.download import ChecksumError, DownloadError, fetch
 from gcnn_match.data.embeddings import build_embedding_matrix
+from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.data.pipeline import PairEncoder, TokenizedPair
 from gcnn_match.data.readers import ReaderError, ReadStats, read_pairs
 from gcnn_match.data.registry import DatasetSpec, FileSpec
 from gcnn_match.data.tokenizers import TextPolicy
 from gcnn_match.data.vocab import Vocabulary
 from gcnn_match.experiments import registry
-from gcnn_match.models.registry import ModelInputs, build_model
-from gcnn_match.training.inputs import apply_scale, prepare_data
+from gcnn_match.models.registry import ModelInputs, build_model, input_features
 from gcnn_match.training.loop import model_input_shapes
 from gcnn_match.training.predict import SavedModel
 from gcnn_match.training.run_dir import RunDirectory, write_json
@@ -268,17 +268,15 @@ def empty_split_after_holdout(tmp_path, server):
     (tmp_path / "toy").mkdir()
     for split in ("dev", "test"):
         _file(tmp_path, f"toy/{split}.tsv", "".join(f"a{i}\tb{i}\t{i % 2}\n" for i in range(8)))
-    config = apply_scale(
-        registry.get("gcnn/quora/cnn").replace(
-            dataset="toy", scale="low-resource", holdout_fraction=0.01
-        )
+    config = registry.get("gcnn/quora/cnn").replace(
+        dataset="toy", scale="low-resource", holdout_fraction=0.01
     )
 
     def prepare():
         real = data_registry.DATASETS
         data_registry.DATASETS = {"toy": toy}
         try:
-            return prepare_data(config, tmp_path)
+            return prepare_data(apply_scale(config), tmp_path)
         finally:
             data_registry.DATASETS = real
 
@@ -454,16 +452,16 @@ def _one_row_per_model():
 
 @pytest.mark.parametrize("config", _one_row_per_model(), ids=lambda config: config.model)
 def test_every_model_gives_finite_outputs_for_an_empty_side(config):
-    kwargs = config.model_kwargs
+    features = input_features(config.model, **config.model_kwargs)
     inputs = ModelInputs(
         vocab_size=30,
         num_classes=len(data_registry.get_dataset(config.dataset).labels),
         embedding_dim=8,
         max_chars=4,
-        char_vocab_size=12 if kwargs.get("char_features") else None,
-        pos_vocab_size=48 if kwargs.get("pos_features") else None,
+        char_vocab_size=12 if features.chars else None,
+        pos_vocab_size=48 if features.pos else None,
     )
-    model = build_model(config.model, inputs, **kwargs)
+    model = build_model(config.model, inputs, **config.model_kwargs)
     rng = np.random.RandomState(0)
     a, b = rng.randint(1, 30, (2, 8)), rng.randint(1, 30, (2, 8))
     a[0], b[1] = 0, 0  # pair 0 has no a, pair 1 no b: that side is all padding

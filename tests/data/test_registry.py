@@ -49,6 +49,19 @@ def test_labels_positive_class_and_lengths():
     assert get_dataset("lcqmc").max_lengths == {"coin": (50, 50)}
 
 
+def test_official_splits_and_single_text_datasets():
+    official = {name: spec.official_splits for name, spec in registry.DATASETS.items()}
+    assert official.pop("multinli") == ("train", "dev_matched", "test_matched")
+    assert official.pop("fever") == ("train", "paper_dev", "paper_test")
+    assert set(official.values()) == {("train", "dev", "test")}
+    assert [name for name, spec in registry.DATASETS.items() if spec.single_text] == ["yelp"]
+
+
+def test_a_dataset_is_registered_once():
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.register_dataset(get_dataset("snli"))
+
+
 def test_file_specs_are_consistent():
     for spec in registry.DATASETS.values():
         for split, candidates in spec.splits.items():

@@ -7,7 +7,7 @@ import pytest
 
 from gcnn_match.data.registry import get_dataset
 from gcnn_match.experiments import registry
-from gcnn_match.models.registry import ModelInputs, build_model
+from gcnn_match.models.registry import ModelInputs, build_model, input_features
 
 
 def _unique_models():
@@ -28,17 +28,17 @@ def test_rows_name_known_datasets_and_their_compared_targets():
 
 @pytest.mark.parametrize("config", _unique_models(), ids=lambda c: c.name)
 def test_row_model_builds_and_predicts(config):
-    kwargs = config.model_kwargs
+    features = input_features(config.model, **config.model_kwargs)
     inputs = ModelInputs(
         vocab_size=40,
         num_classes=len(get_dataset(config.dataset).labels),
         embedding_dim=50,
         max_chars=5,
-        char_vocab_size=20 if kwargs.get("char_features") else None,
-        pos_vocab_size=48 if kwargs.get("pos_features") else None,
-        segments=bool(kwargs.get("context_wise")),
+        char_vocab_size=20 if features.chars else None,
+        pos_vocab_size=48 if features.pos else None,
+        segments=features.segments,
     )
-    model = build_model(config.model, inputs, **kwargs)
+    model = build_model(config.model, inputs, **config.model_kwargs)
     rng = np.random.RandomState(0)
     batch = {"a_ids": rng.randint(1, 40, (2, 7)), "b_ids": rng.randint(1, 40, (2, 5))}
     if inputs.char_vocab_size:

@@ -1,4 +1,4 @@
-"""Registered experiments, overrides, scales and the rendered report."""
+"""Registered experiments, overrides and the rendered report."""
 
 import json
 
@@ -8,7 +8,6 @@ from gcnn_match.experiments import registry
 from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.experiments.overrides import apply_overrides, default_run_dir, parse_model_kwargs
 from gcnn_match.reporting import tables
-from gcnn_match.training.inputs import apply_scale
 
 GCNN_QUORA_ROWS = ["CNN", "GLU", "GCNN", "GCNN - forget gate", "GCNN - output gate"]
 
@@ -57,29 +56,6 @@ def test_config_round_trips_through_json():
     assert again == config
 
 
-def test_scales_resolve_splits():
-    config = registry.get("gcnn/quora/gcnn")
-    full = apply_scale(config)
-    assert (full.train_split, full.dev_split, full.test_split) == ("train", "dev", "test")
-    low = apply_scale(config.replace(scale="low-resource"))
-    assert (low.train_split, low.dev_split, low.test_split) == ("dev", "holdout", "test")
-    smoke = apply_scale(config.replace(scale="smoke"))
-    assert smoke.epochs == 1 and smoke.max_train_examples == 400
-    with pytest.raises(ValueError, match="scale"):
-        config.replace(scale="huge")
-
-
-def test_code_faithful_attconv_pads_to_the_cut_off_and_evaluates_in_training_batches():
-    config = registry.get("attconv/snli/attconv_light")
-    assert apply_scale(config).padding == "bucket"
-    faithful = apply_scale(
-        config.replace(model_kwargs={**config.model_kwargs, "code_faithful": True})
-    )
-    assert (faithful.padding, faithful.eval_batch_size) == ("fixed", 50)
-    with pytest.raises(ValueError, match="padding"):
-        config.replace(padding="left")
-
-
 def test_report_shows_paper_ours_delta_and_missing_rows(tmp_path):
     configs = registry.select(table="gcnn-quora")[:2]
     run = tmp_path / "run"
@@ -121,12 +97,3 @@ def test_time_ratios_use_same_run_medians():
     text = tables.render_time_ratios(rows, registry.time_ratios("gcnn-quora"))
     assert "| GCNN / CNN | 1.32 | 2.00 |" in text
     assert "| ESIM (our implement) / GCNN | " in text
-
-
-def test_an_epoch_cap_at_the_smoke_scale_is_refused_not_ignored():
-    from gcnn_match.training.inputs import check_epochs_for_scale
-
-    with pytest.raises(ValueError, match="one epoch by definition"):
-        check_epochs_for_scale("smoke", 3)
-    check_epochs_for_scale("smoke", None)
-    check_epochs_for_scale("low-resource", 3)

@@ -9,11 +9,10 @@ import numpy as np
 import pytest
 
 from gcnn_match.data import registry as data_registry
-from gcnn_match.data.example import Example
+from gcnn_match.data.experiment_data import apply_scale, first_whole_groups
 from gcnn_match.data.pipeline import group_training_schedule
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.config import ExperimentConfig
-from gcnn_match.training.inputs import apply_scale, first_whole_groups
 from gcnn_match.training.loop import run_experiment
 
 TINY = {"units": 8, "fc_units": 8}
@@ -51,13 +50,6 @@ def test_group_batches_depend_only_on_seed_and_epoch_and_bucket_by_length():
     longest = {g: lengths[groups == g].max() for g in np.unique(groups[groups >= 0])}
     spread = np.mean([np.ptp([longest[g] for g in np.unique(groups[b])]) for b in first])
     assert spread < 0.5 * np.ptp(list(longest.values()))
-
-
-def test_limits_keep_whole_questions():
-    examples = [Example("q", str(i), 0, str(i), group=g) for i, g in enumerate("aabbbcd")]
-    assert first_whole_groups(examples, 4) == [0, 1]
-    assert first_whole_groups(examples, 5) == [0, 1, 2, 3, 4]
-    assert first_whole_groups(examples, 1) == [0, 1]  # never empty: the first question whole
 
 
 def test_ranking_config_is_recorded_and_round_trips():

@@ -1,9 +1,10 @@
-"""From a config and a data folder to encoded train/dev/test splits (the task's input side).
+"""From an experiment config and a data folder to encoded train/dev/test splits (the task's
+input side).
 
-Scales (DESIGN.md): "full" trains on the official train split and selects on dev; "low-resource"
-trains on the official dev split minus a held-out part (split by sentence groups) that is used
-for selection, and tests on the official test split; "smoke" is low-resource on a few hundred
-examples for one epoch.
+Scales: "full" trains on the official train split and selects on dev; "low-resource" trains on
+the official dev split minus a held-out part (split by sentence groups) that is used for
+selection, and tests on the official test split; "smoke" is low-resource on a few hundred
+examples for one epoch. A dataset's official splits are `DatasetSpec.official_splits`.
 """
 
 import collections
@@ -13,22 +14,19 @@ import pathlib
 from typing import Dict, List
 
 from gcnn_match.data import pos, registry
+from gcnn_match.data.features import TokenFeatures
 from gcnn_match.data.pipeline import EncodedSplit, PairEncoder, file_cache_key, tokenize_examples
 from gcnn_match.data.readers import ReadStats
 from gcnn_match.data.splits import group_holdout_split
 from gcnn_match.data.tokenizers import TextPolicy
 
-# Official (train, dev, test) split names where they are not simply train/dev/test.
-_OFFICIAL_SPLITS = {
-    "multinli": ("train", "dev_matched", "test_matched"),
-    "fever": ("train", "paper_dev", "paper_test"),
-}
 SMOKE_EXAMPLES = 400
 
 
 def official_splits(dataset, variant=None):
-    """(train, dev, test) split names, in the registered `variant` when given ("paper_dev.gold")."""
-    names = _OFFICIAL_SPLITS.get(dataset, ("train", "dev", "test"))
+    """The dataset's official (train, dev, test) split names, in the registered `variant` when
+    given ("paper_dev.gold")."""
+    names = registry.get_dataset(dataset).official_splits
     return tuple(f"{name}.{variant}" for name in names) if variant else names
 
 
@@ -135,19 +133,19 @@ def first_whole_groups(examples, limit):
     return [i for i, ex in enumerate(examples) if ex.group in kept]
 
 
-def prepare_data(
-    config, data_dir, cache_dir=None, chars=False, use_pos=False, segments=False, encoder=None
-):
+def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
     """Reads, splits, tokenizes and encodes the splits named in the (scaled) `config`.
 
-    `chars`, `use_pos` and `segments` add the optional per-token features (see `PairEncoder`).
+    `features` are the optional per-token inputs (`TokenFeatures`) the model consumes; None:
+    word ids only.
     Returns a PreparedData whose splits are keyed "train", "dev", "test" and any
     `extra_eval_splits`. The vocabulary comes from the training part only, unless an already
     fitted `encoder` (from a saved run) is given.
     """
+    features = features or TokenFeatures()
     policy = text_policy(config)
     notes, sources = [], {}
-    tagging = _Tagging(use_pos, policy, data_dir, cache_dir, notes)
+    tagging = _Tagging(features.pos, policy, data_dir, cache_dir, notes)
     read = functools.partial(
         _read,
         config,
@@ -211,10 +209,10 @@ def prepare_data(
             policy,
             config.max_len_a,
             config.max_len_b,
-            chars=chars,
-            pos=use_pos,
+            chars=features.chars,
+            pos=features.pos,
             tagger=tagging.tagger,
-            segments=segments,
+            segments=features.segments,
         )
     splits = {
         role: encoder.encode(role, examples, pairs) for role, (examples, pairs) in by_role.items()

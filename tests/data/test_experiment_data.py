@@ -1,0 +1,45 @@
+"""From a config to the splits a run reads: the scale rules and the example limits."""
+
+import pytest
+
+from gcnn_match.data.example import Example
+from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale, first_whole_groups
+from gcnn_match.experiments import registry
+
+
+def test_scales_resolve_splits():
+    config = registry.get("gcnn/quora/gcnn")
+    full = apply_scale(config)
+    assert (full.train_split, full.dev_split, full.test_split) == ("train", "dev", "test")
+    low = apply_scale(config.replace(scale="low-resource"))
+    assert (low.train_split, low.dev_split, low.test_split) == ("dev", "holdout", "test")
+    smoke = apply_scale(config.replace(scale="smoke"))
+    assert smoke.epochs == 1 and smoke.max_train_examples == 400
+    with pytest.raises(ValueError, match="scale"):
+        config.replace(scale="huge")
+
+
+def test_code_faithful_attconv_pads_to_the_cut_off_and_evaluates_in_training_batches():
+    config = registry.get("attconv/snli/attconv_light")
+    assert apply_scale(config).padding == "bucket"
+    faithful = apply_scale(
+        config.replace(model_kwargs={**config.model_kwargs, "code_faithful": True})
+    )
+    assert (faithful.padding, faithful.eval_batch_size) == ("fixed", 50)
+    with pytest.raises(ValueError, match="padding"):
+        config.replace(padding="left")
+
+
+def test_an_epoch_cap_at_the_smoke_scale_is_refused_not_ignored():
+
+    with pytest.raises(ValueError, match="one epoch by definition"):
+        check_epochs_for_scale("smoke", 3)
+    check_epochs_for_scale("smoke", None)
+    check_epochs_for_scale("low-resource", 3)
+
+
+def test_limits_keep_whole_questions():
+    examples = [Example("q", str(i), 0, str(i), group=g) for i, g in enumerate("aabbbcd")]
+    assert first_whole_groups(examples, 4) == [0, 1]
+    assert first_whole_groups(examples, 5) == [0, 1, 2, 3, 4]
+    assert first_whole_groups(examples, 1) == [0, 1]  # never empty: the first question whole
