@@ -6,9 +6,11 @@
 Finished runs are skipped (a run directory with metrics.json), interrupted ones resume. Before
 training, a throughput probe prints an upper bound of the duration; after each trained run, the
 time left is re-estimated from the measured durations. The table goes into REPRODUCTION.md (a
-marked section per table and scale) and results/*.json.
+marked section per table and scale) and results/*.json. `--epochs=N` and `--override key=value`
+(as in train.py) apply to every row; the plan itself is gcnn_match/experiments/planning.py.
 """
 
+import functools
 import pathlib
 import shlex
 import sys
@@ -16,15 +18,15 @@ import time
 
 from absl import app, flags
 
-from gcnn_match.data.download import ensure_dataset
-from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale
+from gcnn_match.data.experiment_data import check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
-from gcnn_match.experiments import registry
-from gcnn_match.experiments.overrides import default_run_dir
-from gcnn_match.progress import RemainingTime, format_duration
+from gcnn_match.experiments import overrides, planning, registry
+from gcnn_match.progress import RemainingTime
 from gcnn_match.reporting import tables
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
 from gcnn_match.training.run_dir import read_json
+
+SHORTHANDS = ("epochs",)  # of overrides.SHORTHANDS; the scale and seeds are the plan's own
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("table", None, "Table id, e.g. gcnn-quora (see --list).")
@@ -36,12 +38,13 @@ flags.DEFINE_list("seeds", ["1"], "Seeds to run for every row.")
 flags.DEFINE_string("data_dir", "data", "Dataset and embeddings folder (a local mirror).")
 flags.DEFINE_string("runs_dir", "runs", "Where run directories are created.")
 flags.DEFINE_string("cache_dir", "data/cache", "Tokenization and embedding cache.")
-flags.DEFINE_integer("epochs", None, "Override the maximum epochs of every row.")
 flags.DEFINE_string("report", "REPRODUCTION.md", "Markdown file that receives the table.")
 flags.DEFINE_string("results_dir", "results", "Folder for the JSON records of the tables.")
 flags.DEFINE_bool("list", False, "Print every registered row with its paper target and exit.")
 flags.DEFINE_bool("report_only", False, "Only render the table from finished runs.")
 flags.DEFINE_bool("estimate", True, "Probe throughput and print the expected duration first.")
+overrides.define_flags(SHORTHANDS)  # --epochs and --override, applied to every row
+flags.adopt_module_key_flags(overrides)
 
 
 def _list():
@@ -53,51 +56,28 @@ def _list():
         )
 
 
-def _ensure_data(pending):
-    """Finds (or downloads, where a URL exists) every split the pending runs read, before any
-    training starts; a missing file stops here with the list of what to place where."""
-    needed = {}
-    for config in pending:
-        scaled = apply_scale(config)
-        splits = {scaled.train_split, scaled.test_split, *scaled.extra_eval_splits}
-        if scaled.dev_split != "holdout":
-            splits.add(scaled.dev_split)
-        needed.setdefault(config.dataset, set()).update(splits)
-    for dataset, splits in needed.items():
-        ensure_dataset(dataset, FLAGS.data_dir, sorted(splits))
-
-
-def _estimate(pending):
-    """Probes the first pending run and extrapolates to all pending runs (an upper bound)."""
-    seconds, steps = probe_seconds_per_step(pending[0], FLAGS.data_dir, FLAGS.cache_dir)
-    epochs = 1 if FLAGS.scale == "smoke" else max(c.epochs for c in pending)
-    total = seconds * steps * epochs * len(pending)
-    print(
-        f"throughput probe ({pending[0].name}): {seconds:.2f} s/step, {steps} steps/epoch; "
-        f"at most ~{format_duration(total)} for {len(pending)} runs x {epochs} epochs (early "
-        "stopping usually ends sooner; other rows differ in cost)",
-        flush=True,
-    )
-
-
-def _planned(registered, seeds):
-    """(config, run directory) for each seed of a registered row at the chosen scale; a row
-    that reports another row's runs plans those (seeds 1..n for an n-run vote)."""
-    if registered.runs_of:
-        if registered.ensemble_size:
-            seeds = range(1, registered.ensemble_size + 1)
-        yield from _planned(registry.get(registered.runs_of), seeds)
-        return
-    for seed in seeds:
-        changes = {"scale": FLAGS.scale, "seed": seed}
-        if FLAGS.epochs:
-            changes["epochs"] = FLAGS.epochs
-        config = registered.replace(**changes)
-        yield config, pathlib.Path(default_run_dir(FLAGS.runs_dir, registered, config))
-
-
-def _run_dirs(registered, seeds):
-    return [d for _, d in _planned(registered, seeds)]
+def _train(planned, pending):
+    """Trains the pending runs of `planned` (finished ones are skipped, interrupted ones
+    resume), with the duration estimated up front and after each run."""
+    try:
+        planning.ensure_data(pending, FLAGS.data_dir)
+    except MissingDataError as error:
+        raise SystemExit(f"error: {error}") from None
+    if FLAGS.estimate and pending:
+        probe = functools.partial(
+            probe_seconds_per_step, data_dir=FLAGS.data_dir, cache_dir=FLAGS.cache_dir
+        )
+        print(planning.estimate(pending, FLAGS.scale, probe), flush=True)
+    start = time.time()
+    remaining = RemainingTime(len(pending))
+    for config, run_dir in planned:
+        print(f"== {config.name} (seed {config.seed}, {config.scale}) -> {run_dir}", flush=True)
+        trained = not (run_dir / "metrics.json").exists()
+        run_start = time.time()
+        run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir)
+        if trained:
+            print(remaining.finished(time.time() - run_start), flush=True)
+    print(f"reproduce: {(time.time() - start) / 60:.1f} min")
 
 
 def main(argv):
@@ -105,38 +85,20 @@ def main(argv):
     if FLAGS.list:
         _list()
         return
-    try:
-        check_epochs_for_scale(FLAGS.scale, FLAGS.epochs)
-    except ValueError as error:
-        raise app.UsageError(str(error)) from None
     configs = registry.select(
         table=FLAGS.table, dataset=FLAGS.dataset, paper=FLAGS.paper, rows=FLAGS.rows
     )
     if not configs:
         raise app.UsageError("no registered rows match; see --list")
     seeds = [int(s) for s in FLAGS.seeds]
-    # Keyed by run directory: rows sharing runs (votes, aliases) train them once.
-    planned = list(
-        {d: (c, d) for registered in configs for c, d in _planned(registered, seeds)}.values()
-    )
-    pending = [c for c, d in planned if not (d / "metrics.json").exists()]
+    try:
+        changes = overrides.overrides_from_flags(SHORTHANDS)
+        check_epochs_for_scale(FLAGS.scale, dict(changes).get("epochs"))
+        planned = planning.plan(configs, seeds, FLAGS.scale, FLAGS.runs_dir, changes)
+    except ValueError as error:
+        raise app.UsageError(str(error)) from None
     if not FLAGS.report_only:
-        try:
-            _ensure_data(pending)
-        except MissingDataError as error:
-            raise SystemExit(f"error: {error}") from None
-        if FLAGS.estimate and pending:
-            _estimate(pending)
-        start = time.time()
-        remaining = RemainingTime(len(pending))
-        for config, run_dir in planned:
-            print(f"== {config.name} (seed {config.seed}, {config.scale}) -> {run_dir}", flush=True)
-            trained = not (run_dir / "metrics.json").exists()
-            run_start = time.time()
-            run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir)
-            if trained:
-                print(remaining.finished(time.time() - run_start), flush=True)
-        print(f"reproduce: {(time.time() - start) / 60:.1f} min")
+        _train(planned, planning.pending(planned))
     # The table lists, besides this command, the command line that trained each of its runs.
     command = "python experiments/reproduce.py " + shlex.join(
         a for a in sys.argv[1:] if a != "--noestimate"
@@ -145,7 +107,10 @@ def main(argv):
         # The whole table is rendered, so rows restricted away by --rows show as "not run"
         # instead of disappearing from the report.
         table_configs = registry.select(table=table)
-        run_dirs = {c.name: _run_dirs(c, seeds) for c in table_configs}
+        run_dirs = {
+            c.name: planning.run_dirs(c, seeds, FLAGS.scale, FLAGS.runs_dir, changes)
+            for c in table_configs
+        }
         record = pathlib.Path(FLAGS.results_dir) / f"{table}-{FLAGS.scale}.json"
         rows = tables.keep_earlier_results(
             tables.collect(table_configs, run_dirs), read_json(record, [])

@@ -1,4 +1,4 @@
-"""Registered experiments, overrides and the rendered report."""
+"""Registered experiments and the rendered report."""
 
 import json
 
@@ -6,7 +6,6 @@ import pytest
 
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.config import ExperimentConfig
-from gcnn_match.experiments.overrides import apply_overrides, default_run_dir, parse_model_kwargs
 from gcnn_match.reporting import tables
 
 GCNN_QUORA_ROWS = ["CNN", "GLU", "GCNN", "GCNN - forget gate", "GCNN - output gate"]
@@ -26,28 +25,6 @@ def test_rows_can_be_selected_by_printed_name_or_slug():
     assert names == ["gcnn/quora/glu", "gcnn/quora/gcnn_forget_gate"]
     with pytest.raises(ValueError, match="unknown experiment"):
         registry.get("gcnn/quora/nothing")
-
-
-def test_overrides_and_run_directory():
-    registered = registry.get("gcnn/quora/gcnn")
-    config = apply_overrides(
-        registered,
-        {"scale": "smoke", "seed": 3, "epochs": None},
-        learning_rate=1e-3,
-        model_kwargs=parse_model_kwargs(["hidden=64"]),
-    )
-    assert config.optimizer.learning_rate == 1e-3 and config.epochs == registered.epochs
-    assert config.model_kwargs == {"variant": "gcnn", "hidden": 64}
-    plain = registered.replace(scale="smoke", seed=3)
-    assert (
-        default_run_dir("runs", registered, plain).as_posix() == "runs/gcnn/quora/gcnn/smoke-seed3"
-    )
-    assert default_run_dir("runs", registered, config).name.startswith("smoke-seed3-")
-    assert (
-        default_run_dir("runs", registered, plain.replace(epochs=6)).name == "smoke-seed3-epochs6"
-    )
-    with pytest.raises(ValueError, match="key=value"):
-        parse_model_kwargs(["hidden"])
 
 
 def test_config_round_trips_through_json():

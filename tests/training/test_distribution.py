@@ -28,7 +28,7 @@ from gcnn_match.data.pipeline import (
 )
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.config import ExperimentConfig
-from gcnn_match.experiments.overrides import FIELD_FLAGS, apply_overrides, default_run_dir
+from gcnn_match.experiments.overrides import SHORTHANDS, apply_overrides, default_run_dir
 from gcnn_match.training import distribution
 from gcnn_match.training.loop import run_experiment
 from gcnn_match.training.tasks import task_for
@@ -109,8 +109,8 @@ def test_fillers_are_dropped_from_predictions_in_file_order():
 
 def test_distribution_is_a_config_field_and_a_flag():
     registered = registry.get("gcnn/quora/gcnn")
-    config = apply_overrides(registered, {"distribution": "mirrored"})
-    assert config.distribution == "mirrored" and "distribution" in FIELD_FLAGS
+    config = apply_overrides(registered, [("distribution", "mirrored")])
+    assert config.distribution == "mirrored" and "distribution" in {s.flag for s in SHORTHANDS}
     assert default_run_dir("runs", registered, config).name == "full-seed1-distributionmirrored"
     with pytest.raises(ValueError, match="distribution must be one of"):
         registered.replace(distribution="horovod")

@@ -1,0 +1,97 @@
+"""Which runs a reproduction needs: the run directories of registered rows at one scale and
+seeds, what is left to train, the data that needs, and an upper bound of how long it takes."""
+
+import dataclasses
+
+from gcnn_match.data.download import ensure_dataset
+from gcnn_match.data.experiment_data import apply_scale
+from gcnn_match.experiments import registry
+from gcnn_match.experiments.overrides import OverrideError, apply_overrides, default_run_dir
+from gcnn_match.progress import format_duration
+
+# Fields the plan sets per run, and the reproduce.py flags that choose them.
+PLANNED_FIELDS = {"scale": "--scale", "seed": "--seeds"}
+
+
+def planned_runs(registered, seeds, scale, runs_dir, changes=()):
+    """(config, run directory) for each seed of a registered row at `scale`, with `changes`
+    ((dotted key, value) overrides) applied to each. A row that reports another row's runs
+    plans those (seeds 1..n for an n-run vote)."""
+    if registered.runs_of:
+        if registered.ensemble_size:
+            seeds = range(1, registered.ensemble_size + 1)
+        return planned_runs(registry.get(registered.runs_of), seeds, scale, runs_dir, changes)
+    for key, _ in changes:
+        if key in PLANNED_FIELDS:
+            raise OverrideError(f"--override: choose the {key} with {PLANNED_FIELDS[key]}")
+    planned = []
+    for seed in seeds:
+        config = apply_overrides(registered.replace(scale=scale, seed=seed), changes)
+        planned.append((config, default_run_dir(runs_dir, registered, config)))
+    return planned
+
+
+def run_dirs(registered, seeds, scale, runs_dir, changes=()):
+    """The run directories whose results a row reports."""
+    return [d for _, d in planned_runs(registered, seeds, scale, runs_dir, changes)]
+
+
+def plan(configs, seeds, scale, runs_dir, changes=()):
+    """The runs of all `configs`, each once: rows sharing runs (votes, aliases) train them
+    once."""
+    by_dir = {
+        d: (c, d)
+        for registered in configs
+        for c, d in planned_runs(registered, seeds, scale, runs_dir, changes)
+    }
+    return list(by_dir.values())
+
+
+def pending(planned):
+    """The configs of planned runs that have not finished (no metrics.json)."""
+    return [c for c, d in planned if not (d / "metrics.json").exists()]
+
+
+def ensure_data(pending_configs, data_dir):
+    """Finds (or downloads, where a URL exists) every split the pending runs read, before any
+    training starts; a missing file stops here with the list of what to place where."""
+    needed = {}
+    for config in pending_configs:
+        scaled = apply_scale(config)
+        splits = {scaled.train_split, scaled.test_split, *scaled.extra_eval_splits}
+        if scaled.dev_split != "holdout":
+            splits.add(scaled.dev_split)
+        needed.setdefault(config.dataset, set()).update(splits)
+    for dataset, splits in needed.items():
+        ensure_dataset(dataset, data_dir, sorted(splits))
+
+
+@dataclasses.dataclass(frozen=True)
+class DurationEstimate:
+    """Throughput of the first pending run, extrapolated to all pending runs."""
+
+    probed: str
+    seconds_per_step: float
+    steps_per_epoch: int
+    epochs: int
+    runs: int
+
+    @property
+    def total_seconds(self):
+        return self.seconds_per_step * self.steps_per_epoch * self.epochs * self.runs
+
+    def __str__(self):
+        return (
+            f"throughput probe ({self.probed}): {self.seconds_per_step:.2f} s/step, "
+            f"{self.steps_per_epoch} steps/epoch; at most ~{format_duration(self.total_seconds)} "
+            f"for {self.runs} runs x {self.epochs} epochs (early stopping usually ends sooner; "
+            "other rows differ in cost)"
+        )
+
+
+def estimate(pending_configs, scale, probe):
+    """An upper bound of the pending runs' duration. `probe(config)` returns (seconds per
+    step, steps per epoch) of one run (`gcnn_match.training.loop.probe_seconds_per_step`)."""
+    seconds, steps = probe(pending_configs[0])
+    epochs = 1 if scale == "smoke" else max(c.epochs for c in pending_configs)
+    return DurationEstimate(pending_configs[0].name, seconds, steps, epochs, len(pending_configs))
