@@ -16,8 +16,9 @@ import shlex
 import sys
 import tempfile
 
-from absl import app, flags
+from absl import flags
 
+from gcnn_match import cli
 from gcnn_match.benchmarks.experiment_cost import cache_start_seconds
 from gcnn_match.benchmarks.worker import WorkerError, run_worker
 from gcnn_match.experiments import measured_defaults, registry
@@ -169,4 +170,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)

@@ -10,8 +10,9 @@ summary.json: the paper's two test settings in one build, the best answer among 
 import json
 import pathlib
 
-from absl import app, flags
+from absl import flags
 
+from gcnn_match import cli
 from gcnn_match.data import yahoo
 from gcnn_match.data.readers import ReaderError, ReadStats
 
@@ -74,4 +75,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)

@@ -14,8 +14,9 @@ import json
 import pathlib
 import sys
 
-from absl import app, flags
+from absl import flags
 
+from gcnn_match import cli
 from gcnn_match.benchmarks.clstm_speed import SpeedConfig, measure
 from gcnn_match.files import write_text_atomic
 from gcnn_match.reporting.clstm_speed_report import WORK, growth_exponents, render_markdown
@@ -69,4 +70,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)

@@ -7,8 +7,9 @@ Prints what was found, fetched, or what to place where. Exits non-zero when a re
 is missing or a checksum does not match.
 """
 
-from absl import app, flags
+from absl import flags
 
+from gcnn_match import cli
 from gcnn_match.data import download, registry
 
 FLAGS = flags.FLAGS
@@ -61,4 +62,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)

@@ -13,6 +13,7 @@ import sys
 
 from absl import app, flags
 
+from gcnn_match import cli
 from gcnn_match.data import registry
 from gcnn_match.data.readers import ReaderError, parse_column, read_pairs
 from gcnn_match.training.predict import SavedModel
@@ -76,4 +77,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)

@@ -11,8 +11,9 @@
 
 import pathlib
 
-from absl import app, flags
+from absl import flags
 
+from gcnn_match import cli
 from gcnn_match.reporting.bars import write_table_figures
 from gcnn_match.reporting.curves import write_run_curves
 
@@ -35,4 +36,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)

@@ -13,6 +13,7 @@ import sys
 
 from absl import app, flags
 
+from gcnn_match import cli
 from gcnn_match.benchmarks import latency
 from gcnn_match.experiments import registry
 from gcnn_match.files import write_atomic
@@ -68,4 +69,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)

@@ -12,6 +12,7 @@ import sys
 import numpy as np
 from absl import app, flags
 
+from gcnn_match import cli
 from gcnn_match.data.readers import ReaderError, parse_column, read_pairs
 from gcnn_match.files import write_text_atomic
 from gcnn_match.training.predict import SavedModel
@@ -82,4 +83,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)

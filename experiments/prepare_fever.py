@@ -11,8 +11,9 @@ evidence precision / recall / F1 of the retrieved sentences, which the paper rep
 44.22 / 16.89 on dev (§4.4).
 """
 
-from absl import app, flags
+from absl import flags
 
+from gcnn_match import cli
 from gcnn_match.data import fever, registry
 from gcnn_match.data.readers import ReaderError, read_fever_claims
 from gcnn_match.training.fever_score import fever_metrics
@@ -55,4 +56,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)

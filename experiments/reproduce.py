@@ -18,6 +18,7 @@ import time
 
 from absl import app, flags
 
+from gcnn_match import cli
 from gcnn_match.data.experiment_data import check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import overrides, planning, registry
@@ -125,4 +126,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)

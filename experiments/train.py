@@ -9,6 +9,7 @@ The shorthand flags (--epochs, --learning_rate, --model_kwargs...) are generated
 
 from absl import app, flags
 
+from gcnn_match import cli
 from gcnn_match.data.experiment_data import check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import overrides, registry
@@ -61,4 +62,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)

@@ -19,6 +19,7 @@ folder the run was trained from.
 
 from absl import app, flags
 
+from gcnn_match import cli
 from gcnn_match.reporting import run_figures
 from gcnn_match.reporting.length_groups import LENGTH_OF
 
@@ -105,4 +106,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    app.run(main)
+    cli.run(main)
