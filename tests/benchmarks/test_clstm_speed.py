@@ -1,11 +1,13 @@
 """The speed measurement times both implementations per grid and its rows render."""
 
+import pytest
 import tensorflow as tf
 
 from gcnn_match.benchmarks.clstm_speed import SpeedConfig, measure
 from gcnn_match.reporting.clstm_speed_report import growth_exponents, render_markdown
 
 
+@pytest.mark.slow
 def test_measure_and_render_on_a_tiny_grid():
     config = SpeedConfig(
         cells=("tight",),

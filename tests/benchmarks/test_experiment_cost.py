@@ -27,6 +27,7 @@ def _tiny_config():
     )
 
 
+@pytest.mark.slow
 def test_bench_measures_cost_and_optimisations(shared_data, tmp_path):
     result = bench_experiment(
         _tiny_config(),
@@ -76,6 +77,7 @@ def test_bench_measures_cost_and_optimisations(shared_data, tmp_path):
     assert "| gcnn/quora/gcnn |" in text and "| compare_aggregate |" in text
 
 
+@pytest.mark.slow
 def test_worker_process_measures_throughput_under_the_requested_environment(shared_data, tmp_path):
     result = run_worker(
         _tiny_config(),

@@ -66,6 +66,7 @@ def _batches():
 XLA = pytest.mark.skipif(keras.backend.backend() != "tensorflow", reason="TensorFlow's XLA path")
 
 
+@pytest.mark.slow
 @XLA
 @pytest.mark.parametrize("cell", ["tight", "loose"])
 def test_a_coupled_lstm_trains_under_xla_as_without_it(cell):
@@ -79,6 +80,7 @@ def test_a_coupled_lstm_trains_under_xla_as_without_it(cell):
     np.testing.assert_allclose(losses[0], losses[1], rtol=1e-4)
 
 
+@pytest.mark.slow
 @XLA
 def test_word_by_word_attention_trains_under_xla_as_without_it():
     def build(premise, hypothesis):

@@ -132,6 +132,7 @@ def test_l2_adds_a_penalty_on_the_kernels():
     assert len(model.losses) > 0
 
 
+@pytest.mark.slow
 def test_classification_training_lowers_the_loss():
     keras.utils.set_random_seed(0)
     model = _small_model("tc")
@@ -146,6 +147,7 @@ def test_classification_training_lowers_the_loss():
     assert model.evaluate(batch, labels, verbose=0) < 0.7 * first
 
 
+@pytest.mark.slow
 def test_ranking_training_lowers_the_max_margin_loss():
     keras.utils.set_random_seed(0)
     model = _small_model("lc_mqa", head="score")

@@ -2,6 +2,7 @@
 
 import keras
 import numpy as np
+import pytest
 
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
 from gcnn_match.training.loop import count_params
@@ -55,6 +56,7 @@ def test_model_round_trips_through_keras_file(tmp_path):
     np.testing.assert_allclose(_numpy(model(batch)), _numpy(restored(batch)), rtol=1e-6)
 
 
+@pytest.mark.slow
 def test_a_few_training_steps_reduce_the_loss():
     # Without dropout, so that a few steps on one tiny batch show the gradient path works.
     model = _small_model(

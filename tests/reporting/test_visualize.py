@@ -24,6 +24,9 @@ from gcnn_match.training.loop import model_input_shapes, run_experiment
 from gcnn_match.training.predict import SavedModel
 from gcnn_match.training.run_dir import RunDirectory, environment_record, write_json
 
+# Trains or runs real processes: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 TRAINED = {

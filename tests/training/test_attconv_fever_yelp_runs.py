@@ -15,6 +15,9 @@ from gcnn_match.training.fever_score import fever_metrics
 from gcnn_match.training.loop import run_experiment
 from gcnn_match.training.predict import SavedModel
 
+# Trains or runs real processes: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("fever.scorer", reason="the official scorer: run `make install`")
 TINY = dict(scale="full", epochs=1, batch_size=2, embeddings="random", embedding_dim=8)
 

@@ -222,6 +222,7 @@ def single_device_run(shared_data, tmp_path_factory):
     return run_dir
 
 
+@pytest.mark.slow
 def test_mirrored_on_two_logical_cpus_trains_like_one_device_and_resumes(
     tmp_path, shared_data, single_device_run
 ):
@@ -253,6 +254,7 @@ def _free_ports(count):
     return ports
 
 
+@pytest.mark.slow
 def test_multi_worker_from_tf_config_trains_like_one_device(
     tmp_path, shared_data, single_device_run
 ):
@@ -300,6 +302,7 @@ def test_multi_worker_from_tf_config_trains_like_one_device(
     _assert_same_training(work / "run", single_device_run)
 
 
+@pytest.mark.slow
 def test_keras_data_parallel_under_jax_trains_like_one_device(tmp_path, shared_data):
     work = tmp_path
     pytest.importorskip(

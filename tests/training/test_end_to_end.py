@@ -32,6 +32,7 @@ def trained_run(shared_data, tmp_path_factory):
     return config, run_dir, metrics
 
 
+@pytest.mark.slow
 def test_small_gcnn_beats_chance_on_real_quora(trained_run):
     _, _, metrics = trained_run
     # Quora test is balanced: chance is 0.5, and 3 standard errors on 1000 pairs is 0.047.
@@ -39,6 +40,7 @@ def test_small_gcnn_beats_chance_on_real_quora(trained_run):
     assert metrics["examples"] == {"train": 3000, "dev": 1000, "test": 1000}
 
 
+@pytest.mark.slow
 def test_run_directory_holds_every_record(trained_run):
     config, run_dir, metrics = trained_run
     saved = json.loads((run_dir / "config.json").read_text())
@@ -60,6 +62,7 @@ def test_run_directory_holds_every_record(trained_run):
     assert any((run_dir / "logs").rglob("*"))
 
 
+@pytest.mark.slow
 def test_finished_run_is_not_trained_again(trained_run, shared_data):
     config, run_dir, metrics = trained_run
     calls = []

@@ -21,6 +21,9 @@ import pytest
 from gcnn_match.experiments import registry
 from gcnn_match.training import loop
 
+# Trains or runs real processes: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
 SMALL = {
     "variant": "cnn",

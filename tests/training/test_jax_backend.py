@@ -17,6 +17,9 @@ from gcnn_match.experiments import registry
 from gcnn_match.models.registry import ModelInputs
 from gcnn_match.training.loop import compiled_model
 
+# Trains or runs real processes: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 assert keras.backend.backend() == "jax"
 config = registry.get("gcnn/quora/gcnn").replace(
     model_kwargs={"variant": "gcnn", "hidden": 16, "context_layers": 2,

@@ -34,6 +34,7 @@ def run_dir(shared_data, tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_saved_run_reproduces_its_test_predictions(run_dir):
     saved = SavedModel.from_run(run_dir)
     lines = (run_dir / "predictions" / "test.tsv").read_text().splitlines()[1:6]
@@ -50,6 +51,7 @@ def saved_data_dir(run_dir):
     return json.loads((run_dir / "environment.json").read_text())["data_dir"]
 
 
+@pytest.mark.slow
 def test_export_predicts_the_same_in_a_fresh_process(run_dir, tmp_path):
     saved = SavedModel.from_run(run_dir)
     expected = saved.predict_pairs(PAIRS)

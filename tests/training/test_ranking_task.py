@@ -142,6 +142,7 @@ def _predictions(path):
         return list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
+@pytest.mark.slow
 def test_wikiqa_metrics_match_a_recomputation_from_the_predictions(wikiqa_run):
     _, run_dir, metrics = wikiqa_run
     for role in ("dev", "test"):
@@ -156,6 +157,7 @@ def test_wikiqa_metrics_match_a_recomputation_from_the_predictions(wikiqa_run):
         ) == skipped
 
 
+@pytest.mark.slow
 def test_predictions_rank_each_question_by_score(wikiqa_run):
     _, run_dir, _ = wikiqa_run
     rows = _predictions(run_dir / "predictions" / "test.tsv")
@@ -169,6 +171,7 @@ def test_predictions_rank_each_question_by_score(wikiqa_run):
         assert all(scores[r] >= scores[r + 1] for r in range(1, len(candidates)))
 
 
+@pytest.mark.slow
 def test_wikiqa_run_records_ranking_config_selection_and_whole_questions(wikiqa_run, shared_data):
     config, run_dir, metrics = wikiqa_run
     saved = json.loads((run_dir / "config.json").read_text())
@@ -203,6 +206,7 @@ def test_yahoo_split_reads_the_builders_layout(tmp_path):
         data_registry.resolve_split("yahoo", "test_10", tmp_path)
 
 
+@pytest.mark.slow
 def test_report_table_shows_map_mrr_and_p_at_1(wikiqa_run):
     from gcnn_match.reporting import tables
 
@@ -216,6 +220,7 @@ def test_report_table_shows_map_mrr_and_p_at_1(wikiqa_run):
         assert f"{100 * metrics[key]:.2f}" in cells
 
 
+@pytest.mark.slow
 def test_saved_ranking_run_scores_and_evaluates_like_its_records(wikiqa_run, shared_data):
     from gcnn_match.training.predict import SavedModel
 

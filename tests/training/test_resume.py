@@ -30,6 +30,7 @@ def _config():
     )
 
 
+@pytest.mark.slow
 def test_resume_after_a_crash_matches_an_uninterrupted_run(shared_data, tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     reference = loop.run_experiment(
