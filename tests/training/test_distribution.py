@@ -325,6 +325,7 @@ def test_keras_data_parallel_under_jax_trains_like_one_device(tmp_path, shared_d
     _assert_same_training(work / "keras", work / "single")
 
 
+@pytest.mark.slow
 def test_a_run_records_its_distribution(single_device_run):
     _, record, config, _ = _records(single_device_run)
     assert record == {

@@ -9,6 +9,9 @@ import sys
 
 import pytest
 
+# Runs a process under another backend: left out of `make test-fast`.
+pytestmark = pytest.mark.slow
+
 SCRIPT = """
 import json
 import numpy as np
@@ -16,9 +19,6 @@ import keras
 from gcnn_match.experiments import registry
 from gcnn_match.models.registry import ModelInputs
 from gcnn_match.training.loop import compiled_model
-
-# Trains or runs real processes: left out of `make test-fast`.
-pytestmark = pytest.mark.slow
 
 assert keras.backend.backend() == "jax"
 config = registry.get("gcnn/quora/gcnn").replace(
