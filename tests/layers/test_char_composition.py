@@ -110,7 +110,7 @@ def test_unknown_batch_length_and_char_axes_compile_with_xla():
 
 
 def test_paper_parameter_count():
-    # Sec. 3.2: 40-d characters, 2-layer GCNN, 100 feature maps; kernel 3 [U->S].
+    # Sec. 3.2: 40-d characters, 2-layer GCNN, 100 feature maps; kernel 3 [U→S].
     # Embedding |chars| * 40. GCNN layer 1 (40 -> 100): 3 gate convs 3*40*100 + 3 biases 100
     # + projection P 40*100 = 36,000 + 300 + 4,000 = 40,300. Layer 2 (100 -> 100):
     # 3*(3*100*100) + 300 = 90,300. Char GCNN total 130,600.
