@@ -3,7 +3,8 @@
 import keras
 import numpy as np
 import tensorflow as tf
-from harness import Mask, Seq, np_gcnn, run_layer_test, to_numpy
+from harness import Mask, Seq, run_layer_test
+from references import np_gcnn, to_numpy
 
 from gcnn_match.layers.char_composition import CharComposition
 
