@@ -5,7 +5,6 @@ import json
 import pytest
 
 from gcnn_match.experiments import registry
-from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.experiments.overrides import apply_overrides, default_run_dir, parse_model_kwargs
 from gcnn_match.reporting import tables
 from gcnn_match.training.inputs import apply_scale
@@ -49,12 +48,6 @@ def test_overrides_and_run_directory():
     )
     with pytest.raises(ValueError, match="key=value"):
         parse_model_kwargs(["hidden"])
-
-
-def test_config_round_trips_through_json():
-    config = registry.get("gcnn/quora/gcnn")
-    again = ExperimentConfig.from_dict(json.loads(config.to_json()))
-    assert again == config
 
 
 def test_scales_resolve_splits():
