@@ -21,7 +21,7 @@ ln(1 + (N - df + 0.5) / (df + 0.5)), tf / (tf + k1 (1 - b + b |d| / avgdl)), k1 
 as in Lucene) and retrieves in a few milliseconds per query, which a 220K-query build needs
 (`rank-bm25` scores every document in Python: about 1 s per query over 220K answers).
 
-Choices the paper leaves open [U->S], all recorded in the summary JSON:
+Choices the paper leaves open [U→S], all recorded in the summary JSON:
 - the question is the subject line (`question_fields="subject+content"` adds the details);
 - the answer pool is the best answers of the kept pairs ("kept"), so every negative obeys the
   same length interval as the positives; `answer_pool="all"` uses every best answer read (the

@@ -53,7 +53,7 @@ class ExperimentConfig:
             question's candidates, P@1 / MAP / MRR; see `gcnn_match.training.tasks`). In
             ranking, `batch_size` counts questions, each with all its candidates.
         ranking_margin: the margin m of the max-margin ranking loss; the C-LSTM paper does
-            not state it [U->S 1.0, MODEL_SPECS §3.6].
+            not state it [U→S 1.0, MODEL_SPECS §3.6].
         text: tokenizer name, lowercase, and whether to use tokens shipped with the data.
         max_len_a, max_len_b: hard cut-offs (truncate the end, keep the first tokens).
         embeddings: embeddings source (see gcnn_match.data.embeddings), or several separated by

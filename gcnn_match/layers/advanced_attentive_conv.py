@@ -5,11 +5,12 @@ import keras
 from gcnn_match.layers.attentive_conv import AttentiveConv
 from gcnn_match.layers.gated_conv_unit import GatedConvUnit
 from gcnn_match.layers.initializers import fresh_initializer
+from gcnn_match.layers.masking import ExplicitMaskLayer, unpack_pair_mask
 from gcnn_match.layers.multi_granular import MultiGranular
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class AdvancedAttentiveConv(keras.layers.Layer):
+class AdvancedAttentiveConv(ExplicitMaskLayer):
     """Attentive convolution with learned attention source, focus and beneficiary.
 
     ```
@@ -153,7 +154,7 @@ class AdvancedAttentiveConv(keras.layers.Layer):
 
     def call(self, inputs, mask=None):
         x, y = inputs
-        mask_x, mask_y = (None, None) if mask is None else mask
+        mask_x, mask_y = unpack_pair_mask(mask)
         source = self.source(x, mask=mask_x)
         focus = self.focus(y, mask=mask_y)
         if self.beneficiary is None:
@@ -168,10 +169,6 @@ class AdvancedAttentiveConv(keras.layers.Layer):
         if self.return_attention:
             return hidden, weights
         return hidden
-
-    def compute_mask(self, inputs, mask=None):
-        # The float masks are consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, inputs_shape):
         x_shape, y_shape = (tuple(s) for s in inputs_shape)

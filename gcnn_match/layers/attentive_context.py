@@ -4,13 +4,18 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.initializers import fresh_initializer
-from gcnn_match.layers.masking import apply_mask, masked_softmax
+from gcnn_match.layers.masking import (
+    ExplicitMaskLayer,
+    apply_mask,
+    masked_softmax,
+    unpack_pair_mask,
+)
 
 MATCHING_FUNCTIONS = ("dot", "bilinear", "additive")
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class AttentiveContext(keras.layers.Layer):
+class AttentiveContext(ExplicitMaskLayer):
     """For every position of a source text, the attention-weighted average of a focus text.
 
     With source states s_i (the attention source, h^x_i in light ATTCONV) and focus states
@@ -133,7 +138,7 @@ class AttentiveContext(keras.layers.Layer):
 
     def call(self, inputs, mask=None):
         source, focus = inputs
-        mask_x, mask_y = (None, None) if mask is None else mask
+        mask_x, mask_y = unpack_pair_mask(mask)
         source = apply_mask(source, mask_x)
         focus = apply_mask(focus, mask_y)
         scores = self.scores(source, focus)
@@ -150,10 +155,6 @@ class AttentiveContext(keras.layers.Layer):
         if self.return_attention:
             return context, weights
         return context
-
-    def compute_mask(self, inputs, mask=None):
-        # The float masks are consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, inputs_shape):
         source_shape, focus_shape = (tuple(s) for s in inputs_shape)

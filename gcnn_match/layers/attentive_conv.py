@@ -5,11 +5,11 @@ from keras import ops
 
 from gcnn_match.layers.attentive_context import AttentiveContext
 from gcnn_match.layers.initializers import fresh_initializer
-from gcnn_match.layers.masking import apply_mask
+from gcnn_match.layers.masking import ExplicitMaskLayer, apply_mask, unpack_pair_mask
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class AttentiveConv(keras.layers.Layer):
+class AttentiveConv(ExplicitMaskLayer):
     """A convolution whose window also holds an attentive context from another text.
 
     With the beneficiary states b_i, the attention source s_i and the attention focus f_j:
@@ -129,7 +129,7 @@ class AttentiveConv(keras.layers.Layer):
 
     def call(self, inputs, mask=None, source=None):
         x, y = inputs
-        mask_x, mask_y = (None, None) if mask is None else mask
+        mask_x, mask_y = unpack_pair_mask(mask)
         context, weights = self.attention(
             [x if source is None else source, y], mask=[mask_x, mask_y]
         )
@@ -139,10 +139,6 @@ class AttentiveConv(keras.layers.Layer):
         if self.return_attention:
             return hidden, weights
         return hidden
-
-    def compute_mask(self, inputs, mask=None, source=None):
-        # The float masks are consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, inputs_shape, source_shape=None):
         x_shape, y_shape = (tuple(s) for s in inputs_shape[:2])

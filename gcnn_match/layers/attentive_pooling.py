@@ -3,11 +3,17 @@
 import keras
 from keras import ops
 
-from gcnn_match.layers.masking import apply_mask, masked_max, masked_softmax
+from gcnn_match.layers.masking import (
+    ExplicitMaskLayer,
+    apply_mask,
+    masked_max,
+    masked_softmax,
+    unpack_pair_mask,
+)
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class AttentivePooling(keras.layers.Layer):
+class AttentivePooling(ExplicitMaskLayer):
     """Pools each of two sequences by weights that come from matching it with the other.
 
     With Q (B, L_q, d) and A (B, L_a, d), usually the outputs of one shared convolution:
@@ -66,7 +72,7 @@ class AttentivePooling(keras.layers.Layer):
 
     def call(self, inputs, mask=None):
         q, a = inputs
-        mask_q, mask_a = (None, None) if mask is None else mask
+        mask_q, mask_a = unpack_pair_mask(mask)
         q = apply_mask(q, mask_q)
         a = apply_mask(a, mask_a)
         match = ops.tanh(ops.matmul(ops.matmul(q, self.kernel), ops.transpose(a, (0, 2, 1))))
@@ -80,10 +86,6 @@ class AttentivePooling(keras.layers.Layer):
         if self.return_attention:
             return pooled_q, pooled_a, weights_q, weights_a
         return pooled_q, pooled_a
-
-    def compute_mask(self, inputs, mask=None):
-        # The float masks are consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, inputs_shape):
         q_shape, a_shape = (tuple(s) for s in inputs_shape)

@@ -4,14 +4,14 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.initializers import BlockInitializer, OrthogonalIfSquare, fresh_initializer
-from gcnn_match.layers.masking import apply_mask
+from gcnn_match.layers.masking import ExplicitMaskLayer, apply_mask
 
 # Keras fuses the four LSTM gate matrices (input, forget, cell, output) on the last axis.
 _LSTM_GATES = 4
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class BiLSTMEncoder(keras.layers.Layer):
+class BiLSTMEncoder(ExplicitMaskLayer):
     """Bidirectional LSTM over a padded batch: forward and backward states concatenated.
 
     ```
@@ -122,10 +122,6 @@ class BiLSTMEncoder(keras.layers.Layer):
         # go_backwards returns the states in reversed time order; flip them back in place.
         backward = ops.flip(self.backward_lstm(inputs, mask=lstm_mask, training=training), 1)
         return apply_mask(ops.concatenate([forward, backward], axis=-1), mask)
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[:-1]) + (2 * self.units,)

@@ -4,11 +4,11 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.conv_encoder import ConvEncoder
-from gcnn_match.layers.masking import masked_max, sequence_mask
+from gcnn_match.layers.masking import ExplicitMaskLayer, masked_max, sequence_mask
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class CharComposition(keras.layers.Layer):
+class CharComposition(ExplicitMaskLayer):
     """Embeds each word's characters, runs a GCNN over them and max-pools (Eq. 9).
 
     For a word with characters c_1..c_n (ids, 0 = padding character):
@@ -111,10 +111,6 @@ class CharComposition(keras.layers.Layer):
         hidden = self.encoder(self.char_embedding(words), mask=char_mask)
         composed = masked_max(hidden, char_mask, axis=1)  # (B * L, units), 0 if no chars
         return ops.reshape(composed, (shape[0], shape[1], self.units))
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[:2]) + (self.units,)

@@ -4,12 +4,12 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.initializers import paper_uniform
-from gcnn_match.layers.masking import masked_softmax
+from gcnn_match.layers.masking import ExplicitMaskLayer, masked_softmax, unpack_pair_mask
 from gcnn_match.layers.scan import carry_scan, flat_matmul
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class ConditionalAttention(keras.layers.Layer):
+class ConditionalAttention(ExplicitMaskLayer):
     """Rocktäschel et al.'s attention of a hypothesis LSTM over the premise states.
 
     Premise states Y (B, n, k), hypothesis states H (B, m, k) whose last real state is h_N:
@@ -79,7 +79,7 @@ class ConditionalAttention(keras.layers.Layer):
 
     def call(self, inputs, mask=None):
         premise, hypothesis, last = inputs
-        mask_p, mask_h = mask if mask is not None else (None, None)
+        mask_p, mask_h = unpack_pair_mask(mask)
         if mask_p is None:
             mask_p = ops.ones(ops.shape(premise)[:2], premise.dtype)
         if mask_h is None:
@@ -106,9 +106,6 @@ class ConditionalAttention(keras.layers.Layer):
 
             r, _ = carry_scan(step, ops.zeros_like(last), ops.transpose(steps, (1, 0, 2)))
         return ops.tanh(ops.matmul(r, w["W_p"]) + ops.matmul(last, w["W_x"]))
-
-    def compute_mask(self, inputs, mask=None):
-        return None
 
     def compute_output_shape(self, input_shape):
         return (input_shape[0][0], self.units)

@@ -4,12 +4,17 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.initializers import fresh_initializer
-from gcnn_match.layers.masking import apply_mask, masked_softmax
+from gcnn_match.layers.masking import (
+    ExplicitMaskLayer,
+    apply_mask,
+    masked_softmax,
+    unpack_pair_mask,
+)
 from gcnn_match.layers.self_alignment_context import SelfAlignmentContext
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class ContextCrossAttention(keras.layers.Layer):
+class ContextCrossAttention(ExplicitMaskLayer):
     """Aligns two sequences with attention scores computed from words plus their contexts.
 
     For block inputs H_a (B, m, D) and H_b (B, n, D):
@@ -127,7 +132,7 @@ class ContextCrossAttention(keras.layers.Layer):
 
     def call(self, inputs, mask=None, training=None):
         h_a, h_b = inputs
-        mask_a, mask_b = (None, None) if mask is None else mask
+        mask_a, mask_b = unpack_pair_mask(mask)
         h_a = apply_mask(h_a, mask_a)
         h_b = apply_mask(h_b, mask_b)
         q_a = self._queries(h_a, mask_a, training)
@@ -144,10 +149,6 @@ class ContextCrossAttention(keras.layers.Layer):
         if self.return_attention:
             return aligned_a, aligned_b, weights_a, weights_b
         return aligned_a, aligned_b
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, inputs_shape):
         shape_a, shape_b = (tuple(s) for s in inputs_shape)

@@ -4,7 +4,7 @@ import keras
 
 from gcnn_match.layers.gated_conv import GCNN
 from gcnn_match.layers.glu import GLU
-from gcnn_match.layers.masking import apply_mask
+from gcnn_match.layers.masking import ExplicitMaskLayer, apply_mask
 from gcnn_match.layers.residual_conv import ResidualConv
 
 # variant name -> (layer class, constructor arguments). The names follow the rows of the
@@ -19,7 +19,7 @@ VARIANTS = {
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class ConvEncoder(keras.layers.Layer):
+class ConvEncoder(ExplicitMaskLayer):
     """`num_layers` stacked convolution layers of one variant, all `units` wide.
 
     For the GCNN variants the memory cell is carried from layer to layer at each position
@@ -130,10 +130,6 @@ class ConvEncoder(keras.layers.Layer):
             else:
                 hidden = layer(hidden, mask=mask)
         return apply_mask(hidden, mask)
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[:-1]) + (self.units,)

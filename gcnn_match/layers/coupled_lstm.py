@@ -4,6 +4,7 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.initializers import fresh_initializer, paper_uniform
+from gcnn_match.layers.masking import ExplicitMaskLayer, unpack_pair_mask
 from gcnn_match.layers.scan import carry_scan, flat_matmul
 
 _CELLS = ("tight", "loose")
@@ -49,7 +50,7 @@ def _orient(t, direction, len_x, len_y, x_axis, y_axis):
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class CoupledLSTM(keras.layers.Layer):
+class CoupledLSTM(ExplicitMaskLayer):
     """Stacked blocks of four-directional coupled LSTMs (LC- or TC-LSTMs) over a pair grid.
 
     Cell (i, j) of the n x m grid models the prefixes x_{1:i} and y_{1:j}. With one affine
@@ -72,7 +73,7 @@ class CoupledLSTM(keras.layers.Layer):
     (units), LC feeds h^1_ij to LSTM1 and h^2_ij to LSTM2. Each block has its own weights.
     Shared directions, LC's shared LSTM pair and these higher-layer inputs are not stated in
     the paper: they are what reproduces every parameter count of its Table 2 (MODEL_SPECS
-    §3.5, §3.8). Boundary states (outside the grid) are zeros [U->S].
+    §3.5, §3.8). Boundary states (outside the grid) are zeros [U→S].
 
     Computation: cell (i, j) needs only cells of the anti-diagonal i + j - 1, so each block
     scans the n + m - 1 anti-diagonals in ONE compiled loop (`carry_scan`, a while loop in
@@ -187,7 +188,7 @@ class CoupledLSTM(keras.layers.Layer):
 
     def call(self, inputs, mask=None, training=None):
         x, y = inputs
-        mask_x, mask_y = mask if mask is not None else (None, None)
+        mask_x, mask_y = unpack_pair_mask(mask)
         if mask_x is None:
             mask_x = ops.ones(ops.shape(x)[:2], dtype=x.dtype)
         if mask_y is None:
@@ -342,10 +343,6 @@ class CoupledLSTM(keras.layers.Layer):
         return ops.reshape(
             ops.take(by_index, ops.reshape(index, (-1,)), axis=1), (batch, n, m, width)
         )
-
-    def compute_mask(self, inputs, mask=None):
-        # The float masks are consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, input_shape):
         x_shape, y_shape = input_shape

@@ -3,7 +3,7 @@
 import keras
 from keras import ops
 
-from gcnn_match.layers.masking import NEG_INF
+from gcnn_match.layers.masking import NEG_INF, ExplicitMaskLayer, unpack_pair_mask
 
 
 def region_membership(mask, num_regions):
@@ -11,7 +11,7 @@ def region_membership(mask, num_regions):
 
     Region r covers positions floor(r * n / R) ... floor((r + 1) * n / R) - 1 of the true
     length n; when n < R a region would be empty, so it takes the row at its start instead
-    (repeating rows, as Socher et al. 2011 do for short sentences) [U->S, MODEL_SPECS §3.6].
+    (repeating rows, as Socher et al. 2011 do for short sentences) [U→S, MODEL_SPECS §3.6].
     """
     length = ops.sum(ops.cast(mask, "int32"), axis=1)[:, None]  # (B, 1)
     regions = ops.arange(num_regions, dtype="int32")[None, :]  # (1, R)
@@ -25,7 +25,7 @@ def region_membership(mask, num_regions):
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class DynamicPooling(keras.layers.Layer):
+class DynamicPooling(ExplicitMaskLayer):
     """Max-pools each feature of an n x m grid into p x q roughly equal regions.
 
     The rows (sentence X) of the true n x m region are split into p non-overlapping parts
@@ -68,7 +68,7 @@ class DynamicPooling(keras.layers.Layer):
             raise ValueError(f"pool_size must be two positive ints, got {pool_size}")
 
     def call(self, inputs, mask=None):
-        mask_x, mask_y = mask if mask is not None else (None, None)
+        mask_x, mask_y = unpack_pair_mask(mask)
         shape = ops.shape(inputs)
         if mask_x is None:
             mask_x = ops.ones(shape[:2], dtype=inputs.dtype)
@@ -86,9 +86,6 @@ class DynamicPooling(keras.layers.Layer):
         nonempty = ops.max(rows, axis=2)[:, :, None] * ops.max(cols, axis=2)[:, None, :]
         pooled = pooled * nonempty[..., None]  # (B, p, q, d)
         return ops.reshape(pooled, (shape[0], p * q * inputs.shape[-1]))
-
-    def compute_mask(self, inputs, mask=None):
-        return None
 
     def compute_output_shape(self, input_shape):
         return (input_shape[0], self.pool_size[0] * self.pool_size[1] * input_shape[-1])

@@ -5,10 +5,10 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.initializers import BlockInitializer, fresh_initializer
-from gcnn_match.layers.masking import apply_mask
+from gcnn_match.layers.masking import ExplicitMaskLayer, apply_mask
 
 
-class FusedConvLayer(keras.layers.Layer):
+class FusedConvLayer(ExplicitMaskLayer):
     """Base class: one `Conv1D(num_blocks * units, kernel_size, padding="same")` whose output
     splits into the `num_blocks` pre-activations a subclass combines, plus P.
 
@@ -86,10 +86,6 @@ class FusedConvLayer(keras.layers.Layer):
     def project(self, inputs):
         """P(H): identity when the widths match, else the bias-free projection."""
         return inputs if self.projection is None else self.projection(inputs)
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[:-1]) + (self.units,)

@@ -4,13 +4,13 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.initializers import fresh_initializer
-from gcnn_match.layers.masking import apply_mask
+from gcnn_match.layers.masking import ExplicitMaskLayer, apply_mask, shared_position_mask
 
 _MODES = ("gate", "simple")
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class GateFusion(keras.layers.Layer):
+class GateFusion(ExplicitMaskLayer):
     """Blends a sequence with its aligned representation through a learned gate.
 
     For h (the block input) and h' (its alignment to the other sentence), both D wide:
@@ -117,10 +117,7 @@ class GateFusion(keras.layers.Layer):
 
     def call(self, inputs, mask=None, training=None):
         h, aligned = inputs
-        if isinstance(mask, (list, tuple)):
-            # Keras fills `mask` per input ([None, None] without implicit masks); both
-            # inputs share their positions, so h's mask is the mask.
-            mask = mask[0]
+        mask = shared_position_mask(mask)
         if self.mode == "simple":
             concat = ops.concatenate([h, aligned], axis=-1)
             return apply_mask(self.fusion(self._drop(concat, training)), mask)
@@ -132,10 +129,6 @@ class GateFusion(keras.layers.Layer):
         fused = self.fusion(self._drop(ops.concatenate(compared, axis=-1), training))
         gate = ops.sigmoid(self.gate_input(h) + self.gate_fused(fused))
         return apply_mask(gate * h + (1.0 - gate) * fused, mask)
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, inputs_shape):
         return tuple(inputs_shape[0])

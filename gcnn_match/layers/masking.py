@@ -1,14 +1,54 @@
-"""Masked reductions shared by every layer.
+"""Explicit masks shared by every layer: the base layer and the masked reductions.
 
 Masks are float tensors, 1.0 on real tokens and 0.0 on padding, shaped like the sequence
-without its feature axis: (B, L). All functions are written with `keras.ops` so they run
+without its feature axis: (B, L). They are passed explicitly as the `mask` call argument and
+never travel as implicit Keras masks. All functions are written with `keras.ops` so they run
 under any backend and compile with XLA.
 """
 
+import keras
 from keras import ops
 
 # Large enough to vanish in a float32 softmax, small enough not to overflow when summed.
 NEG_INF = -1e9
+
+
+class ExplicitMaskLayer(keras.layers.Layer):
+    """Base of the layers that take their float masks explicitly and emit no Keras mask.
+
+    Every layer of the package consumes its `mask` call argument itself (zeroing padding,
+    excluding padded keys from softmaxes and reductions) and returns outputs that are
+    already zero at padding, so no implicit mask follows its outputs. Overriding
+    `compute_mask` also tells Keras the layer supports masking, which keeps it from warning
+    that an explicitly passed mask is "destroyed".
+
+    Args:
+        **kwargs: base `keras.layers.Layer` arguments.
+
+    Masking:
+        Explicit masks in, no Keras mask out: `compute_mask` returns None whatever the
+        inputs and masks (pairs included).
+
+    References:
+        Keras 3 `keras.layers.Layer.compute_mask` and `supports_masking`.
+    """
+
+    def compute_mask(self, inputs, mask=None):
+        return None
+
+
+def unpack_pair_mask(mask):
+    """`[mask_a, mask_b]` of a pair of inputs as a pair; None gives `(None, None)`."""
+    return (None, None) if mask is None else mask
+
+
+def shared_position_mask(mask):
+    """The one mask of inputs that share their positions: the first input's mask.
+
+    Keras fills `mask` per input (`[None, None]` without implicit masks), so a list or
+    tuple gives its first entry; a single mask or None is returned as it is.
+    """
+    return mask[0] if isinstance(mask, (list, tuple)) else mask
 
 
 def sequence_mask(ids, dtype="float32"):

@@ -3,13 +3,13 @@
 import keras
 from keras import ops
 
-from gcnn_match.layers.masking import apply_mask
+from gcnn_match.layers.masking import ExplicitMaskLayer, apply_mask, shared_position_mask
 
 _DIFFERENCES = ("absolute", "signed")
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class MatchingFeatures(keras.layers.Layer):
+class MatchingFeatures(ExplicitMaskLayer):
     """Concatenates two aligned sequences with their difference and element-wise product.
 
     ```
@@ -57,18 +57,11 @@ class MatchingFeatures(keras.layers.Layer):
 
     def call(self, inputs, mask=None):
         x, y = inputs
-        if isinstance(mask, (list, tuple)):
-            # Keras fills `mask` per input ([None, None] without implicit masks); x and y
-            # share their positions, so x's mask is the mask.
-            mask = mask[0]
+        mask = shared_position_mask(mask)
         diff = x - y
         if self.difference == "absolute":
             diff = ops.abs(diff)
         return apply_mask(ops.concatenate([x, y, diff, x * y], axis=-1), mask)
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, inputs_shape):
         shape_x = tuple(inputs_shape[0])

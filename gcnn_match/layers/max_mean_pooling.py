@@ -3,13 +3,13 @@
 import keras
 from keras import ops
 
-from gcnn_match.layers.masking import apply_mask, masked_max, masked_mean
+from gcnn_match.layers.masking import ExplicitMaskLayer, apply_mask, masked_max, masked_mean
 
 _REDUCTIONS = {"max": masked_max, "mean": masked_mean}
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class MaxMeanPooling(keras.layers.Layer):
+class MaxMeanPooling(ExplicitMaskLayer):
     """Pools a sequence into one vector: masked max and masked mean, concatenated.
 
     ```
@@ -61,10 +61,6 @@ class MaxMeanPooling(keras.layers.Layer):
     def call(self, inputs, mask=None):
         inputs = apply_mask(inputs, mask)
         return ops.concatenate([_REDUCTIONS[name](inputs, mask) for name in self.order], axis=-1)
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, input_shape):
         last = None if input_shape[-1] is None else len(self.order) * input_shape[-1]

@@ -5,10 +5,11 @@ from keras import ops
 
 from gcnn_match.layers.gated_conv_unit import GatedConvUnit
 from gcnn_match.layers.initializers import fresh_initializer
+from gcnn_match.layers.masking import ExplicitMaskLayer
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class MultiGranular(keras.layers.Layer):
+class MultiGranular(ExplicitMaskLayer):
     """Gated convolutions of several widths over one sequence, concatenated per position.
 
     ```
@@ -86,10 +87,6 @@ class MultiGranular(keras.layers.Layer):
 
     def call(self, inputs, mask=None):
         return ops.concatenate([branch(inputs, mask=mask) for branch in self.branches], axis=-1)
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[:-1]) + (len(self.kernel_sizes) * self.units,)

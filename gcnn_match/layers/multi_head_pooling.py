@@ -4,11 +4,11 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.initializers import fresh_initializer
-from gcnn_match.layers.masking import apply_mask, masked_softmax
+from gcnn_match.layers.masking import ExplicitMaskLayer, apply_mask, masked_softmax
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class MultiHeadPooling(keras.layers.Layer):
+class MultiHeadPooling(ExplicitMaskLayer):
     """Pools a sequence into one vector with `num_heads` attention heads.
 
     For V (B, L, d), with d_h = d / n_h and each head z = 1..n_h:
@@ -90,10 +90,6 @@ class MultiHeadPooling(keras.layers.Layer):
         head_dim = int(values.shape[-1]) // self.num_heads
         weights = ops.repeat(weights, head_dim, axis=-1)  # (B, L, d)
         return ops.sum(weights * ops.matmul(values, self.value_kernel), axis=1)
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, input_shape):
         return (input_shape[0], input_shape[-1])

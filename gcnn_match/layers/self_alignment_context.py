@@ -4,11 +4,11 @@ import keras
 from keras import ops
 
 from gcnn_match.layers.initializers import fresh_initializer
-from gcnn_match.layers.masking import apply_mask, masked_softmax
+from gcnn_match.layers.masking import ExplicitMaskLayer, apply_mask, masked_softmax
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class SelfAlignmentContext(keras.layers.Layer):
+class SelfAlignmentContext(ExplicitMaskLayer):
     """Contextual vectors of one sequence from its own self-alignment.
 
     For an input H (B, L, D), written row-wise (the paper writes H column-wise):
@@ -78,10 +78,6 @@ class SelfAlignmentContext(keras.layers.Layer):
         key_mask = None if mask is None else ops.expand_dims(mask, 1)
         weights = ops.cast(masked_softmax(scores, key_mask, axis=-1), hidden.dtype)
         return apply_mask(ops.matmul(weights, hidden), mask)
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)

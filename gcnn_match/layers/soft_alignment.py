@@ -7,11 +7,16 @@
 import keras
 from keras import ops
 
-from gcnn_match.layers.masking import apply_mask, masked_softmax
+from gcnn_match.layers.masking import (
+    ExplicitMaskLayer,
+    apply_mask,
+    masked_softmax,
+    unpack_pair_mask,
+)
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
-class SoftAlignment(keras.layers.Layer):
+class SoftAlignment(ExplicitMaskLayer):
     """Aligns two sequences with each other by unscaled dot-product attention.
 
     ```
@@ -65,7 +70,7 @@ class SoftAlignment(keras.layers.Layer):
 
     def call(self, inputs, mask=None):
         a, b = inputs
-        mask_a, mask_b = (None, None) if mask is None else mask
+        mask_a, mask_b = unpack_pair_mask(mask)
         a = apply_mask(a, mask_a)
         b = apply_mask(b, mask_b)
         scores = ops.matmul(a, ops.transpose(b, (0, 2, 1)))  # (B, L_a, L_b)
@@ -81,10 +86,6 @@ class SoftAlignment(keras.layers.Layer):
         if self.return_attention:
             return alpha, beta, alpha_weights, beta_weights
         return alpha, beta
-
-    def compute_mask(self, inputs, mask=None):
-        # The float mask is consumed explicitly; no implicit Keras mask is propagated.
-        return None
 
     def compute_output_shape(self, inputs_shape):
         shape_a, shape_b = (tuple(s) for s in inputs_shape)

@@ -128,10 +128,10 @@ def build_clstm(
         directions: 4 (the four-directional block) or 1 ("(Single Direction)" rows).
         units: hidden size k (Table 1: 50).
         pool_size: dynamic pooling (p, q): (1, 1) for RTE, (2, 1) for MQA (Table 1); with
-            (2, 1) the question must be sentence a (X) [U->S].
+            (2, 1) the question must be sentence a (X) [U→S].
         fc_units: width of the fully connected layer; None = `units` (the FC of 50 units
             that makes Table 2's counts, MODEL_SPECS §3.8).
-        fc_activation: its activation; unstated in the paper [U->S tanh].
+        fc_activation: its activation; unstated in the paper [U→S tanh].
         head: "softmax" (classification logits) or "score" (ranking score).
         l2: L2 coefficient on every non-embedding kernel (Table 1: 1e-5 RTE, 5e-5 MQA);
             Keras' L2 adds l2 * sum(w^2).
@@ -173,7 +173,7 @@ def build_sentence_encoder_mlp(
         kind: "nbow" (sum of the word vectors of each sentence) or "lstm" (last hidden
             state of an LSTM with `units` per sentence).
         units: LSTM size k (Table 2: 100; Table 4: 50).
-        mlp_layers, mlp_units: the tanh MLP; unstated [U->S]: 2 layers of 2 * units (the
+        mlp_layers, mlp_units: the tanh MLP; unstated [U→S]: 2 layers of 2 * units (the
             width of [a; b] for NBOW with k = e = 100), which gives NBOW Table 2's 80K
             exactly under the paper's count (200 * 200 * 2 = 80,000).
         shared_encoder: one LSTM for both sentences; the paper says "two LSTMs separately"
@@ -221,7 +221,7 @@ def build_conditional_lstm(
         units: k (Table 2: 100; Table 4: 50).
         shared_lstm: one LSTM for both sentences. None = the paper's reading: shared for
             the "single LSTM" baseline ("a single LSTM to encode the two sequences"),
-            separate for the attention models [U->S].
+            separate for the attention models [U→S].
         project_inputs: a linear map of the word vectors to k before the LSTMs. Table 2's
             counts for these rows come from Rocktäschel et al., whose 300-d word2vec inputs
             need such a map: with it and 300-d vectors the single LSTM has 110,803

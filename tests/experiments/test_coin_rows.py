@@ -3,7 +3,6 @@
 import pytest
 
 from gcnn_match.experiments import registry
-from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.models.registry import ModelInputs, build_model
 
 
@@ -67,8 +66,3 @@ def test_registered_widths_build_with_the_runnable_vectors(name):
         "coin", ModelInputs(vocab_size=10, num_classes=2, embedding_dim=dim), **config.model_kwargs
     )
     assert model.output_shape == (None, 2)
-
-
-def test_config_round_trips_through_json():
-    config = registry.get("coin/lcqmc/ablation_simple_fusion")
-    assert ExperimentConfig.from_dict(config.to_dict()) == config

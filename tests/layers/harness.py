@@ -1,4 +1,4 @@
-"""One shared test harness for every custom layer, plus NumPy reference helpers.
+"""One shared test harness for every custom layer.
 
 Usage::
 
@@ -33,8 +33,8 @@ Checks, in order:
    mask 0) and the garbage under the existing padding is redrawn; outputs at real positions
    must not change, and outputs at padded positions must be 0 when `zero_at_padding`.
 
-The NumPy references at the end (a hand-written 'same' convolution and the GCNN, GLU and
-CNN layer equations computed from a layer's own weights) are shared by the layer tests.
+The NumPy re-computations of the layer equations that the tests compare against live in
+tests/references.py.
 """
 
 import dataclasses
@@ -277,78 +277,3 @@ def _check_padding(layer, args, kwargs, eager, output_axes, zero_at_padding, pad
         if zero_at_padding and axes:
             assert np.all(old * (1.0 - real_old) == 0), f"output {k} is not 0 at padding"
             assert np.all(now * (1.0 - real_new) == 0), f"output {k} is not 0 at padding"
-
-
-# ---------------------------------------------------------------------------------------
-# NumPy references.
-
-
-def to_numpy(variable):
-    return np.asarray(keras.ops.convert_to_numpy(variable), dtype="float64")
-
-
-def sigmoid(x):
-    return 1.0 / (1.0 + np.exp(-x))
-
-
-def np_conv1d_same(x, kernel, bias=None):
-    """'same' 1-D convolution by hand: out_i = sum_t x_{i + t - (k - 1) // 2} kernel_t + b.
-
-    x (B, L, m), kernel (k, m, n). For odd k the window is centred on i; positions outside
-    [0, L) count as zeros (Keras pads (k - 1) // 2 on the left, the rest on the right).
-    """
-    batch, length, _ = x.shape
-    width, _, units = kernel.shape
-    left = (width - 1) // 2
-    out = np.zeros((batch, length, units), dtype="float64")
-    for i in range(length):
-        for t in range(width):
-            j = i + t - left
-            if 0 <= j < length:
-                out[:, i, :] += x[:, j, :].astype("float64") @ kernel[t].astype("float64")
-    if bias is not None:
-        out += bias
-    return out
-
-
-def np_gcnn(layer, x, mask, memory=None):
-    """Eq. 2-3 in NumPy from the layer's weights; returns (H', C')."""
-    m = mask[..., None]
-    x = x * m
-    kernel = to_numpy(layer.conv.kernel)
-    bias = to_numpy(layer.conv.bias)
-    pre = np_conv1d_same(x, kernel, bias)
-    gates = dict(zip(layer.gate_names, np.split(pre, len(layer.gate_names), axis=-1)))
-    if layer.projection is None:
-        residual = x
-    else:
-        residual = x @ to_numpy(layer.projection.kernel)
-    if layer.output_gate:
-        new = sigmoid(gates["output"]) * np.tanh(gates["candidate"])
-    else:
-        new = np.maximum(gates["candidate"], 0.0)
-    if layer.forget_gate:
-        if memory is None:
-            memory = residual if layer.initial_memory == "projection" else np.zeros_like(residual)
-        f = sigmoid(gates["forget"])
-        cell = f * memory + (1.0 - f) * residual
-    else:
-        cell = residual
-    return (new + cell) * m, cell * m
-
-
-def np_glu(layer, x, mask):
-    """GLU, Eq. 1, in NumPy from the layer's weights."""
-    m = mask[..., None]
-    pre = np_conv1d_same(x * m, to_numpy(layer.conv.kernel), to_numpy(layer.conv.bias))
-    linear, gate = np.split(pre, 2, axis=-1)
-    return linear * sigmoid(gate) * m
-
-
-def np_residual_conv(layer, x, mask):
-    """The CNN baseline layer, ReLU(conv(H) + b) + P(H), in NumPy from the layer's weights."""
-    m = mask[..., None]
-    x = x * m
-    conv = np_conv1d_same(x, to_numpy(layer.conv.kernel), to_numpy(layer.conv.bias))
-    residual = x if layer.projection is None else x @ to_numpy(layer.projection.kernel)
-    return (np.maximum(conv, 0.0) + residual) * m

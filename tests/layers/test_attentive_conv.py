@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from attconv_reference import np_attentive_conv
 from harness import Mask, Seq, random_inputs, run_layer_test
+from references import np_attentive_conv
 
 from gcnn_match.layers.attentive_conv import AttentiveConv
 

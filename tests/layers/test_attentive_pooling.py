@@ -1,8 +1,8 @@
 """AttentivePooling (APCNN, dos Santos et al. 2016): harness checks and NumPy."""
 
 import numpy as np
-from attconv_reference import np_softmax
-from harness import Mask, Seq, random_inputs, run_layer_test, to_numpy
+from harness import Mask, Seq, random_inputs, run_layer_test
+from references import np_masked_softmax, to_numpy
 
 from gcnn_match.layers.attentive_pooling import AttentivePooling
 
@@ -15,8 +15,8 @@ def np_attentive_pooling(layer, q, a, mask_q, mask_a):
     match = np.tanh(np.einsum("bid,de,bje->bij", q, to_numpy(layer.kernel), a))
     score_q = np.where(mask_a[:, None, :] > 0, match, -np.inf).max(-1)
     score_a = np.where(mask_q[:, :, None] > 0, match, -np.inf).max(1)
-    weights_q = np_softmax(np.where(mask_q > 0, score_q, 0.0), mask_q)
-    weights_a = np_softmax(np.where(mask_a > 0, score_a, 0.0), mask_a)
+    weights_q = np_masked_softmax(np.where(mask_q > 0, score_q, 0.0), mask_q)
+    weights_a = np_masked_softmax(np.where(mask_a > 0, score_a, 0.0), mask_a)
     return (
         np.einsum("bi,bid->bd", weights_q, q),
         np.einsum("bj,bjd->bd", weights_a, a),

@@ -3,7 +3,8 @@
 import keras
 import numpy as np
 import pytest
-from harness import Mask, Seq, random_inputs, run_layer_test, sigmoid, to_numpy
+from harness import Mask, Seq, random_inputs, run_layer_test
+from references import sigmoid, to_numpy
 
 from gcnn_match.layers.bilstm_encoder import BiLSTMEncoder
 from gcnn_match.layers.initializers import OrthogonalIfSquare

@@ -3,7 +3,8 @@
 import keras
 import numpy as np
 import tensorflow as tf
-from harness import Mask, Seq, np_gcnn, run_layer_test, to_numpy
+from harness import Mask, Seq, run_layer_test
+from references import np_gcnn, to_numpy
 
 from gcnn_match.layers.char_composition import CharComposition
 
@@ -110,7 +111,7 @@ def test_unknown_batch_length_and_char_axes_compile_with_xla():
 
 
 def test_paper_parameter_count():
-    # Sec. 3.2: 40-d characters, 2-layer GCNN, 100 feature maps; kernel 3 [U->S].
+    # Sec. 3.2: 40-d characters, 2-layer GCNN, 100 feature maps; kernel 3 [U→S].
     # Embedding |chars| * 40. GCNN layer 1 (40 -> 100): 3 gate convs 3*40*100 + 3 biases 100
     # + projection P 40*100 = 36,000 + 300 + 4,000 = 40,300. Layer 2 (100 -> 100):
     # 3*(3*100*100) + 300 = 90,300. Char GCNN total 130,600.

@@ -4,7 +4,8 @@ re-computation of both forms, and tracing with an unknown sequence length."""
 import numpy as np
 import pytest
 import tensorflow as tf
-from harness import Mask, Seq, run_layer_test, to_numpy
+from harness import Mask, Seq, run_layer_test
+from references import to_numpy
 
 from gcnn_match.layers.conditional_attention import ConditionalAttention
 

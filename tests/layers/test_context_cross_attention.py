@@ -3,15 +3,11 @@
 import numpy as np
 import pytest
 from harness import Mask, Seq, random_inputs, run_layer_test
-from test_self_alignment_context import np_masked_softmax, np_self_alignment
+from references import np_masked_softmax, np_self_alignment, to_numpy
 
 from gcnn_match.layers.context_cross_attention import ContextCrossAttention
 
 B, LA, LB, D, UNITS = 3, 6, 4, 5, 4
-
-
-def to_numpy(variable):
-    return np.asarray(variable, "float64")
 
 
 def np_cross_attention(layer, a, b, mask_a, mask_b):

@@ -2,15 +2,8 @@
 
 import numpy as np
 import pytest
-from harness import (
-    Mask,
-    Seq,
-    np_gcnn,
-    np_glu,
-    np_residual_conv,
-    random_inputs,
-    run_layer_test,
-)
+from harness import Mask, Seq, random_inputs, run_layer_test
+from references import np_gcnn, np_glu, np_residual_conv
 
 from gcnn_match.layers import GCNN, GLU, ConvEncoder, ResidualConv
 

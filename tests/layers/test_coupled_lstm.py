@@ -10,7 +10,8 @@ import functools
 import numpy as np
 import pytest
 import tensorflow as tf
-from harness import Mask, Seq, run_layer_test, sigmoid
+from harness import Mask, Seq, run_layer_test
+from references import sigmoid
 
 from gcnn_match.layers.coupled_lstm import CoupledLSTM, reverse_real
 

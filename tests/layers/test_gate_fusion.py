@@ -2,7 +2,8 @@
 
 import numpy as np
 import pytest
-from harness import Mask, Seq, random_inputs, run_layer_test, sigmoid
+from harness import Mask, Seq, random_inputs, run_layer_test
+from references import sigmoid
 
 from gcnn_match.layers.gate_fusion import GateFusion
 

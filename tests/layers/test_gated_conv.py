@@ -3,7 +3,8 @@
 import keras
 import numpy as np
 import pytest
-from harness import Mask, Seq, np_gcnn, random_inputs, run_layer_test
+from harness import Mask, Seq, random_inputs, run_layer_test
+from references import np_gcnn
 
 from gcnn_match.layers import GCNN
 from gcnn_match.layers.initializers import BlockInitializer

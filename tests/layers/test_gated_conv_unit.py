@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from attconv_reference import np_gated_conv_unit
 from harness import Mask, Seq, random_inputs, run_layer_test
+from references import np_gated_conv_unit
 
 from gcnn_match.layers.gated_conv_unit import GatedConvUnit
 

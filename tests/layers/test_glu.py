@@ -2,7 +2,8 @@
 
 import numpy as np
 import pytest
-from harness import Mask, Seq, np_glu, random_inputs, run_layer_test
+from harness import Mask, Seq, random_inputs, run_layer_test
+from references import np_glu
 
 from gcnn_match.layers import GLU
 

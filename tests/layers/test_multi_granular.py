@@ -1,8 +1,8 @@
 """MultiGranular (ATTCONV f_mgran, Eq. 10-12): harness checks and a NumPy re-computation."""
 
 import numpy as np
-from attconv_reference import np_multi_granular
 from harness import Mask, Seq, random_inputs, run_layer_test
+from references import np_multi_granular
 
 from gcnn_match.layers.multi_granular import MultiGranular
 

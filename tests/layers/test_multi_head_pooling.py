@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from harness import Mask, Seq, random_inputs, run_layer_test
-from test_self_alignment_context import np_masked_softmax
+from references import np_masked_softmax
 
 from gcnn_match.layers.multi_head_pooling import MultiHeadPooling
 

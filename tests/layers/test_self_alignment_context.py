@@ -2,27 +2,11 @@
 
 import numpy as np
 from harness import Mask, Seq, random_inputs, run_layer_test
+from references import np_self_alignment
 
 from gcnn_match.layers.self_alignment_context import SelfAlignmentContext
 
 B, L, D, UNITS = 3, 6, 5, 4
-
-
-def np_masked_softmax(logits, mask, axis):
-    logits = np.where(mask > 0, logits, -np.inf)
-    top = np.max(np.where(mask > 0, logits, -1e30), axis=axis, keepdims=True)
-    weights = np.where(mask > 0, np.exp(logits - top), 0.0)
-    total = weights.sum(axis=axis, keepdims=True)
-    return np.divide(weights, total, out=np.zeros_like(weights), where=total > 0)
-
-
-def np_self_alignment(kernel, h, mask):
-    """Eq. 5-6: P = ReLU(H W_c), A = P Pᵀ, C = softmax_j(A) H (padding masked)."""
-    h = h.astype("float64") * mask[..., None]
-    p = np.maximum(h @ kernel, 0.0)
-    a = np.einsum("bik,bjk->bij", p, p)
-    weights = np_masked_softmax(a, mask[:, None, :], axis=2)
-    return np.einsum("bij,bjd->bid", weights, h) * mask[..., None]
 
 
 def test_harness_and_numpy():

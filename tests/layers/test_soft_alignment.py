@@ -3,18 +3,11 @@
 import numpy as np
 import pytest
 from harness import Mask, Seq, random_inputs, run_layer_test
+from references import np_masked_softmax
 
 from gcnn_match.layers import MatchingFeatures, SoftAlignment
 
 B, LA, LB, D = 3, 6, 4, 5
-
-
-def np_softmax_masked(logits, mask, axis):
-    logits = np.where(mask > 0, logits, -np.inf)
-    top = np.max(np.where(mask > 0, logits, -1e30), axis=axis, keepdims=True)
-    weights = np.where(mask > 0, np.exp(logits - top), 0.0)
-    total = weights.sum(axis=axis, keepdims=True)
-    return np.divide(weights, total, out=np.zeros_like(weights), where=total > 0)
 
 
 def np_soft_alignment(a, b, mask_a, mask_b):
@@ -22,8 +15,8 @@ def np_soft_alignment(a, b, mask_a, mask_b):
     a = a * mask_a[..., None]
     b = b * mask_b[..., None]
     e = np.einsum("bid,bjd->bij", a.astype("float64"), b.astype("float64"))
-    w_alpha = np_softmax_masked(e, mask_b[:, None, :], axis=2) * mask_a[:, :, None]
-    w_beta = np_softmax_masked(e, mask_a[:, :, None], axis=1) * mask_b[:, None, :]
+    w_alpha = np_masked_softmax(e, mask_b[:, None, :], axis=2) * mask_a[:, :, None]
+    w_beta = np_masked_softmax(e, mask_a[:, :, None], axis=1) * mask_b[:, None, :]
     alpha = np.einsum("bij,bjd->bid", w_alpha, b)
     beta = np.einsum("bij,bid->bjd", w_beta, a)
     return alpha, beta, w_alpha, np.transpose(w_beta, (0, 2, 1))
