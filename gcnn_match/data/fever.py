@@ -1,4 +1,4 @@
-"""FEVER claims with their evidence contexts (ATTCONV §4.4, Table 9; MODEL_SPECS §2.6).
+"""FEVER claims with their evidence contexts (ATTCONV §4.4, Table 9; docs/attconv.md#scenarios).
 
 A FEVER claim file names its evidence by (Wikipedia page, sentence index) only; the sentence
 text is in the June 2017 dump ("wiki-pages"). `prepare_contexts` joins, once per split and
@@ -26,7 +26,7 @@ Settings:
 - "gold": for SUPPORTS / REFUTES, the union of all the claim's gold evidence sets, each sentence
   once, in file order (on paper_dev 73% of the verifiable claims then have one sentence; the
   paper's Figure 7 shows 71.88%). NOT ENOUGH INFO claims have no gold evidence: they get their
-  retrieved sentences, [U→S] MODEL_SPECS §2.6 / §6 #8 (an empty context would give the label
+  retrieved sentences, [U→S] docs/attconv.md#open-choices (an empty context would give the label
   away).
 
 Output `{data_dir}/fever/contexts/{setting}/{split}.jsonl`, one object per claim in the claims

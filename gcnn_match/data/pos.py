@@ -2,7 +2,8 @@
 
 Chen et al. (Interspeech 2018, Sec. 2.3 and 3.2) concatenate "a 47-dimensional one-hot
 vector" of each word's POS tag, "produced by lexical parser tools", to the word vector. The
-paper does not list the 47 tags; this module fixes them (MODEL_SPECS §1.2 (1b), [U→S]).
+paper does not list the 47 tags; this module fixes them (docs/gcnn.md#character-and-pos-features,
+[U→S]).
 
 The inventory (ids are stable: never reorder, only document):
 

@@ -486,11 +486,12 @@ def read_fever_contexts(
     """A FEVER contexts file as Examples: a = the context, b = the claim, uid = group = id.
 
     The sentences are wiki-pages text, already tokenized: `a_tokens` holds their whitespace
-    tokens, each sentence cut to its first `sentence_len` ([U→S] 40, MODEL_SPECS §2.8), and
-    `a_segments` the sentence (1, 2, ...) of every token. Context-wise models read each
-    sentence alone; context-conc ones the concatenation, in order, with no separator
-    (MODEL_SPECS §2.6). Sentences without text (page or line not in wiki-pages) are left out,
-    as are those after the first `max_sentences`; both are counted in `stats`.
+    tokens, each sentence cut to its first `sentence_len` ([U→S] 40,
+    docs/attconv.md#hyperparameters), and `a_segments` the sentence (1, 2, ...) of every token.
+    Context-wise models read each sentence alone; context-conc ones the concatenation, in order,
+    with no separator (docs/attconv.md#scenarios). Sentences without text (page or line not in
+    wiki-pages) are left out, as are those after the first `max_sentences`; both are counted in
+    `stats`.
     """
     stats = stats if stats is not None else ReadStats()
     for claim in read_fever_claims(path, stats):

@@ -282,7 +282,7 @@ _FEVER_CLAIM_SPLITS = ("train", "paper_dev", "paper_test", "shared_task_dev")
 # "<split>.<setting>": what ATTCONV's Table 9 rows read. Context sentences a reader keeps per
 # claim: the retrieved top 5; for gold [U→S] 10 (the union of a claim's gold sets has at most 10
 # sentences for 98.9% of paper_dev's verifiable claims; the paper's Figure 8 goes past 5).
-# Tokens kept per sentence: [U→S] 40 (MODEL_SPECS §2.8).
+# Tokens kept per sentence: [U→S] 40 (docs/attconv.md#hyperparameters).
 FEVER_CONTEXT_SENTENCES = types.MappingProxyType({"retrieved": 5, "gold": 10})
 FEVER_SENTENCE_TOKENS = 40
 _FEVER_CONTEXTS_HOW = (

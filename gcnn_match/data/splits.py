@@ -1,4 +1,4 @@
-"""Held-out selection sets for the low-resource protocol (DESIGN.md, "Scales").
+"""Held-out selection sets for the low-resource protocol (docs/design.md#scales).
 
 Pairs that share a sentence must stay on the same side of the split: SciTail dev has several
 premises per hypothesis, Quora repeats questions, and a random split lets a model select on

@@ -5,16 +5,16 @@ and Table 9 (FEVER) rows that the paper ran itself with the models of
 Settings are the paper's common set-up (§4.1): fine-tuned embeddings, hidden 300, filter width
 3, AdaGrad lr 0.01 (Theano-like accumulator 0 and epsilon outside the root, see
 `training/optimizers.py`), batch 50, logistic regression on the hypothesis' max-pooled vector,
-dot-product matching (MODEL_SPECS §2.3). Unstated choices: max lengths from the authors'
-scripts (SciTail 50, SNLI light 70; MODEL_SPECS §2.8), at most 100 epochs as in the code with
-early stopping on dev (the code reported its maximum test score; we select on dev),
+dot-product matching (docs/attconv.md#open-choices). Unstated choices: max lengths from the authors'
+scripts (SciTail 50, SNLI light 70; docs/attconv.md#hyperparameters), at most 100 epochs as in the
+code with early stopping on dev (the code reported its maximum test score; we select on dev),
 no dropout / L2 / clipping (as the code). The paper used 300-d word2vec (GoogleNews): it is
 used when DATA_DIR/embeddings holds it, else the packaged GloVe 6B-50d stand-in (the report
 says which).
 
 Yelp (§4.2) is the intra-context scenario: the review attends to itself (`intra_context`),
-5-way stars; max length [U→S] 100 (the authors' loader; MODEL_SPECS §2.8), lower-cased as that
-loader. FEVER (§4.4): the claim t_x attends to its evidence, built by
+5-way stars; max length [U→S] 100 (the authors' loader; docs/attconv.md#hyperparameters),
+lower-cased as that loader. FEVER (§4.4): the claim t_x attends to its evidence, built by
 `experiments/prepare_fever.py` in two settings (`split_variant`): the top-5 retrieved sentences
 (Table 9's "retrie. evi." ALL / SUB, table "attconv-fever") and the gold evidence ("gold evi.",
 table "attconv-fever-gold"); each context sentence is cut to 40 tokens [U→S] and read either one
@@ -44,7 +44,7 @@ VECTORS_NOTE = (
 )
 PARAMS_NOTE = (
     "trainable_params_without_embeddings target = Table 7 '#para' for e = d = 300, "
-    "which also leaves out biases and the classifier (MODEL_SPECS §2.9)."
+    "which also leaves out biases and the classifier (docs/attconv.md#parameter-counts)."
 )
 
 # row as printed -> (model, model kwargs)
@@ -74,7 +74,8 @@ SNLI = {
     "APCNN": ("APCNN (dos Santos et al., 2016)", 83.9, 360_000),
     "ATTCONV-light": ("ATTCONV – light", 86.3, 360_000),
     "w/o convolution": ("w/o convolution", 84.9, 360_000),
-    # 900K is not reproduced by any reading of Eq. 7-13 (ours: 1.35M; MODEL_SPECS §2.4).
+    # 900K is not reproduced by any reading of Eq. 7-13 (ours: 1.35M;
+    # docs/attconv.md#advanced-attconv).
     "ATTCONV-advanced": ("ATTCONV – advanced", 87.8, 900_000),
 }
 
@@ -112,8 +113,8 @@ FEVER_NOTE = (
 )
 FEVER_GOLD_NOTE = (
     FEVER_NOTE + " Gold setting: NOT ENOUGH INFO claims have no gold evidence and read their "
-    "retrieved top-5 ([U→S] MODEL_SPECS §2.6; the paper does not say what it gave them), so "
-    "the kind of context can hint at the label."
+    "retrieved top-5 ([U→S] docs/attconv.md#open-choices; the paper does not say what it gave "
+    "them), so the kind of context can hint at the label."
 )
 
 

@@ -3,7 +3,7 @@ rows, and Table 4's models on WikiQA as a stand-in, with the models of `gcnn_mat
 
 Settings are the paper's for RTE (Table 1, §5-6.1): hidden 50 (baselines k = 100 as Table 2
 prints), (1, 1) dynamic pooling, AdaGrad with initial rate 0.005 (Table 1; outside the grid
-the text states, MODEL_SPECS §3.7) and Theano-like accumulator/epsilon
+the text states, docs/clstm.md#known-mismatches) and Theano-like accumulator/epsilon
 (`training/optimizers.py`), L2 1e-5 on every non-embedding kernel (also for the baselines
 [U→S]), gradients rescaled when their global norm exceeds 10 (threshold unreported, picked
 from the paper's grid {5, 10, 100}) [U→S], fine-tuned embeddings, U[-0.1, 0.1]
@@ -14,14 +14,14 @@ not exist; glove.6B.100d is used when DATA_DIR/embeddings holds it, else the pac
 GloVe 6B-50d (the report says which).
 
 Table 4 (MQA, a ranking task): a scalar score per (question, answer) pair (§4.5), the
-max-margin loss over each question's candidates with margin 1 [U→S, MODEL_SPECS §3.6], and
-Table 1's MQA settings: AdaGrad 0.05, L2 5e-5, (2, 1) dynamic pooling with the question as
+max-margin loss over each question's candidates with margin 1 [U→S, docs/clstm.md#output-layers],
+and Table 1's MQA settings: AdaGrad 0.05, L2 5e-5, (2, 1) dynamic pooling with the question as
 sentence a, three stacked blocks for the "stacked" rows (§6.4.1); k = 50 for every row as
 Table 4 prints. Unstated [U→S]: batches of 8 questions with all their candidates (40 pairs
 for 1 + 4 candidates, about the RTE rows' 32), at most 20 epochs with selection on dev P@1
 (the paper's metric) and early stopping, cut-offs of 30 tokens (the corpus' length filter).
 The corpus is not distributed: `experiments/build_yahoo.py` rebuilds candidate sets from a
-user's copy (MODEL_SPECS §3.9), so the test questions differ from the paper's. Each model is
+user's copy (docs/clstm.md#data), so the test questions differ from the paper's. Each model is
 trained on 1 + 4 candidates and tested on both of the paper's settings, P@1 among 5 ("test")
 and among 10 ("test_10", the same questions with 9 negatives) [U→S]. The "Random Guess" row
 (20.0 / 10.0) is chance, not a model, and is not registered.
@@ -56,7 +56,7 @@ NOTES = (
     "SNLI test accuracy % and |θ|_M (Table 2, parameters without word embeddings). The "
     "paper used 100-d GloVe; this row defaults to the packaged GloVe 6B-50d stand-in "
     "(e = 50) until glove.6B.100d is wired in, which changes the first-layer size too. "
-    "|θ|_M leaves out biases and the output layer (MODEL_SPECS §3.8): with e = 100, "
+    "|θ|_M leaves out biases and the output layer (docs/clstm.md#parameter-counts): with e = 100, "
     "gcnn_match.models.clstm.paper_parameter_count reproduces every C-LSTM count exactly, "
     "while our trainable-parameter count (Keras, with biases) is somewhat larger."
 )

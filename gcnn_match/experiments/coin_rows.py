@@ -3,7 +3,7 @@
 Settings are the paper's (§3.1, App. A): Quora tokenized and lower-cased, cut-off 32, fixed
 300-d GloVe 840B, 3 blocks; LCQMC as characters, cut-off 50, random 200-d trained character
 embeddings, 2 blocks; Adam 1e-3 with exponential decay, dropout keep 0.8, L2, gradient clipping
-5. Unstated choices follow MODEL_SPECS §4.3 [U→S] (RE2's recipe): decay 0.95 every 128,000
+5. Unstated choices follow docs/coin.md#open-choices [U→S] (RE2's recipe): decay 0.95 every 128,000
 examples down to 6e-5, batch 128, <= 30 epochs, L2 1e-6, zero-initialised fixed OOV vectors,
 selection on dev accuracy; widths d = 225 and n_h = 5 (6.52M parameters, see
 gcnn_match/models/coin.py).

@@ -53,7 +53,7 @@ class ExperimentConfig:
             question's candidates, P@1 / MAP / MRR; see `gcnn_match.training.tasks`). In
             ranking, `batch_size` counts questions, each with all its candidates.
         ranking_margin: the margin m of the max-margin ranking loss; the C-LSTM paper does
-            not state it [U→S 1.0, MODEL_SPECS §3.6].
+            not state it [U→S 1.0, docs/clstm.md#output-layers].
         text: tokenizer name, lowercase, and whether to use tokens shipped with the data.
         max_len_a, max_len_b: hard cut-offs (truncate the end, keep the first tokens).
         embeddings: embeddings source (see gcnn_match.data.embeddings), or several separated by
@@ -67,7 +67,7 @@ class ExperimentConfig:
         compare: (paper target key, our metric key) pairs shown side by side in the report.
             They differ where the paper's split cannot be scored here: MultiNLI test is
             Kaggle-only, so ("test_matched_accuracy", "dev_accuracy") with a note.
-        scale: "full", "low-resource" or "smoke" (see DESIGN.md, "Scales").
+        scale: "full", "low-resource" or "smoke" (see docs/design.md#scales).
         train_split, dev_split, test_split: explicit splits; None resolves from the scale.
         split_variant: read the official splits in this registered variant: split
             "paper_dev" becomes the registry's "paper_dev.gold" (FEVER claims with their gold

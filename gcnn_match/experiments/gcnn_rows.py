@@ -2,12 +2,12 @@
 Table 2 (Quora), plus the MultiNLI configuration on SNLI for the offline low-resource check.
 
 Settings are the paper's (§3.2): hidden 300, 4 context + 2 aggregation layers, Adam 4e-4,
-batch 64, cut-offs 60/30 (MultiNLI) and 40 (Quora); unstated choices follow MODEL_SPECS §1.5
-(kernel 3, C^0 = 0, dropout 0.1, MLP 300, global-norm clipping 10, <= 20 epochs, patience 5,
-selection on dev accuracy). `ESIM (our implement)` follows ESIM's official code (§1.4) with the
-GCNN paper's cut-offs and batch size, so the time-per-epoch comparison is like for like, and
-ESIM's schedule (halve the learning rate and restore the best weights on a dev plateau, at most
-7 times). The paper's 300-d GloVe 840B vectors are used when present in DATA_DIR/embeddings;
+batch 64, cut-offs 60/30 (MultiNLI) and 40 (Quora); unstated choices follow
+docs/gcnn.md#open-choices (kernel 3, C^0 = 0, dropout 0.1, MLP 300, global-norm clipping 10, <= 20
+epochs, patience 5, selection on dev accuracy). `ESIM (our implement)` follows ESIM's official code
+(§1.4) with the GCNN paper's cut-offs and batch size, so the time-per-epoch comparison is like for
+like, and ESIM's schedule (halve the learning rate and restore the best weights on a dev plateau, at
+most 7 times). The paper's 300-d GloVe 840B vectors are used when present in DATA_DIR/embeddings;
 otherwise the packaged GloVe 6B-50d stand-in, and the report says so.
 """
 

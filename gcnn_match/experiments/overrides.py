@@ -37,7 +37,7 @@ class Shorthand(NamedTuple):
 
 
 SHORTHANDS = (
-    Shorthand("scale", "scale", "Protocol (DESIGN.md).", SCALES),
+    Shorthand("scale", "scale", "Protocol (docs/design.md#scales).", SCALES),
     Shorthand("epochs", "epochs", "Maximum epochs."),
     Shorthand("batch_size", "batch_size", "Training batch size."),
     Shorthand("learning_rate", "optimizer.learning_rate", "Initial learning rate."),

@@ -21,15 +21,15 @@ class AdvancedAttentiveConv(ExplicitMaskLayer):
     h_i,new = tanh(W1 [B_{i-1}; B_i; B_{i+1}] + W2 c_i + b)             (`AttentiveConv`)
     ```
 
-    The paper gives no code for this version; this is the literal reading of MODEL_SPECS
-    §2.4. Two choices it leaves open are flags ([U→S] defaults): the focus shares the
-    source's f_mgran weights (`share_focus_weights=True`, as the released code shares its
-    gated layer between the two sentences) and the beneficiary has its own unigram gated
+    The paper gives no code for this version; this is the literal reading of
+    docs/attconv.md#advanced-attconv. Two choices it leaves open are flags ([U→S] defaults): the
+    focus shares the source's f_mgran weights (`share_focus_weights=True`, as the released code
+    shares its gated layer between the two sentences) and the beneficiary has its own unigram gated
     convolution (`share_beneficiary_weights=False`; True reuses the width-1 branch of the
     source's f_mgran). With d = 300 the default has 8d^2 (f_mgran) + 2d^2 (f_bene) + 3d^2
     (W1) + 2d^2 (W2) = 15 d^2 = 1.35M weights, 13 d^2 = 1.17M when the beneficiary is
     shared; **Table 7 reports 900K**, which no reading of Eq. 7-13 reproduces
-    (MODEL_SPECS §2.4, §6 #4).
+    (docs/attconv.md#known-mismatches).
 
     Args:
         units: output hidden size (300).

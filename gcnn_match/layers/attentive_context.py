@@ -29,9 +29,10 @@ class AttentiveContext(ExplicitMaskLayer):
     ```
 
     The paper does not say which matching function its experiments used; the authors' code
-    and Table 7's parameter counts point to the dot product (MODEL_SPECS §2.3), the default.
-    Intra-context attention (Yelp, t_y = t_x) passes the same tensor and mask twice; the
-    diagonal j = i is kept, as in the authors' self-attention helper (MODEL_SPECS §2.6).
+    and Table 7's parameter counts point to the dot product (docs/attconv.md#open-choices), the
+    default. Intra-context attention (Yelp, t_y = t_x) passes the same tensor and mask twice; the
+    diagonal j = i is kept, as in the authors' self-attention helper
+    (docs/attconv.md#attentive-context).
 
     Args:
         matching: "dot", "bilinear" or "additive".
@@ -57,8 +58,8 @@ class AttentiveContext(ExplicitMaskLayer):
         -1e9 logit (float32) and exactly zero weight; rows of padded source positions are 0,
         so the context is 0 there, and an all-padding focus gives zeros, never NaN.
         `code_faithful=True` reproduces `Attentive_Conv_for_Pair(_easy_version)` of the
-        authors' code (MODEL_SPECS §2.5): padded focus positions keep the score 0 and take
-        part in the softmax over the full padded length (each takes weight e^0 / Z) while
+        authors' code (docs/attconv.md#code-faithful-mode): padded focus positions keep the score 0
+        and take part in the softmax over the full padded length (each takes weight e^0 / Z) while
         contributing zero vectors, so the result depends on how much padding a batch has.
 
     Example:

@@ -52,11 +52,12 @@ class AttentiveConv(ExplicitMaskLayer):
         By default every input is zeroed at padding before the convolution and the matching,
         padded focus positions get zero attention weight, and the output is 0 at padding, so
         padding never changes the real positions. `code_faithful=True` reproduces
-        `Attentive_Conv_for_Pair_easy_version` of the authors' code (MODEL_SPECS §2.5 (a)):
-        the convolution input is not masked (padded tokens' states enter the windows of the
-        boundary tokens) and padded focus positions stay in the softmax with score 0 (see
-        `AttentiveContext`); the output is still 0 at padding. Left padding, the other
-        behaviour of that code, is a property of the input batches, not of this layer.
+        `Attentive_Conv_for_Pair_easy_version` of the authors' code
+        (docs/attconv.md#code-faithful-mode): the convolution input is not masked (padded tokens'
+        states enter the windows of the boundary tokens) and padded focus positions stay in the
+        softmax with score 0 (see `AttentiveContext`); the output is still 0 at padding. Left
+        padding, the other behaviour of that code, is a property of the input batches, not of this
+        layer.
 
     Example:
 

@@ -13,7 +13,7 @@ class BatchColumnNormalization(keras.layers.Layer):
     ```
 
     The authors' ATTCONV code applies this (`normalize_matrix_col_wise`) to the input of
-    the logistic regression, at training and at test time (MODEL_SPECS §2.5, §5 #7). A
+    the logistic regression, at training and at test time (docs/attconv.md#code-faithful-mode). A
     prediction therefore depends on the other examples of its batch; it is used only by
     the code-faithful ATTCONV models. No weights.
 

@@ -24,7 +24,7 @@ class CharComposition(ExplicitMaskLayer):
     cell is passed from layer to layer. All words of the batch are processed at once as
     one batch of B * L character sequences; shapes may be unknown (XLA-compilable, no
     Python loop). The paper states char_dim 40, units 100 and H = 2 (Sec. 3.2); the
-    kernel width is not stated (3 here, as in its worked example, MODEL_SPECS §1.2 [U→S]),
+    kernel width is not stated (3 here, as in its worked example, docs/gcnn.md#open-choices [U→S]),
     nor is the mask over character padding (masked max here [U→S]).
 
     Args:

@@ -31,7 +31,7 @@ class ContextCrossAttention(ExplicitMaskLayer):
     F1(H_b)ᵀ, without the self-alignment and its weights: the paper's "w/o context"
     ablation (Table 3).
 
-    Unstated choices (MODEL_SPECS §4.2-4.3 [U→S]): F1 is one ReLU layer with bias, the
+    Unstated choices (docs/coin.md#open-choices [U→S]): F1 is one ReLU layer with bias, the
     same for both sentences; d_F = d_c = d; dropout (RE2 placement) on the input of F1.
 
     Args:

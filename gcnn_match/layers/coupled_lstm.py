@@ -72,8 +72,9 @@ class CoupledLSTM(ExplicitMaskLayer):
     the summed grid of block l - 1 in place of the words: TC replaces [x_i; y_j] by h^_ij
     (units), LC feeds h^1_ij to LSTM1 and h^2_ij to LSTM2. Each block has its own weights.
     Shared directions, LC's shared LSTM pair and these higher-layer inputs are not stated in
-    the paper: they are what reproduces every parameter count of its Table 2 (MODEL_SPECS
-    §3.5, §3.8). Boundary states (outside the grid) are zeros [U→S].
+    the paper: they are what reproduces every parameter count of its Table 2
+    (docs/clstm.md#directions-and-stacking, docs/clstm.md#parameter-counts). Boundary states
+    (outside the grid) are zeros [U→S].
 
     Computation: cell (i, j) needs only cells of the anti-diagonal i + j - 1, so each block
     scans the n + m - 1 anti-diagonals in ONE compiled loop (`carry_scan`, a while loop in

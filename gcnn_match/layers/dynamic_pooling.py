@@ -11,7 +11,8 @@ def region_membership(mask, num_regions):
 
     Region r covers positions floor(r * n / R) ... floor((r + 1) * n / R) - 1 of the true
     length n; when n < R a region would be empty, so it takes the row at its start instead
-    (repeating rows, as Socher et al. 2011 do for short sentences) [U→S, MODEL_SPECS §3.6].
+    (repeating rows, as Socher et al. 2011 do for short sentences) [U→S,
+    docs/clstm.md#output-layers].
     """
     length = ops.sum(ops.cast(mask, "int32"), axis=1)[:, None]  # (B, 1)
     regions = ops.arange(num_regions, dtype="int32")[None, :]  # (1, R)

@@ -26,9 +26,9 @@ class GateFusion(ExplicitMaskLayer):
     W_1 has no bias of its own: b_g is the one bias of Eq. 11 (kept on W_2). With
     `mode="simple"` the layer is the paper's "simple fusion" ablation (Table 3): an FFN on
     the concatenation, out = ReLU(W [h; h'] + b) with W: 2D -> D, so the block width is
-    preserved (MODEL_SPECS §4.4 [U→S], RE2's simple fusion).
+    preserved (docs/coin.md#gate-fusion [U→S], RE2's simple fusion).
 
-    Unstated choices (MODEL_SPECS §4.2-4.3 [U→S]): d_g = d (`units`); dropout (RE2
+    Unstated choices (docs/coin.md#open-choices [U→S]): d_g = d (`units`); dropout (RE2
     placement) on the inputs of G1-G3 and W_f (and of the simple FFN).
 
     Args:
@@ -50,7 +50,7 @@ class GateFusion(ExplicitMaskLayer):
 
     Masking:
         Explicit mask. The layer is position-wise, so padding never reaches real positions;
-        the output is zeroed at padding (MODEL_SPECS §4.2 [U→S]).
+        the output is zeroed at padding (docs/coin.md#open-choices [U→S]).
 
     Example:
 

@@ -18,7 +18,7 @@ class GLU(FusedConvLayer):
     This is Eq. 1 of the GCNN paper taken literally: there is NO residual connection, so
     the output width is `units` whatever the input width. (Dauphin et al.'s gated
     convolutional blocks, and ConvS2S, wrap the GLU in a residual block; the GCNN paper's
-    `GLU` baseline is not said to, see MODEL_SPECS.md section 1.7.) The two convolutions
+    `GLU` baseline is not said to, see docs/gcnn.md#open-choices.) The two convolutions
     run as ONE fused `Conv1D(2 * units)` split into (linear, gate); each half is
     initialised like a separate `Conv1D(units)`.
 

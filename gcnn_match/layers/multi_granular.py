@@ -21,7 +21,7 @@ class MultiGranular(ExplicitMaskLayer):
     f_gconv is `GatedConvUnit` with `units` outputs (the input size d in the paper); each
     width has its own weights. With the paper's widths (1, 3) and d = 300 this is
     2d^2 + 6d^2 = 720K weights plus 4d biases, and the output has 2d features
-    (MODEL_SPECS §2.4).
+    (docs/attconv.md#advanced-attconv).
 
     Args:
         units: output size of every gated convolution; the input size d in the paper.

@@ -22,7 +22,7 @@ class MultiHeadPooling(ExplicitMaskLayer):
 
     As in the equations there are no biases (a bias on the scores would be constant over
     positions and cancel in the softmax), no dropout on the weights and no final linear
-    layer, which Liu and Lapata's implementation adds (MODEL_SPECS §4.2 [U→S]). The heads'
+    layer, which Liu and Lapata's implementation adds (docs/coin.md#open-choices [U→S]). The heads'
     W_a^z are stored as one (d, n_h) kernel and the W_v^z as one (d, d) kernel whose
     output columns [z d_h, (z + 1) d_h) belong to head z.
 

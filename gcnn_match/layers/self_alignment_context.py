@@ -20,7 +20,7 @@ class SelfAlignmentContext(ExplicitMaskLayer):
     ```
 
     The softmax runs over the keys j of each row i. The paper writes no bias for W_c; its
-    width d_c is not stated (MODEL_SPECS §4.2 [U→S]: d_c = d, the feed-forward width).
+    width d_c is not stated (docs/coin.md#open-choices [U→S]: d_c = d, the feed-forward width).
 
     Args:
         units: int, d_c, the width of the projection P.

@@ -1,7 +1,7 @@
 """ATTCONV (Yin & Schütze, TACL 2018) and the CNN baselines of its Tables 5 and 7.
 
 Every model reads the pipeline's pair: "a" is the premise, the context t_y, and "b" the
-hypothesis, the text t_x being modelled (MODEL_SPECS §2.6). The paper's three scenarios are
+hypothesis, the text t_x being modelled (docs/attconv.md#roles). The paper's three scenarios are
 options of the same "attconv" model: single context (SciTail, SNLI; FEVER context-conc, whose
 context is the concatenated evidence), intra-context (Yelp, `intra_context=True`: t_y = t_x)
 and multiple contexts (FEVER context-wise, `context_wise=True`). The paper's set-up (§4.1):
@@ -136,7 +136,7 @@ def _context_wise(encode, pool, x, y, mask_x, mask_y, segments, max_contexts):
     Sentence k is the focus masked to the tokens of segment k, so attention and every
     convolution over the focus see that sentence only, as if it were the one context. A claim
     without any context text keeps one all-padding context (its attentive context is 0),
-    [U→S] MODEL_SPECS §2.6.
+    [U→S] docs/attconv.md#open-choices.
     """
     vectors, present = [], []
     for k in range(1, max_contexts + 1):
@@ -179,14 +179,15 @@ def build_attconv(
         variant: "light", "advanced", "no_conv" or "no_context".
         hidden: hidden size d (300).
         kernel_size: filter width (3).
-        matching: "dot" (Eq. 1; the default, MODEL_SPECS §2.3), "bilinear" or "additive".
+        matching: "dot" (Eq. 1; the default, docs/attconv.md#open-choices), "bilinear" or
+        "additive".
         classifier: "paper": logistic regression on t_x's max-pooled vector (§4.1);
             "code": the authors' code, t_x attending to t_y AND t_y attending to t_x with the
-            same weights, LR on [l; r; l + r; l * r] (MODEL_SPECS §2.5, the code's symmetric
-            head; select it with `--model_kwargs=classifier=code`).
+            same weights, LR on [l; r; l + r; l * r] (docs/attconv.md#code-faithful-mode, the code's
+            symmetric head; select it with `--model_kwargs=classifier=code`).
         code_faithful: the authors' code's attention (softmax over padding with score 0),
             unmasked convolution input and batch-column L2 normalisation before the LR
-            (MODEL_SPECS §2.5, §5 #7). Predictions then depend on the batch's padding and
+            (docs/attconv.md#code-faithful-mode). Predictions then depend on the batch's padding and
             other examples. Default: proper masking.
         share_focus_weights: advanced, [U→S] True: one f_mgran for source and focus.
         share_beneficiary_weights: advanced, [U→S] False: f_bene has its own weights.
@@ -268,7 +269,7 @@ def build_bicnn(
     """Bi-CNN: one shared width-3 tanh CNN over each text, max-pooling, LR on both vectors.
 
     `classifier` [U→S] "product" ([l; r; l * r]) or "code" ([l; r; l + r; l * r]);
-    MODEL_SPECS §2.7. The CNN has Table 7's 270K weights (+ d biases) at d = e = 300.
+    docs/attconv.md#baselines. The CNN has Table 7's 270K weights (+ d biases) at d = e = 300.
     """
     features = pair_inputs(inputs)
     mask_a, mask_b = masks(features)

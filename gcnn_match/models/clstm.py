@@ -14,8 +14,8 @@ Every non-embedding parameter is drawn from U[-0.1, 0.1] (§6.1). Models output 
 (B, num_classes) with `head="softmax"` (the softmax lives in the loss) or a ranking score
 (B, 1) with `head="score"` (train with `gcnn_match.training.ranking`).
 
-`paper_parameter_count` counts what Table 2's |θ|_M counts: MODEL_SPECS §3.8 reproduces
-every C-LSTM row exactly with the weight matrices only (no biases, no output layer, no
+`paper_parameter_count` counts what Table 2's |θ|_M counts: docs/clstm.md#parameter-counts
+reproduces every C-LSTM row exactly with the weight matrices only (no biases, no output layer, no
 embeddings): LC 45,000, four stacked LC 135,000, TC 77,500, four stacked TC 190,000.
 """
 
@@ -61,7 +61,7 @@ def _output(features, inputs, head, l2):
 
 
 def paper_parameter_count(model):
-    """|θ|_M as the paper's Table 2 counts it (MODEL_SPECS §3.8).
+    """|θ|_M as the paper's Table 2 counts it (docs/clstm.md#parameter-counts).
 
     Weight matrices (kernels, >= 2 axes) of every layer except the word embedding and the
     output layer; biases are not counted. Note that Keras' `count_params` is larger (it
@@ -130,7 +130,7 @@ def build_clstm(
         pool_size: dynamic pooling (p, q): (1, 1) for RTE, (2, 1) for MQA (Table 1); with
             (2, 1) the question must be sentence a (X) [U→S].
         fc_units: width of the fully connected layer; None = `units` (the FC of 50 units
-            that makes Table 2's counts, MODEL_SPECS §3.8).
+            that makes Table 2's counts, docs/clstm.md#parameter-counts).
         fc_activation: its activation; unstated in the paper [U→S tanh].
         head: "softmax" (classification logits) or "score" (ranking score).
         l2: L2 coefficient on every non-embedding kernel (Table 1: 1e-5 RTE, 5e-5 MQA);

@@ -10,8 +10,8 @@ The paper's Table 3 ablations are builder switches: `use_context=False` ("w/o co
 `pooling="max"` ("simple pool").
 
 Width: Tables 2 and 5 give 6.5M parameters on Quora (e = 300, 3 blocks, embeddings fixed
-and not counted). d = 225 gives 6,522,077 (MODEL_SPECS §4.5; d was tuned over 150-300). The
-number of pooling heads is not stated: n_h = 5 is the nearest to the spec's suggested 4 that
+and not counted). d = 225 gives 6,522,077 (docs/coin.md#parameter-counts; d was tuned over 150-300).
+The number of pooling heads is not stated: n_h = 5 is the nearest to the spec's suggested 4 that
 divides both d = 225 and the width of the pooled block outputs in the "w/o aggregat."
 ablation, e + d = 525 (Quora) and 425 (LCQMC).
 """
@@ -74,9 +74,9 @@ def build_coin(
         n_h: pooling heads; must divide the pooled width (d, or e + d without aggregation).
         blocks: interaction blocks T (3 for Quora, 2 for LCQMC).
         d_c, d_f, d_g: widths of W_c (Eq. 5), F1 (Eq. 4) and G1-G3 (Eq. 7-9); None means d
-            (MODEL_SPECS §4.2 [U→S]).
+            (docs/coin.md#open-choices [U→S]).
         encoder_layers, kernel_size: the conv encoder (2 layers, kernel 3 [P App. A]).
-        dropout: rate (the paper's retention 0.8 = 0.2), placed as in RE2 (MODEL_SPECS §4.3
+        dropout: rate (the paper's retention 0.8 = 0.2), placed as in RE2 (docs/coin.md#open-choices
             [U→S]): embedding output, input of encoder layers >= 2, inputs of F1, G1-G3,
             W_f, the aggregation conv and each prediction Dense.
         l2: L2 coefficient on every kernel except the embeddings ([U→S] 1e-6; the paper

@@ -4,7 +4,7 @@ Word embedding (fine-tuned) -> dropout -> shared BiLSTM input encoder -> masked 
 alignment both ways -> [a; a~; a - a~; a * a~] -> projection F (ReLU) -> dropout -> shared
 BiLSTM composition -> masked [mean; max] pooling of both sides -> dropout -> tanh MLP ->
 dropout -> logits. The GCNN paper only says it re-implemented ESIM in TensorFlow (Sec. 4);
-the details follow ESIM's official code as MODEL_SPECS §1.4 records them.
+the details follow ESIM's official code as docs/gcnn.md#esim-baseline records them.
 """
 
 import keras

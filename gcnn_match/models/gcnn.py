@@ -51,7 +51,7 @@ def build_compare_aggregate(
 ):
     """Builds the model of GCNN §2.2 with encoder `variant` (see module docstring).
 
-    Unstated details follow MODEL_SPECS §1.5: kernel 3, C^0 = 0, MLP width 300, shared
+    Unstated details follow docs/gcnn.md#open-choices: kernel 3, C^0 = 0, MLP width 300, shared
     weights for both sentences, masked attention and pooling, dropout on the input features
     and the MLP input (`embedding_dropout`, `mlp_dropout`).
 

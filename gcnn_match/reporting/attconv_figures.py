@@ -9,7 +9,7 @@ context) combination per filter (left).
     maps = attconv_maps(model, pair.features)      # {"attention": (L_x, L_y), "features": ..}
     plot_attconv(maps, pair.tokens_b, pair.tokens_a, "figures/attconv.png")
 
-Here t_x is the pair's text b (the hypothesis) and t_y its text a (MODEL_SPECS §2.6).
+Here t_x is the pair's text b (the hypothesis) and t_y its text a (docs/attconv.md#roles).
 """
 
 import keras

@@ -1,4 +1,4 @@
-"""Majority-vote ensembles of finished runs (COIN's "COIN (ensemble)" rows, MODEL_SPECS §5.9).
+"""Majority-vote ensembles of finished runs (COIN's "COIN (ensemble)" rows, docs/coin.md#ensemble).
 
 COIN's ensemble is "the majority vote of the results given by 5 runs of the same model under
 different random parameter initialization" (Hu et al. 2021, §3.2): each run votes with its

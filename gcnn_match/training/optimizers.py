@@ -1,4 +1,4 @@
-"""Optimizers configured the way each paper used them (MODEL_SPECS §5)."""
+"""Optimizers configured the way each paper used them (docs/design.md#keras-conventions)."""
 
 import keras
 

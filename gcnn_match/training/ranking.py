@@ -15,7 +15,7 @@ def max_margin_ranking_loss(scores, group_ids, labels, margin=1.0):
 
     The paper's ranking loss (§5, after Bordes et al. 2013): every negative candidate of a
     question should score at least `margin` below its positive one. With several positives
-    a question sums over all its positive-negative pairs [U→S, MODEL_SPECS §3.6]. Pairs
+    a question sums over all its positive-negative pairs [U→S, docs/clstm.md#output-layers]. Pairs
     never cross questions, so a batch must hold whole groups (or at least both sides of the
     pairs that should count); questions with no pair in the batch are left out of the mean.
 

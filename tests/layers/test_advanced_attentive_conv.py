@@ -36,7 +36,7 @@ def test_harness_and_numpy(case):
     [
         # f_mgran 8 d^2 (4 biases of d) + f_bene 2 d^2 (2) + W1 3 d^2 + W2 2 d^2 (1).
         ("default", 15, 7),
-        # f_bene reuses f_mgran's unigram branch: 13 d^2 (MODEL_SPECS §2.4).
+        # f_bene reuses f_mgran's unigram branch: 13 d^2 (docs/attconv.md#advanced-attconv).
         ("shared_beneficiary", 13, 5),
         # A second f_mgran for the focus: 23 d^2.
         ("separate_focus", 23, 11),

@@ -177,8 +177,8 @@ def test_gradients_match_along_either_axis(cell):
 
 
 def test_parameter_shapes_follow_the_papers_counts():
-    # MODEL_SPECS §3.8 with e = 100, k = 50 (kernels only): TC 75,000 then 37,500 per block;
-    # LC 40,000 (one set shared by LSTM1 and LSTM2) then 30,000.
+    # docs/clstm.md#parameter-counts with e = 100, k = 50 (kernels only): TC 75,000 then 37,500 per
+    # block; LC 40,000 (one set shared by LSTM1 and LSTM2) then 30,000.
     tight = CoupledLSTM(50, cell="tight", num_layers=4)
     tight.build([(None, None, 100), (None, None, 100)])
     loose = CoupledLSTM(50, cell="loose", num_layers=4)

@@ -26,7 +26,7 @@ def test_harness_and_numpy(kernel_size, dim):
 def test_weight_count(kernel_size, blocks):
     layer = GatedConvUnit(300, kernel_size=kernel_size)
     layer.build((None, None, 300))
-    # W_h, W_g in R^{d x kd}: 2k d^2 weights (MODEL_SPECS §2.4) plus b_h, b_g.
+    # W_h, W_g in R^{d x kd}: 2k d^2 weights (docs/attconv.md#advanced-attconv) plus b_h, b_g.
     assert layer.count_params() == blocks * 300 * 300 + 2 * 300
 
 

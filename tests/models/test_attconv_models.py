@@ -22,8 +22,8 @@ MODELS = {
     "apcnn": ("apcnn", {}),
 }
 
-# Table 7 "#para" as MODEL_SPECS §2.9 derives them (d = e = 300): weights of the encoder,
-# without embeddings, biases and the classifier.
+# Table 7 "#para" as docs/attconv.md#parameter-counts derives them (d = e = 300): weights of the
+# encoder, without embeddings, biases and the classifier.
 TABLE_7 = {
     "no_context": 270_000,  # one width-3 conv, 300 x 900
     "bicnn": 270_000,  # the same conv, shared by both texts
@@ -34,7 +34,7 @@ TABLE_7 = {
 # Advanced: our own count of the literal Eq. 7-13 with the spec's [U→S] sharing: f_mgran
 # (8 d^2, shared by source and focus) + f_bene (2 d^2) + W1 (3 d^2) + W2 (2 d^2) = 15 d^2.
 # It does NOT match the paper's 900K (10 d^2); no reading of Eq. 7-13 gives 10 blocks
-# (MODEL_SPECS §2.4, §6 #4).
+# (docs/attconv.md#known-mismatches).
 ADVANCED_OURS = 15 * 300 * 300
 
 

@@ -18,9 +18,9 @@ def _inputs(embedding_dim=100, **changes):
     return ModelInputs(**values)
 
 
-# Table 2 (SNLI), e = 100, k = 50, |θ|_M as MODEL_SPECS §3.8 derives it (weight matrices
-# without biases, output layer and embeddings). The four-directional and the single-direction
-# blocks share weights, so they count the same.
+# Table 2 (SNLI), e = 100, k = 50, |θ|_M as docs/clstm.md#parameter-counts derives it (weight
+# matrices without biases, output layer and embeddings). The four-directional and the
+# single-direction blocks share weights, so they count the same.
 CLSTM_COUNTS = {
     "LC-LSTMs (Single Direction)": (dict(cell="loose", directions=1), 45_000),
     "LC-LSTMs": (dict(cell="loose"), 45_000),
