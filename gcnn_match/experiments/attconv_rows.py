@@ -10,7 +10,8 @@ scripts (SciTail 50, SNLI light 70; MODEL_SPECS §2.8), at most 100 epochs as in
 early stopping on dev (the code reported its maximum test score; we select on dev),
 no dropout / L2 / clipping (as the code). The paper used 300-d word2vec (GoogleNews): it is
 used when DATA_DIR/embeddings holds it, else the packaged GloVe 6B-50d stand-in (the report
-says which).
+says which), padded to the paper's e = 300 (`embedding_width`; the extra columns drawn like the
+OOV rows and fine-tuned with them).
 
 Yelp (§4.2) is the intra-context scenario: the review attends to itself (`intra_context`),
 5-way stars; max length [U→S] 100 (the authors' loader; MODEL_SPECS §2.8), lower-cased as that
@@ -30,6 +31,7 @@ PAPER = "ATTCONV"
 COMMON = dict(
     paper=PAPER,
     embeddings="word2vec-googlenews|glove-6b-50d-packaged",
+    embedding_width=300,
     embeddings_trainable=True,
     oov_init="normal",
     oov_scale=0.01,  # the code draws every row from N(0, 0.01^2)
@@ -39,8 +41,9 @@ COMMON = dict(
     early_stopping_patience=5,
 )
 VECTORS_NOTE = (
-    "The paper used 300-d word2vec, fine-tuned; this row defaults to the packaged "
-    "GloVe 6B-50d stand-in (e = 50), so its parameter count differs too."
+    "The paper used 300-d word2vec, fine-tuned; where it is absent the packaged GloVe 6B-50d "
+    "stands in, padded to e = 300 unless a run sets embedding_width (the vectors column "
+    "says what each run used)."
 )
 PARAMS_NOTE = (
     "trainable_params_without_embeddings target = Table 7 '#para' for e = d = 300, "

@@ -9,7 +9,9 @@ selection on dev accuracy; widths d = 225 and n_h = 5 (6.52M parameters, see
 gcnn_match/models/coin.py).
 
 Quora uses the paper's GloVe 840B-300d vectors when DATA_DIR/embeddings holds them, else the
-packaged GloVe 6B-50d stand-in (works offline). Each run records the vectors it used.
+packaged GloVe 6B-50d stand-in (works offline) padded with zero columns to the paper's e = 300
+(`embedding_width`; zeros as the fixed OOV rows, and fixed too: the first layers then have the
+paper's shape and count, while the padded inputs stay 0). Each run records the vectors it used.
 
 The "COIN (ensemble)" rows train nothing themselves: they are the majority vote of the runs
 with seeds 1-5 of the single-model row (`gcnn_match/training/ensemble.py`); the reproduce
@@ -34,14 +36,16 @@ QUORA = dict(
     max_len_a=32,
     max_len_b=32,
     embeddings="glove.840B.300d|glove-6b-50d-packaged",
+    embedding_width=300,
     embeddings_trainable=False,
     oov_init="zeros",
     embedding_match="lower",
     model_kwargs=dict(WIDTHS, blocks=3),
 )
 QUORA_VECTORS = (
-    "paper vectors: 300-d GloVe CommonCrawl 840B, fixed "
-    "(the packaged GloVe 6B-50d stands in when they are absent)"
+    "paper vectors: 300-d GloVe CommonCrawl 840B, fixed (the packaged GloVe 6B-50d stands "
+    "in when they are absent, zero-padded to e = 300 unless a run sets embedding_width; the "
+    "vectors column says what each run used)"
 )
 LCQMC = dict(
     dataset="lcqmc",
