@@ -11,6 +11,7 @@ from gcnn_match.data.pipeline import PairEncoder
 from gcnn_match.data.tokenizers import TextPolicy
 from gcnn_match.data.vocab import Vocabulary
 from gcnn_match.experiments import registry
+from gcnn_match.experiments.param_counts import CONVENTIONS, matches
 from gcnn_match.models.registry import build_model
 from gcnn_match.training.loop import model_inputs, run_experiment
 
@@ -46,11 +47,20 @@ def test_padded_columns_train_with_the_vectors_or_stay_fixed(tmp_path, name, tra
     model.compile(
         optimizer=keras.optimizers.SGD(1.0),
         loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+        run_eagerly=True,  # tracing costs more than the one step
     )
     batch = {"a_ids": np.array([[2, 3, 4, 5]] * 2), "b_ids": np.array([[5, 4, 3, 0]] * 2)}
     model.train_on_batch(batch, np.array([0, 1]))
     after = embedding.embeddings.numpy()[:, 50:]
     assert bool(np.any(after[2:6] != extra[2:6])) is trained
+
+
+@pytest.mark.parametrize("name", ["attconv/snli/attconv_light", "clstm/snli/tc_lstms"])
+def test_the_padded_stand_in_has_the_papers_parameter_count(tmp_path, name):
+    config, inputs, _ = _inputs(name, tmp_path)
+    model = build_model(config.model, inputs, **config.model_kwargs)
+    ours = CONVENTIONS[registry.table_id(config)].count(model)
+    assert matches(ours, config.targets["params"]), ours
 
 
 @pytest.mark.slow
