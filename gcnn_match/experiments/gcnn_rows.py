@@ -8,7 +8,9 @@ epochs, patience 5, selection on dev accuracy). `ESIM (our implement)` follows E
 (§1.4) with the GCNN paper's cut-offs and batch size, so the time-per-epoch comparison is like for
 like, and ESIM's schedule (halve the learning rate and restore the best weights on a dev plateau, at
 most 7 times). The paper's 300-d GloVe 840B vectors are used when present in DATA_DIR/embeddings;
-otherwise the packaged GloVe 6B-50d stand-in, and the report says so.
+otherwise the packaged GloVe 6B-50d stand-in, and the report says so, padded to the paper's
+e = 300 (`embedding_width`; the extra columns drawn like the OOV rows and fine-tuned), so the
+first layer reads 300-d inputs as the paper's and needs no projection.
 """
 
 from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
@@ -25,6 +27,7 @@ COMMON = dict(
     batch_size=64,
     epochs=20,
     embeddings="glove.840B.300d|glove-6b-50d-packaged",
+    embedding_width=300,
 )
 
 # row as printed -> (model, model kwargs)

@@ -48,6 +48,12 @@ SHORTHANDS = (
         "Vectors: glove-6b-50d-packaged, glove.840B.300d, "
         "glove.6B.100d, word2vec-googlenews, a file path, or random.",
     ),
+    Shorthand(
+        "embedding_width",
+        "embedding_width",
+        "Width of the word vectors: narrower ones are padded (OOV policy). Rows register "
+        "their paper's; --override=embedding_width=null keeps the vectors' own.",
+    ),
     Shorthand("train_split", "train_split", "Override the training split."),
     Shorthand(
         "dev_split", "dev_split", "Override the selection split ('holdout' = part of train)."
@@ -247,13 +253,19 @@ def overrides_from_flags(shorthands=None, flag_values=flags.FLAGS):
 
 
 def default_run_dir(runs_dir, registered, config):
-    """runs/<paper>/<dataset>/<row>/<scale>-seed<seed>[-<other overrides>].
+    """runs/<paper>/<dataset>/<row>/<scale>-seed<seed>[-e<embedding width>][-<other overrides>].
 
     Other overrides are spelled out when short ("-epochs6"), else hashed; only the changed
-    fields count, so adding a config field later does not move existing runs.
+    fields count, so adding a config field later does not move existing runs. The embedding
+    width is named whenever it is set: the rows' default moved from the vectors' own width to
+    the paper's, and runs of the two must not share a directory (the earlier runs, at the
+    vectors' width, keep their names).
     """
-    base = pathlib.Path(runs_dir) / config.name / f"{config.scale}-seed{config.seed}"
-    plain = registered.replace(scale=config.scale, seed=config.seed).to_dict()
+    width = f"-e{config.embedding_width}" if config.embedding_width else ""
+    base = pathlib.Path(runs_dir) / config.name / f"{config.scale}-seed{config.seed}{width}"
+    plain = registered.replace(
+        scale=config.scale, seed=config.seed, embedding_width=config.embedding_width
+    ).to_dict()
     changed = {k: v for k, v in config.to_dict().items() if plain[k] != v}
     if not changed:
         return base

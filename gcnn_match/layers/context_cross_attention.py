@@ -32,10 +32,10 @@ class ContextCrossAttention(ExplicitMaskLayer):
     ablation (Table 3).
 
     Unstated choices (docs/coin.md#open-choices [U→S]): F1 is one ReLU layer with bias, the
-    same for both sentences; d_F = d_c = d; dropout (RE2 placement) on the input of F1.
+    same for both sentences; d_f = d_c = d; dropout (RE2 placement) on the input of F1.
 
     Args:
-        units: int, d_F, the width of F1.
+        units: int, d_f, the width of F1.
         context_units: int, d_c, the width of the self-alignment projection W_c; None
             means `units`. Ignored when `use_context=False`.
         use_context: bool, add the self-alignment contexts before F1 (Eq. 4) or not (Eq. 1).

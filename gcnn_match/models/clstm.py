@@ -14,12 +14,10 @@ Every non-embedding parameter is drawn from U[-0.1, 0.1] (§6.1). Models output 
 (B, num_classes) with `head="softmax"` (the softmax lives in the loss) or a ranking score
 (B, 1) with `head="score"` (train with `gcnn_match.training.ranking`).
 
-`paper_parameter_count` counts what Table 2's |θ|_M counts: docs/clstm.md#parameter-counts
-reproduces every C-LSTM row exactly with the weight matrices only (no biases, no output layer, no
-embeddings): LC 45,000, four stacked LC 135,000, TC 77,500, four stacked TC 190,000.
+Table 2's |θ|_M counts weights without embeddings, biases and the output layer
+(`gcnn_match/experiments/param_counts.py`): with e = 100 every C-LSTM row comes out exactly,
+LC 45,000, four stacked LC 135,000, TC 77,500, four stacked TC 190,000.
 """
-
-import math
 
 import keras
 from keras import ops
@@ -33,7 +31,6 @@ from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 
 HEADS = ("softmax", "score")
-OUTPUT_LAYER_NAMES = ("logits", "score")
 
 
 def _regularizer(l2):
@@ -58,23 +55,6 @@ def _output(features, inputs, head, l2):
     if head == "softmax":
         return _dense(inputs.num_classes, "logits", l2=l2)(features)
     return _dense(1, "score", l2=l2)(features)
-
-
-def paper_parameter_count(model):
-    """|θ|_M as the paper's Table 2 counts it (docs/clstm.md#parameter-counts).
-
-    Weight matrices (kernels, >= 2 axes) of every layer except the word embedding and the
-    output layer; biases are not counted. Note that Keras' `count_params` is larger (it
-    includes the biases and the output layer).
-    """
-    total = 0
-    for weight in model.trainable_weights:
-        path = weight.path
-        if "embedding" in path or path.split("/")[0] in OUTPUT_LAYER_NAMES:
-            continue
-        if len(weight.shape) >= 2:
-            total += int(math.prod(weight.shape))
-    return total
 
 
 def _lstm(units, name, l2, return_sequences=False, return_state=False):

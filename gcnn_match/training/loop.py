@@ -45,7 +45,8 @@ def source_split(config, role):
 def model_inputs(config, encoder, data_dir, cache_dir, log=print):
     """ModelInputs for `encoder`'s vocabularies, with the configured pretrained vectors."""
     dataset = data_registry.get_dataset(config.dataset)
-    matrix, summary = None, f"random {config.embedding_dim}d (no pretrained vectors)"
+    random_dim = config.embedding_width or config.embedding_dim
+    matrix, summary = None, f"random {random_dim}d (no pretrained vectors)"
     missing = []
     # "a|b": the paper's vectors when DATA_DIR has them, else the next source (the report
     # names the one used).
@@ -62,6 +63,7 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
                 oov_scale=config.oov_scale,
                 match=config.embedding_match,
                 seed=config.seed,
+                width=config.embedding_width,
             )
         except FileNotFoundError as error:
             missing.append(source)
@@ -78,7 +80,7 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
         vocab_size=len(encoder.vocab),
         num_classes=len(dataset.labels),
         embedding_matrix=matrix,
-        embedding_dim=config.embedding_dim,
+        embedding_dim=random_dim,
         embeddings_trainable=config.embeddings_trainable,
         char_vocab_size=len(encoder.char_vocab) if encoder.char_vocab else None,
         max_chars=encoder.max_chars,

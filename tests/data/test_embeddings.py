@@ -258,3 +258,37 @@ def test_requested_dim_is_checked(tmp_path, vocab):
         build_embedding_matrix(vocab, path, dim=2)
     with pytest.raises(ValueError, match="match mode"):
         build_embedding_matrix(vocab, path, match="casefold")
+
+
+def test_padding_to_a_width_keeps_the_vectors_and_draws_the_rest_like_oov_rows(tmp_path):
+    path = _write(tmp_path / "vec.txt", _glove_text())
+    vocab = Vocabulary(["the", "cat"] + [f"w{i}" for i in range(2000)])
+    plain = build_embedding_matrix(vocab, path, oov="normal", oov_scale=0.01, seed=5)
+    padded = build_embedding_matrix(vocab, path, oov="normal", oov_scale=0.01, seed=5, width=40)
+    assert padded.matrix.shape == (len(vocab), 40) and padded.matrix.dtype == np.float32
+    # The first columns are the unpadded matrix: the vectors, and the same OOV rows.
+    np.testing.assert_array_equal(padded.matrix[:, :3], plain.matrix)
+    extra = padded.matrix[:, 3:]
+    np.testing.assert_array_equal(extra[0], 0.0)  # the padding row stays zero
+    assert abs(extra[1:].std() - 0.01) < 0.0005 and abs(extra[1:].mean()) < 0.0005
+    assert (padded.dim, padded.width) == (3, 40)
+    assert padded.summary().startswith(f"{path}: 3d padded to 40d (OOV init), ")
+    # Fixed OOV rows (COIN's zeros) pad with zeros.
+    zeros = build_embedding_matrix(vocab, path, oov="zeros", width=40)
+    np.testing.assert_array_equal(zeros.matrix[:, 3:], 0.0)
+    assert zeros.summary().startswith(f"{path}: 3d zero-padded to 40d, ")
+    # The vectors' own width pads nothing; a narrower width is refused.
+    same = build_embedding_matrix(vocab, path, oov="normal", seed=5, width=3)
+    np.testing.assert_array_equal(same.matrix, plain.matrix)
+    assert same.width is None and same.summary() == plain.summary()
+    with pytest.raises(ValueError, match="3-d vectors, wider than the embedding width 2"):
+        build_embedding_matrix(vocab, path, width=2)
+
+
+def test_packaged_vectors_padded_to_the_papers_width():
+    vocab = Vocabulary(["the", "of", "cat"])
+    result = build_embedding_matrix(vocab, "glove-6b-50d-packaged", seed=1, width=300)
+    plain = build_embedding_matrix(vocab, "glove-6b-50d-packaged", seed=1)
+    assert result.matrix.shape == (len(vocab), 300)
+    np.testing.assert_array_equal(result.matrix[:, :50], plain.matrix)
+    assert result.summary().startswith("glove-6b-50d-packaged: 50d padded to 300d (OOV init), ")

@@ -1,5 +1,6 @@
 """--override key=value, the shorthand flags generated from one table, and run directories."""
 
+import json
 import pathlib
 import subprocess
 import sys
@@ -8,6 +9,7 @@ import pytest
 from absl import flags
 
 from gcnn_match.experiments import registry
+from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.experiments.overrides import (
     SHORTHANDS,
     OverrideError,
@@ -145,16 +147,38 @@ def test_overrides_and_run_directory():
     assert config.model_kwargs == {"variant": "gcnn", "hidden": 64}
     plain = registered.replace(scale="smoke", seed=3)
     assert (
-        default_run_dir("runs", registered, plain).as_posix() == "runs/gcnn/quora/gcnn/smoke-seed3"
+        default_run_dir("runs", registered, plain).as_posix()
+        == "runs/gcnn/quora/gcnn/smoke-seed3-e300"
     )
-    assert default_run_dir("runs", registered, config).name.startswith("smoke-seed3-")
+    assert default_run_dir("runs", registered, config).name.startswith("smoke-seed3-e300-")
     assert (
-        default_run_dir("runs", registered, plain.replace(epochs=6)).name == "smoke-seed3-epochs6"
+        default_run_dir("runs", registered, plain.replace(epochs=6)).name
+        == "smoke-seed3-e300-epochs6"
     )
     # The shorthand and its --override spelling resolve to the same config, so the same run.
     spelled = apply_overrides(registered, _from_command_line("--override=epochs=6"))
     assert spelled == apply_overrides(registered, _from_command_line("--epochs=6"))
-    assert default_run_dir("runs", registered, spelled).name == "full-seed1-epochs6"
+    assert default_run_dir("runs", registered, spelled).name == "full-seed1-e300-epochs6"
+
+
+def test_embedding_width_is_a_config_field_a_shorthand_and_part_of_the_run_directory():
+    registered = registry.get("gcnn/quora/gcnn")
+    assert registered.embedding_width == 300  # the paper's, over the 50-d stand-in
+    assert _from_command_line("--embedding_width=100") == [("embedding_width", 100)]
+    narrow = apply_overrides(registered, _from_command_line("--embedding_width=100"))
+    own = apply_overrides(registered, _from_command_line("--override=embedding_width=null"))
+    assert (narrow.embedding_width, own.embedding_width) == (100, None)
+    # The width is always in the name, so runs at the vectors' own width (every run before the
+    # rows registered their paper's width) keep theirs and are never mistaken for paper width.
+    assert default_run_dir("runs", registered, narrow).name == "full-seed1-e100"
+    assert default_run_dir("runs", registered, own).name == "full-seed1"
+    assert default_run_dir("runs", registered, own.replace(epochs=6)).name == "full-seed1-epochs6"
+    # It is recorded in config.json; a config written before the field existed reads as None.
+    assert ExperimentConfig.from_dict(json.loads(narrow.to_json())) == narrow
+    old = {k: v for k, v in registered.to_dict().items() if k != "embedding_width"}
+    assert ExperimentConfig.from_dict(old).embedding_width is None
+    with pytest.raises(OverrideError, match="embedding_width must be positive"):
+        _apply("embedding_width=0")
 
 
 def test_train_py_reports_a_bad_override_in_one_line_without_a_traceback():

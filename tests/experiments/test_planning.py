@@ -11,13 +11,13 @@ def test_each_row_plans_one_run_directory_per_seed(tmp_path):
     gcnn = registry.get("gcnn/quora/gcnn")
     planned = planning.planned_runs(gcnn, [1, 2], "low-resource", tmp_path)
     assert [d for _, d in planned] == [
-        tmp_path / "gcnn/quora/gcnn/low-resource-seed1",
-        tmp_path / "gcnn/quora/gcnn/low-resource-seed2",
+        tmp_path / "gcnn/quora/gcnn/low-resource-seed1-e300",
+        tmp_path / "gcnn/quora/gcnn/low-resource-seed2-e300",
     ]
     assert [(c.scale, c.seed) for c, _ in planned] == [("low-resource", 1), ("low-resource", 2)]
     # Overrides apply to every run and name its directory, as train.py's do.
     dirs = planning.run_dirs(gcnn, [3], "full", tmp_path, [("epochs", 6)])
-    assert dirs == [tmp_path / "gcnn/quora/gcnn/full-seed3-epochs6"]
+    assert dirs == [tmp_path / "gcnn/quora/gcnn/full-seed3-e300-epochs6"]
 
 
 def test_scale_and_seed_come_from_the_plan_not_an_override(tmp_path):
@@ -48,8 +48,8 @@ def test_rows_sharing_runs_plan_them_once(tmp_path):
     dirs = [d for _, d in planned]
     assert len(dirs) == len(set(dirs)) == 5  # the vote's 5 seeds include the rows' seeds 1, 2
     assert dirs[:2] == [
-        tmp_path / "coin/quora/coin_ours/low-resource-seed1",
-        tmp_path / "coin/quora/coin_ours/low-resource-seed2",
+        tmp_path / "coin/quora/coin_ours/low-resource-seed1-e300",
+        tmp_path / "coin/quora/coin_ours/low-resource-seed2-e300",
     ]
 
 

@@ -4,6 +4,7 @@ import keras
 import numpy as np
 import pytest
 
+from gcnn_match.experiments.param_counts import CONVENTIONS
 from gcnn_match.models.coin import cross_attention_model
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
 from gcnn_match.training.loop import count_params
@@ -63,6 +64,7 @@ def test_paper_quora_parameter_count():
     assert expected == 6_522_077  # Table 2 / Table 5: 6.5M
     assert count_params(model, exclude_embeddings=True) == expected
     assert count_params(model) == expected  # the GloVe vectors are fixed
+    assert CONVENTIONS["coin-quora"].count(model) == expected
     # "w/o context" drops W_c of each block.
     plain = build_model("coin", inputs, use_context=False)
     assert count_params(plain) == expected - 3 * D * d

@@ -111,7 +111,9 @@ def test_distribution_is_a_config_field_and_a_flag():
     registered = registry.get("gcnn/quora/gcnn")
     config = apply_overrides(registered, [("distribution", "mirrored")])
     assert config.distribution == "mirrored" and "distribution" in {s.flag for s in SHORTHANDS}
-    assert default_run_dir("runs", registered, config).name == "full-seed1-distributionmirrored"
+    assert (
+        default_run_dir("runs", registered, config).name == "full-seed1-e300-distributionmirrored"
+    )
     with pytest.raises(ValueError, match="distribution must be one of"):
         registered.replace(distribution="horovod")
 

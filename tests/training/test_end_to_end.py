@@ -98,4 +98,5 @@ def test_missing_paper_vectors_fall_back_to_the_stand_in_and_say_so(shared_data,
     encoder = PairEncoder(TextPolicy(), Vocabulary(["what", "is"]), 40, 40)
     lines = []
     inputs, summary = model_inputs(config, encoder, tmp_path, tmp_path / "cache", lines.append)
-    assert inputs.word_dim == 50 and "stand-in: glove.840B.300d not found" in summary
+    assert inputs.word_dim == 300 and "stand-in: glove.840B.300d not found" in summary
+    assert summary.startswith("glove-6b-50d-packaged: 50d padded to 300d (OOV init), ")

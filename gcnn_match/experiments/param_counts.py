@@ -1,0 +1,195 @@
+"""The parameter counts the papers print, each table's one counting convention, and ours.
+
+A table that prints parameter counts counts them one way (embeddings? biases? the output
+layer? at which widths?). `CONVENTIONS` states that way once per table id, and
+`Convention.count` applies it to the built Keras model of every row of the table, baselines
+included; an ensemble row counts its members. The paper's number is the row's "params" target
+and is compared at the precision it is printed with ("45K" is 44,500-45,500). A row that does
+not match is listed in its convention's `mismatches` with the reason, never counted another
+way; tests/experiments/test_param_counts.py asserts that the listed rows do not match and that
+every other row does. docs/<paper>.md#parameter-counts derives the numbers.
+
+The GCNN paper prints no counts, and neither do COIN's Table 1 (LCQMC) and the C-LSTM
+paper's Table 4: their tables have no convention.
+"""
+
+import dataclasses
+import math
+from typing import Mapping
+
+from gcnn_match.data.registry import get_dataset
+from gcnn_match.experiments import registry
+from gcnn_match.models.registry import ModelInputs, build_model, input_features
+
+PAPER_KEY = "params"  # the target key of a paper's count
+OUTPUT_LAYERS = ("logits", "score")  # what every builder names its output layer
+
+
+@dataclasses.dataclass(frozen=True)
+class Convention:
+    """How one paper table counts parameters.
+
+    Args:
+        table: the paper's table and column, e.g. "Table 7 '#para'".
+        embedding_width: the word-vector width e the paper counted at; every row of the
+            table registers it as `embedding_width`.
+        widths: the other widths, as the paper gives or as fitted, e.g. "d = 300".
+        biases: biases are counted.
+        output_layer: the output layer (`OUTPUT_LAYERS`) is counted.
+        mismatches: experiment name -> why its count differs from the paper's.
+    """
+
+    table: str
+    embedding_width: int
+    widths: str
+    biases: bool
+    output_layer: bool
+    mismatches: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def describe(self):
+        biases = "with" if self.biases else "without"
+        output = "with" if self.output_layer else "without"
+        return (
+            f"trainable weights without the embedding tables, {biases} biases, {output} the "
+            f"output layer; e = {self.embedding_width}, {self.widths}"
+        )
+
+    def count(self, model):
+        """The parameters of the built `model` by this convention: each variable once, so
+        shared weights count once."""
+        skipped = set()
+        if not self.output_layer:
+            names = [layer.name for layer in model.layers if layer.name in OUTPUT_LAYERS]
+            if not names:
+                raise ValueError(f"{model.name} has no output layer named one of {OUTPUT_LAYERS}")
+            skipped = {id(w) for w in model.get_layer(names[0]).weights}
+        return sum(
+            math.prod(w.shape)
+            for w in model.trainable_weights
+            if w.name != "embeddings"  # the table of every keras.layers.Embedding
+            and (self.biases or not w.name.endswith("bias"))
+            and id(w) not in skipped
+        )
+
+
+CONVENTIONS = {
+    "attconv-snli": Convention(
+        table="Table 7 '#para'",
+        embedding_width=300,
+        widths="d = 300, filter width 3",
+        biases=False,
+        output_layer=False,
+        mismatches={
+            "attconv/snli/attconv_advanced": (
+                "Eq. 7-13 read literally have 15 d² weights (f_mgran 8 d², shared by source "
+                "and focus, f_bene 2 d², W1 3 d², W2 2 d²), 13 d² with "
+                "share_beneficiary_weights; no reading found gives the paper's 10 d²"
+            ),
+        },
+    ),
+    "c-lstms-snli": Convention(
+        table="Table 2 |θ|_M",
+        embedding_width=100,
+        widths="k = 50 (C-LSTMs) or 100 (baselines), as the table prints",
+        biases=False,
+        output_layer=False,
+        mismatches={
+            "clstm/snli/single_lstm_rocktaschel_et_al_2015": (
+                "Table 2 copies the count of Rocktäschel et al., who read 300-d word2vec; "
+                "this row reads the 100-d vectors with no projection (with a 300 -> 100 "
+                "projection, biases and the softmax layer: 110,803)"
+            ),
+            "clstm/snli/parallel_lstms_bowman_et_al_2015": (
+                "Table 2 copies the count of Bowman et al.'s own model; this row is §6.2's "
+                "description: two separate LSTMs over the 100-d vectors, a 2-layer MLP"
+            ),
+            "clstm/snli/attention_lstms_rocktaschel_et_al_2015": (
+                "Table 2 copies the count of Rocktäschel et al., who read 300-d word2vec; "
+                "this row reads the 100-d vectors with no projection (with a 300 -> 100 "
+                "projection, biases and the softmax layer: 231,303)"
+            ),
+            "clstm/snli/attention_w_by_w_lstms_rocktaschel_et_al_2015": (
+                "Table 2 copies the count of Rocktäschel et al., who read 300-d word2vec; "
+                "this row reads the 100-d vectors with no projection (with a 300 -> 100 "
+                "projection, biases and the softmax layer: 251,303)"
+            ),
+        },
+    ),
+    "coin-quora": Convention(
+        table="Table 2 'Params'",
+        embedding_width=300,
+        widths=(
+            "d = 225 fitted to the 6.5M (the paper tuned d over 150-300) with the widths of "
+            "W_c, F1 and G1-G3 equal to d; those equalities, n_h = 5 and the prediction head "
+            "are choices the one count cannot pin down"
+        ),
+        biases=True,
+        output_layer=True,
+        mismatches={
+            "coin/quora/coin_ensemble": (
+                "5 members of 6,522,077 are 32,610,385 (32.6M); the paper's 32.5M is 5 × its "
+                "rounded 6.5M"
+            ),
+        },
+    ),
+}
+
+
+def row_count(config):
+    """`config`'s model built at its registered widths, counted by its table's convention;
+    an ensemble row counts all its members."""
+    convention = CONVENTIONS[registry.table_id(config)]
+    if config.embedding_width is None:
+        raise ValueError(f"{config.name}: no embedding_width, so no width to count at")
+    features = input_features(config.model, **config.model_kwargs)
+    inputs = ModelInputs(
+        vocab_size=10,  # the embeddings are not counted
+        num_classes=len(get_dataset(config.dataset).labels),
+        embedding_dim=config.embedding_width,
+        embeddings_trainable=config.embeddings_trainable,
+        char_vocab_size=10 if features.chars else None,
+        pos_vocab_size=10 if features.pos else None,
+        segments=features.segments,
+    )
+    model = build_model(config.model, inputs, **config.model_kwargs)
+    return convention.count(model) * max(1, config.ensemble_size)
+
+
+def _unit(paper):
+    return (1_000_000, "M") if paper >= 1_000_000 else (1_000, "K")
+
+
+def printed(paper):
+    """A count as the papers print it: 77_500 -> "77.5K", 6_500_000 -> "6.5M"."""
+    unit, suffix = _unit(paper)
+    return f"{paper / unit:.6f}".rstrip("0").rstrip(".") + suffix
+
+
+def matches(ours, paper):
+    """Whether `ours` rounds to the paper's printed number: within half its last digit."""
+    unit, _ = _unit(paper)
+    decimals = len(printed(paper)[:-1].partition(".")[2])
+    return abs(ours - paper) <= unit * 10**-decimals / 2
+
+
+def render_markdown(table):
+    """The paper's counts beside ours for a report table; "" for a table without counts."""
+    convention = CONVENTIONS.get(table)
+    if convention is None:
+        return ""
+    lines = [
+        "",
+        f"Parameter counts, {convention.table}: {convention.describe()}. Ours is counted so "
+        "on the model of each registered row at these widths "
+        "(`gcnn_match/experiments/param_counts.py`); the params column above is each run's "
+        "Keras count at the width it read.",
+        "",
+        "| row | paper | ours | matches |",
+        "|---|---|---|---|",
+    ]
+    for config in registry.select(table=table):
+        paper, ours = config.targets[PAPER_KEY], row_count(config)
+        reason = convention.mismatches.get(config.name, "not a listed mismatch")
+        verdict = "yes" if matches(ours, paper) else f"no: {reason}"
+        lines.append(f"| {config.row} | {printed(paper)} | {ours:,} | {verdict} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,76 @@
+"""Every paper parameter count, counted by its table's one convention on the built model of the
+registered row and compared at the paper's rounding; listed mismatches must not match."""
+
+import itertools
+
+import pytest
+
+from gcnn_match.experiments import param_counts, registry
+from gcnn_match.experiments.param_counts import CONVENTIONS, PAPER_KEY, matches, printed
+from gcnn_match.models import attconv
+from gcnn_match.models.registry import ModelInputs, build_model
+
+
+def _counted_rows():
+    return [c for table in sorted(CONVENTIONS) for c in registry.select(table=table)]
+
+
+def test_every_paper_count_belongs_to_a_table_with_a_convention():
+    with_counts = {c.name for c in registry.select() if PAPER_KEY in c.targets}
+    assert with_counts == {c.name for c in _counted_rows()}  # and every row of those tables
+    for config in _counted_rows():
+        convention = CONVENTIONS[registry.table_id(config)]
+        assert config.embedding_width == convention.embedding_width, config.name
+    for table, convention in CONVENTIONS.items():
+        rows = {c.name for c in registry.select(table=table)}
+        assert set(convention.mismatches) <= rows, table
+
+
+@pytest.mark.parametrize("config", _counted_rows(), ids=lambda c: c.name)
+def test_count_matches_the_paper_unless_listed(config):
+    convention = CONVENTIONS[registry.table_id(config)]
+    ours, paper = param_counts.row_count(config), config.targets[PAPER_KEY]
+    if config.name in convention.mismatches:
+        assert not matches(ours, paper), f"{config.name}: {ours:,} now matches; unlist it"
+    else:
+        assert matches(ours, paper), f"{config.name}: {ours:,} vs the paper's {printed(paper)}"
+
+
+def test_counts_compare_at_the_papers_rounding():
+    assert [printed(n) for n in (45_000, 77_500, 900_000, 6_500_000, 32_500_000)] == [
+        "45K",
+        "77.5K",
+        "900K",
+        "6.5M",
+        "32.5M",
+    ]
+    assert matches(44_500, 45_000) and matches(45_500, 45_000)
+    assert not matches(44_499, 45_000) and not matches(45_501, 45_000)
+    assert matches(77_549, 77_500) and not matches(77_551, 77_500)
+    assert matches(6_522_077, 6_500_000) and not matches(6_550_001, 6_500_000)
+
+
+def test_a_mis_shared_model_fails_the_count(monkeypatch):
+    """Bi-CNN's one CNN, shared by both texts, is Table 7's 270K; with a CNN per text (the
+    builder's sharing broken) the same convention counts 540K, which is not the paper's."""
+    inputs = ModelInputs(vocab_size=10, num_classes=3, embedding_dim=300)
+    table_7 = CONVENTIONS["attconv-snli"]
+    assert matches(table_7.count(build_model("bicnn", inputs)), 270_000)
+
+    shared_cnn, names = attconv._cnn, itertools.count()
+
+    def cnn_per_call(*args, **kwargs):
+        return lambda x, mask: shared_cnn(*args, name=f"cnn_{next(names)}")(x, mask)
+
+    monkeypatch.setattr(attconv, "_cnn", cnn_per_call)
+    mis_shared = build_model("bicnn", inputs)
+    assert table_7.count(mis_shared) == 2 * 270_000
+    assert not matches(table_7.count(mis_shared), 270_000)
+
+
+def test_the_report_lists_paper_and_ours_with_the_reason_of_each_mismatch():
+    markdown = param_counts.render_markdown("attconv-snli")
+    assert "without biases, without the output layer; e = 300, d = 300" in markdown
+    assert "| ATTCONV – light | 360K | 360,000 | yes |" in markdown
+    assert "| ATTCONV – advanced | 900K | 1,350,000 | no: Eq. 7-13 read literally" in markdown
+    assert param_counts.render_markdown("gcnn-quora") == ""
