@@ -37,3 +37,25 @@ def _seeded():
 
     keras.utils.set_random_seed(1234)
     yield
+
+
+class _WritesMarker:
+    """Unpickling this runs code: it writes a marker file (what a tampered shared pickle does)."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return pathlib.Path.write_text, (self.marker, "code ran")
+
+
+@pytest.fixture
+def code_running_pickle(tmp_path):
+    """(bytes, marker): unpickling the bytes creates the marker file; checked here once."""
+    import pickle
+
+    probe = tmp_path / "probe"
+    pickle.loads(pickle.dumps(_WritesMarker(probe)))
+    assert probe.exists()  # the attack works, so a test that sees no marker means no unpickling
+    marker = tmp_path / "code-ran"
+    return pickle.dumps(_WritesMarker(marker)), marker

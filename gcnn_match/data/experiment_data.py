@@ -113,7 +113,7 @@ def _read(config, split, data_dir, cache_dir, policy, notes, sources, tagging):
     cache = None
     if cache_dir is not None:
         key = file_cache_key(path, policy.to_dict(), tagger and tagger.provenance)
-        cache = pathlib.Path(cache_dir) / "tokens" / f"{config.dataset}-{split}-{key}.pkl"
+        cache = pathlib.Path(cache_dir) / "tokens" / f"{config.dataset}-{split}-{key}.json"
     label = f"{config.dataset}/{split}: tokenizing" + (" and POS-tagging" if tagger else "")
     return examples, tokenize_examples(examples, policy, cache, tagger, label=label)
 

@@ -3,7 +3,8 @@
 The encoder (`PairEncoder`) owns every piece of preprocessing state a trained model needs to
 read new pairs (text policy, vocabularies, cut-offs) and saves/loads it with the run, so a
 saved run can predict on raw text. Tokenization results are cached on disk per source file,
-so a rerun does not tokenize (or POS-tag) again.
+so a rerun does not tokenize (or POS-tag) again. Everything saved is data (text, JSON): loading a
+shared run or cache never runs code.
 """
 
 import dataclasses
@@ -11,7 +12,6 @@ import hashlib
 import json
 import os
 import pathlib
-import pickle
 from typing import Dict, List, Optional
 
 import numpy as np
@@ -23,6 +23,7 @@ from gcnn_match.files import write_atomic
 from gcnn_match.progress import Progress
 
 PAD_LABEL = -1  # label of an unlabelled example (e.g. MultiNLI test)
+_TAGGER_FILE = "pos_tagger.json"  # the run's POS tagger (`pos.save_tagger`)
 
 
 @dataclasses.dataclass
@@ -34,6 +35,11 @@ class TokenizedPair:
     a_segments: Optional[List[int]] = None  # the sentence of each token of a (FEVER evidence)
 
 
+# Version of the token cache's JSON layout. A cache of another version, or any file that is not
+# such JSON (version 1 was a format whose loading can run code), is rebuilt, never read.
+_TOKEN_CACHE_FORMAT = 2
+
+
 def tokenize_examples(examples, policy, cache_path=None, tagger=None, label="tokenizing"):
     """Tokenizes every example, reusing `cache_path` (keyed by uid) when it matches `policy`.
 
@@ -41,12 +47,7 @@ def tokenize_examples(examples, policy, cache_path=None, tagger=None, label="tok
     cached with the tokens). The cache path must then identify the tagger too. Long runs
     report their progress under `label` (`gcnn_match.progress.Progress`).
     """
-    cache = {}
-    if cache_path is not None and os.path.exists(cache_path):
-        with open(cache_path, "rb") as handle:
-            stored = pickle.load(handle)
-        if stored.get("policy") == policy.to_dict():
-            cache = stored["pairs"]
+    cache = _read_token_cache(cache_path, policy) if cache_path is not None else {}
     out, changed = [], False
     progress = Progress(len(examples), label)
     for ex in examples:
@@ -65,9 +66,29 @@ def tokenize_examples(examples, policy, cache_path=None, tagger=None, label="tok
         out.append(pair)
     progress.close()
     if cache_path is not None and changed:
-        blob = pickle.dumps({"policy": policy.to_dict(), "pairs": cache})
-        write_atomic(cache_path, blob)
+        _write_token_cache(cache_path, policy, cache)
     return out
+
+
+_PAIR_FIELDS = [field.name for field in dataclasses.fields(TokenizedPair)]
+
+
+def _write_token_cache(path, policy, cache):
+    pairs = {uid: [getattr(pair, name) for name in _PAIR_FIELDS] for uid, pair in cache.items()}
+    record = {"format": _TOKEN_CACHE_FORMAT, "policy": policy.to_dict(), "pairs": pairs}
+    write_atomic(path, json.dumps(record, separators=(",", ":")).encode("utf-8"))
+
+
+def _read_token_cache(path, policy):
+    """The cached pairs by uid; empty when the file is missing, is not a cache of this format
+    (parsing JSON runs no code, whatever the file holds) or was made with another policy."""
+    try:
+        stored = json.loads(pathlib.Path(path).read_bytes())
+        if stored["format"] == _TOKEN_CACHE_FORMAT and stored["policy"] == policy.to_dict():
+            return {uid: TokenizedPair(*fields) for uid, fields in stored["pairs"].items()}
+    except (OSError, ValueError, LookupError, TypeError, AttributeError):
+        pass  # missing or foreign: rebuilt
+    return {}
 
 
 def file_cache_key(path, *parts):
@@ -242,7 +263,7 @@ class PairEncoder:
         if self.char_vocab is not None:
             self.char_vocab.save(directory / "char_vocab.txt")
         if self.tagger is not None:
-            pos.save_tagger(self.tagger, directory / "pos_tagger.pkl")
+            pos.save_tagger(self.tagger, directory / _TAGGER_FILE)
         state = {
             "policy": self.policy.to_dict(),
             "max_len_a": self.max_len_a,
@@ -267,8 +288,17 @@ class PairEncoder:
                 f"{directory}: saved with a different POS inventory than "
                 "gcnn_match.data.pos.POS_TAGS"
             )
-        tagger_path = directory / "pos_tagger.pkl"
+        tagger_path = directory / _TAGGER_FILE
         tagger = pos.load_saved_tagger(tagger_path) if tagger_path.exists() else None
+        old_tagger = directory / "pos_tagger.pkl"  # the tagger of runs saved before JSON
+        if tagger is None and old_tagger.exists():
+            raise ValueError(
+                f"{old_tagger} holds the run's POS tagger in the format of older versions, "
+                "which gcnn_match no longer reads: loading it can run code from the file. "
+                f"Retrain the run, or save its tagger again as {tagger_path} with "
+                "gcnn_match.data.pos.save_tagger (open the old file yourself only if you "
+                "trust where it came from)"
+            )
         return cls(
             TextPolicy.from_dict(state["policy"]),
             Vocabulary.load(directory / "vocab.txt"),

@@ -39,12 +39,11 @@ imported only when a tagger is needed, so models can import the inventory cheapl
 import hashlib
 import json
 import pathlib
-import pickle
 import random
 import time
 
 from gcnn_match.data import registry
-from gcnn_match.files import write_atomic, write_text_atomic
+from gcnn_match.files import write_text_atomic
 
 PAD_ID = 0
 
@@ -123,7 +122,8 @@ def pos_ids(tags):
 
 TAGGER_DATASET = "snli"
 HELD_OUT_SPLIT = "test"
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2  # version 1 saved a format whose loading can run code (.pkl): not read
+_TAGGER_FORMAT = "gcnn_match.pos_tagger/1"
 
 # SNLI sentences are image captions: no "?" at all, and wh-words almost only inside
 # relative clauses. A tagger trained on them alone tags Quora's "What is ... ?" as
@@ -162,11 +162,11 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
     train when downloaded), at most `max_train_sentences` of them in file order, for
     `nr_iter` perceptron passes (NLTK shuffles between passes; `seed` fixes the order).
     The `QUESTION_LEXICON` is added (see there). Sentences of the SNLI test split are held
-    out and the tagging accuracy on them is measured. The trained weights are pickled atomically to
-    `cache_dir/pos_tagger/<key>.pkl`, where the key hashes the contents of the SNLI files
-    used and the training settings, so a second call loads instead of retraining; a JSON
-    record beside it holds the accuracy, sentence counts and training time. With
-    `cache_dir=None` the tagger is trained and nothing is written.
+    out and the tagging accuracy on them is measured. The trained tagger is saved atomically
+    (`save_tagger`) to `cache_dir/pos_tagger/<key>.tagger.json`, where the key hashes the
+    contents of the SNLI files used and the training settings, so a second call loads instead
+    of retraining; a JSON record `<key>.json` beside it holds the accuracy, sentence counts
+    and training time. With `cache_dir=None` the tagger is trained and nothing is written.
 
     The returned NLTK tagger carries that record as `tagger.provenance` (a dict).
     """
@@ -194,9 +194,10 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
         "seed": seed,
         "lexicon": QUESTION_LEXICON,
     }
-    path = None
+    path = record_path = None
     if cache_dir is not None:
-        path = pathlib.Path(cache_dir) / "pos_tagger" / f"{_cache_key(files, settings)}.pkl"
+        folder, key = pathlib.Path(cache_dir) / "pos_tagger", _cache_key(files, settings)
+        path, record_path = folder / f"{key}.tagger.json", folder / f"{key}.json"
     if path is not None and path.exists():
         return load_saved_tagger(path)
 
@@ -231,22 +232,36 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
     tagger.provenance = provenance
     if path is not None:
         save_tagger(tagger, path)
-        write_text_atomic(path.with_suffix(".json"), json.dumps(provenance, indent=2))
+        write_text_atomic(record_path, json.dumps(provenance, indent=2))
     return tagger
 
 
 def save_tagger(tagger, path):
-    """Pickles a tagger's weights and provenance (a run keeps the tagger it was trained with)."""
-    blob = pickle.dumps(
-        {"params": tagger.encode_json_obj(), "provenance": getattr(tagger, "provenance", {})}
-    )
-    write_atomic(path, blob)
+    """Writes a tagger's weights and provenance as JSON (a run keeps the tagger it was trained
+    with): data only, so loading a shared run never runs code."""
+    weights, tagdict, classes = tagger.encode_json_obj()
+    record = {
+        "format": _TAGGER_FORMAT,
+        "provenance": getattr(tagger, "provenance", {}),
+        "classes": sorted(classes),
+        "tagdict": tagdict,
+        "weights": weights,
+    }
+    write_text_atomic(path, json.dumps(record, separators=(",", ":")))
 
 
 def load_saved_tagger(path):
-    with open(path, "rb") as handle:
-        stored = pickle.load(handle)
-    tagger = _tagger_from_params(stored["params"])
+    """The tagger `save_tagger` wrote to `path`; a ValueError for any other file."""
+    try:
+        stored = json.loads(pathlib.Path(path).read_bytes())
+    except ValueError:
+        stored = None
+    if not isinstance(stored, dict) or stored.get("format") != _TAGGER_FORMAT:
+        raise ValueError(
+            f"{path} is not a POS tagger saved by gcnn_match.data.pos.save_tagger (JSON with "
+            f"format {_TAGGER_FORMAT!r}); retrain, or save the tagger again"
+        )
+    tagger = _tagger_from_params((stored["weights"], stored["tagdict"], stored["classes"]))
     tagger.provenance = stored["provenance"]
     return tagger
 

@@ -98,7 +98,8 @@ class SavedModel:
         export_dir = pathlib.Path(export_dir)
         meta = json.loads((export_dir / "export.json").read_text("utf-8"))
         import_all()
-        model = keras.models.load_model(export_dir / "model.keras")
+        # Safe mode refuses a file that would run code (e.g. a Lambda layer's bytecode).
+        model = keras.models.load_model(export_dir / "model.keras", safe_mode=True)
         encoder = PairEncoder.load(export_dir / "preprocessing")
         if "vocab_fingerprint" in meta and encoder.vocab.fingerprint() != meta["vocab_fingerprint"]:
             raise ValueError(

@@ -1,6 +1,9 @@
 """tf.data pipeline: schedules, per-batch padding, masks, order restoration, encoder state."""
 
+import json
+
 import numpy as np
+import pytest
 
 from gcnn_match.data.example import Example
 from gcnn_match.data.pipeline import (
@@ -104,7 +107,7 @@ def test_encoder_truncates_and_round_trips(tmp_path):
 
 def test_token_cache_is_reused(tmp_path):
     examples = _examples(5)
-    cache = tmp_path / "tokens.pkl"
+    cache = tmp_path / "tokens.json"
     first = tokenize_examples(examples, POLICY, cache)
     assert cache.exists()
     changed = [Example(a="different", b=e.b, label=e.label, uid=e.uid) for e in examples]
@@ -119,6 +122,36 @@ class _FakeTagger:
 
     def tag(self, tokens):
         return [(t, "NN" if t.startswith("w1") else "VB") for t in tokens]
+
+
+def test_token_cache_round_trip_gives_identical_pairs(tmp_path):
+    examples = _examples(20)
+    fresh = tokenize_examples(examples, POLICY, tmp_path / "tokens.json", tagger=_FakeTagger())
+    stored = json.loads((tmp_path / "tokens.json").read_text())
+    assert stored["policy"] == POLICY.to_dict() and len(stored["pairs"]) == 20
+
+    class NoTagging:
+        def tag(self, tokens):
+            raise AssertionError("a cached pair was tagged again")
+
+    cached = tokenize_examples(examples, POLICY, tmp_path / "tokens.json", tagger=NoTagging())
+    assert cached == fresh and cached[0].a_pos is not None
+
+
+@pytest.mark.parametrize("content", ["pickle", "garbage", "foreign json"])
+def test_a_token_cache_of_another_format_is_rebuilt_without_running_code(
+    tmp_path, code_running_pickle, content
+):
+    blob, marker = code_running_pickle
+    cache = tmp_path / "tokens.json"
+    cache.write_bytes(
+        {"pickle": blob, "garbage": b"\x80\x04 not a cache", "foreign json": b"[1, 2]"}[content]
+    )
+    examples = _examples(5)
+    pairs = tokenize_examples(examples, POLICY, cache)
+    assert not marker.exists()
+    assert pairs == tokenize_examples(examples, POLICY)
+    assert json.loads(cache.read_text())["policy"] == POLICY.to_dict()  # rebuilt
 
 
 def test_pos_ids_come_from_the_fixed_inventory_and_the_tagger_fills_missing_tags(tmp_path):
@@ -145,6 +178,18 @@ def test_a_run_keeps_its_tagger(tmp_path):
     loaded = PairEncoder.load(tmp_path / "prep")
     assert loaded.pos and loaded.tagger.provenance == {"source": "test"}
     assert pos.tag_tokens(loaded.tagger, ["the", "dog"]) == pos.tag_tokens(tagger, ["the", "dog"])
+
+
+def test_a_run_with_an_old_format_tagger_is_refused_without_running_code(
+    tmp_path, code_running_pickle
+):
+    blob, marker = code_running_pickle
+    encoder, _ = _encoded()
+    encoder.save(tmp_path / "prep")
+    (tmp_path / "prep" / "pos_tagger.pkl").write_bytes(blob)
+    with pytest.raises(ValueError, match="Retrain the run, or save its tagger again"):
+        PairEncoder.load(tmp_path / "prep")
+    assert not marker.exists()
 
 
 def test_shipped_tags_are_used_without_a_tagger():

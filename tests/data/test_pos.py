@@ -101,9 +101,10 @@ def test_trained_tagger_is_cached_and_reused(tmp_path, monkeypatch):
     record = tagger.provenance
     assert record["held_out_sentences"] == 1 and record["held_out_accuracy"] == 1.0
     assert record["train_sentences"] == 3  # the test sentence is not trained on
-    stored = list((cache_dir / "pos_tagger").glob("*.pkl"))
+    stored = list((cache_dir / "pos_tagger").glob("*.tagger.json"))
     assert len(stored) == 1
-    assert json.loads(stored[0].with_suffix(".json").read_text()) == record
+    record_path = stored[0].with_name(stored[0].name.replace(".tagger.json", ".json"))
+    assert json.loads(record_path.read_text()) == record
 
     def no_training(*args, **kwargs):
         raise AssertionError("the cached tagger was retrained")
@@ -117,6 +118,33 @@ def test_trained_tagger_is_cached_and_reused(tmp_path, monkeypatch):
         pos.load_tagger(cache_dir, data_dir, nr_iter=3, log=logs.append)
     with pytest.raises(AssertionError, match="retrained"):
         pos.load_tagger(None, data_dir, nr_iter=2, log=logs.append)
+
+
+def test_saved_tagger_is_json_and_tags_identically(tmp_path):
+    tagger = pos.train_tagger(TOY * 3, nr_iter=2)
+    tagger.provenance = {"source": "test"}
+    pos.save_tagger(tagger, tmp_path / "tagger.json")
+    assert json.loads((tmp_path / "tagger.json").read_text())["provenance"] == {"source": "test"}
+    loaded = pos.load_saved_tagger(tmp_path / "tagger.json")
+    assert loaded.model.weights == tagger.model.weights and loaded.tagdict == tagger.tagdict
+    assert loaded.classes == tagger.classes and loaded.provenance == {"source": "test"}
+    sentences = [["A", "cat", "runs", "."], ["What", "dog", "sleeps", "?"], ["unseen", "words"]]
+    for words in sentences:
+        assert pos.tag_tokens(loaded, words) == pos.tag_tokens(tagger, words)
+
+
+@pytest.mark.parametrize("content", ["pickle", "garbage", "foreign json"])
+def test_a_tagger_file_of_another_format_is_refused_without_running_code(
+    tmp_path, code_running_pickle, content
+):
+    blob, marker = code_running_pickle
+    path = tmp_path / "tagger.json"
+    path.write_bytes(
+        {"pickle": blob, "garbage": b"\x80\x04 not a tagger", "foreign json": b'{"a": 1}'}[content]
+    )
+    with pytest.raises(ValueError, match="is not a POS tagger saved by"):
+        pos.load_saved_tagger(path)
+    assert not marker.exists()
 
 
 def test_pretrained_nltk_tagger_is_preferred_when_installed(tmp_path, monkeypatch):

@@ -79,3 +79,23 @@ def test_export_predicts_the_same_in_a_fresh_process(run_dir, tmp_path):
 def test_not_a_run_directory_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="not a trained run directory"):
         SavedModel.from_run(tmp_path)
+
+
+def test_an_export_whose_model_would_run_code_is_refused(run_dir, tmp_path, monkeypatch):
+    import keras
+
+    export = tmp_path / "export"
+    SavedModel.from_run(run_dir).export(export)
+    marker = tmp_path / "code-ran"
+    monkeypatch.setenv("GCNN_MATCH_TEST_MARKER", str(marker))
+    inputs = keras.Input((2,))
+    # A Lambda layer is stored as bytecode, which rebuilding the model runs (as here); with
+    # safe_mode=False the load below would create the marker.
+    touch = keras.layers.Lambda(
+        lambda x: (open(__import__("os").environ["GCNN_MATCH_TEST_MARKER"], "w").close(), x)[1]
+    )
+    keras.Model(inputs, touch(inputs)).save(export / "model.keras")
+    marker.unlink()
+    with pytest.raises(ValueError, match="safe_mode"):
+        SavedModel.from_export(export)
+    assert not marker.exists()
