@@ -628,6 +628,11 @@ def read_records(
     return _drive(path, _records(fmt, delimiter), parse, stats)
 
 
+def is_number(text: str) -> bool:
+    """An integer, as a label field may hold one: "3", "-1"."""
+    return text.lstrip("-").isdigit()
+
+
 def header_decision(
     row: list,
     columns: Mapping[str, Column | None],
@@ -638,7 +643,8 @@ def header_decision(
 
     A header when the columns are named (the header says where they are), when it holds the
     names of the index columns (`column_names`: "a", "b"... -> the name in the file the columns
-    were chosen from), or when its label field is not one of `labels`. Otherwise a pair.
+    were chosen from), or when its label field is not one of `labels` (where the labels are
+    numbers, any number is one). Otherwise a pair.
     """
     if any(isinstance(c, str) for c in columns.values()):
         return True, "the columns are named"
@@ -652,9 +658,10 @@ def header_decision(
     label = columns.get("label")
     if label is not None and labels is not None and label < len(row):
         value = row[label].strip()
-        if value not in labels:
-            return True, f"its label field {value!r} is not a label"
-        return False, f"its label field {value!r} is a label"
+        numbers = bool(labels) and all(map(is_number, labels)) and is_number(value)
+        if value in labels or numbers:
+            return False, f"its label field {value!r} is a label"
+        return True, f"its label field {value!r} is not a label"
     return False, "it holds neither the column names nor an unknown label"
 
 

@@ -264,6 +264,7 @@ HEADER_CASES = [
     # first line, columns, labels, column names -> header?, reason
     (["q1", "q2", "dup"], dict(a=0, b=1, label=2), {"0", "1"}, None, True, "'dup' is not a label"),
     (["x", "y", "1"], dict(a=0, b=1, label=2), {"0", "1"}, None, False, "'1' is a label"),
+    (["x", "y", "5"], dict(a=0, b=1, label=2), {"0", "1"}, None, False, "'5' is a label"),
     (["q1", "q2"], dict(a=0, b=1, label=2), {"0"}, {"a": "q1", "b": "q2"}, True, "names q1, q2"),
     (["x", "y"], dict(a=0, b=1, label=2), {"0"}, {"a": "q1", "b": "q2"}, False, "neither"),
     (["x", "y"], dict(a="q1", b="q2"), None, None, True, "the columns are named"),
