@@ -1,13 +1,17 @@
-"""Evaluates a trained run (or export) on a registered split or on a labelled pairs file.
+"""Evaluates a trained run (or export) on a split of its dataset or on a labelled pairs file.
 
     python experiments/evaluate.py --run_dir=runs/... --data_dir=../shared/data --split=test
     python experiments/evaluate.py --run_dir=runs/... --input=mine.tsv --a=0 --b=1 --label=2
 
 A split with an official scorer is scored by it too (FEVER: label accuracy and FEVER score).
 A ranking run (e.g. the C-LSTM WikiQA rows) reports P@1 / MAP / MRR; its --input needs the
-question column (--group) that ties each question's candidates together.
+question column (--group) that ties each question's candidates together. Without
+--format/--a/--b/--label/--group, --input is read like the run's training file when that was a
+file of your own (its format, columns and header names), else as a<TAB>b<TAB>label; a header
+line is recognised (--header=auto) or declared, never scored as a pair.
 """
 
+import functools
 import json
 import sys
 
@@ -15,7 +19,8 @@ from absl import app, flags
 
 from gcnn_match import cli
 from gcnn_match.data import registry
-from gcnn_match.data.readers import ReaderError, parse_column, read_pairs
+from gcnn_match.data.readers import FORMATS, ReaderError, parse_column
+from gcnn_match.data.user_dataset import HEADERS
 from gcnn_match.training.predict import SavedModel
 
 FLAGS = flags.FLAGS
@@ -24,11 +29,17 @@ flags.DEFINE_string("export_dir", None, "An export folder (instead of --run_dir)
 flags.DEFINE_string("data_dir", "data", "Dataset folder for --split.")
 flags.DEFINE_string("split", None, "A split of the run's dataset (e.g. test, dev).")
 flags.DEFINE_string("input", None, "A labelled pairs file instead of --split.")
-flags.DEFINE_enum("format", "tsv", ["tsv", "csv", "jsonl"], "Input format.")
-flags.DEFINE_string("a", "0", "Column of the first text.")
-flags.DEFINE_string("b", "1", "Column of the second text.")
-flags.DEFINE_string("label", "2", "Column of the label (class name or index).")
-flags.DEFINE_bool("header", False, "The tsv/csv input starts with a header line.")
+flags.DEFINE_enum("format", None, FORMATS, "Input format (default: see above).")
+flags.DEFINE_string("a", None, "Column of the first text.")
+flags.DEFINE_string("b", None, "Column of the second text.")
+flags.DEFINE_string("label", None, "Column of the label (class name or index).")
+flags.DEFINE_enum(
+    "header",
+    "auto",
+    list(HEADERS),
+    "Whether the tsv/csv input starts with a header line. auto: when it holds the column names "
+    "or its label field is not one of the run's labels.",
+)
 flags.DEFINE_string("group", None, "Column of the question a candidate answers (ranking runs).")
 
 
@@ -42,31 +53,36 @@ def main(argv):
         )
     except (FileNotFoundError, ValueError) as error:
         raise SystemExit(f"error: {error}") from None
-    dataset = registry.get_dataset(saved.config.dataset)
+    dataset = saved.dataset
     if not (FLAGS.split or FLAGS.input):
         raise app.UsageError("give --split or --input")
+    if FLAGS.split and FLAGS.split not in dataset.splits:
+        raise app.UsageError(
+            f"--split: {dataset.name} has no split {FLAGS.split!r} (splits: "
+            f"{', '.join(dataset.splits)}); a file of your own is --input"
+        )
+    given = {"fmt": FLAGS.format}
+    given.update(
+        {
+            key: parse_column(FLAGS[key].value)
+            for key in ("a", "b", "label", "group")
+            if FLAGS[key].value
+        }
+    )
     try:
         if FLAGS.split:
             examples = list(registry.read_split(dataset.name, FLAGS.split, FLAGS.data_dir))
             source = registry.resolve_split(dataset.name, FLAGS.split, FLAGS.data_dir)
         else:
             source = None
-            names = {name: i for i, name in enumerate(saved.labels)}
-            names.update({str(i): i for i in range(len(saved.labels))})
-            examples = list(
-                read_pairs(
-                    FLAGS.input,
-                    FLAGS.format,
-                    a=parse_column(FLAGS.a),
-                    b=parse_column(FLAGS.b),
-                    label=parse_column(FLAGS.label),
-                    group=parse_column(FLAGS.group) if FLAGS.group else None,
-                    labels=names,
-                    header=FLAGS.header,
-                )
-            )
-    except (ReaderError, registry.MissingDataError) as error:
+            log = functools.partial(print, file=sys.stderr)
+            examples = saved.read_file(FLAGS.input, given, FLAGS.header, labelled=True, log=log)
+    except ReaderError as error:
+        raise SystemExit(f"error: {'--input: ' * bool(FLAGS.input)}{error}") from None
+    except registry.MissingDataError as error:
         raise SystemExit(f"error: {error}") from None
+    except ValueError as error:  # columns the format cannot have
+        raise app.UsageError(f"--input: {error}") from None
     try:
         metrics = saved.evaluate_examples(examples, source)
     except ValueError as error:  # e.g. a ranking input without its question column

@@ -5,15 +5,21 @@
     python experiments/predict.py --run_dir=... --export_dir=exported/   # write an export
     python experiments/predict.py --export_dir=exported/ --input=pairs.jsonl --format=jsonl \
         --a=sentence1 --b=sentence2
+
+Without --format/--a/--b the input is read like the run's training file when that was a file
+of your own (its format, columns and header names), else as a<TAB>b[<TAB>label]. A header line
+is recognised (--header=auto) or declared, never predicted as a pair.
 """
 
+import functools
 import sys
 
 import numpy as np
 from absl import app, flags
 
 from gcnn_match import cli
-from gcnn_match.data.readers import ReaderError, parse_column, read_pairs
+from gcnn_match.data.readers import FORMATS, ReaderError, parse_column
+from gcnn_match.data.user_dataset import HEADERS
 from gcnn_match.files import write_text_atomic
 from gcnn_match.training.predict import SavedModel
 
@@ -23,12 +29,18 @@ flags.DEFINE_string(
     "export_dir", None, "Export folder: read from it, or (with --run_dir) write the export there."
 )
 flags.DEFINE_string("input", None, "Pairs file, or '-' for standard input (same formats).")
-flags.DEFINE_enum("format", "tsv", ["tsv", "csv", "jsonl"], "Input format.")
+flags.DEFINE_enum("format", None, FORMATS, "Input format (default: see above).")
 flags.DEFINE_string(
-    "a", "0", "Column (0-based index, or name with --header / jsonl key) of the first text."
+    "a", None, "Column (0-based index, or name in the header / jsonl key) of the first text."
 )
-flags.DEFINE_string("b", "1", "Column of the second text.")
-flags.DEFINE_bool("header", False, "The tsv/csv input starts with a header line.")
+flags.DEFINE_string("b", None, "Column of the second text.")
+flags.DEFINE_enum(
+    "header",
+    "auto",
+    list(HEADERS),
+    "Whether the tsv/csv input starts with a header line. auto: when it holds the column names "
+    "or its label field is not one of the run's labels.",
+)
 flags.DEFINE_string("output", "-", "Where to write the predictions ('-' = standard output).")
 
 
@@ -49,18 +61,15 @@ def main(argv):
         return
     if not FLAGS.input:
         raise app.UsageError("give --input (a file, or '-' for standard input)")
+    given = {"fmt": FLAGS.format}
+    given.update({key: parse_column(FLAGS[key].value) for key in "ab" if FLAGS[key].value})
+    log = functools.partial(print, file=sys.stderr)
     try:
-        examples = list(
-            read_pairs(
-                FLAGS.input,
-                FLAGS.format,
-                a=parse_column(FLAGS.a),
-                b=parse_column(FLAGS.b),
-                header=FLAGS.header,
-            )
-        )
+        examples = saved.read_file(FLAGS.input, given, FLAGS.header, log=log)
     except ReaderError as error:
-        raise SystemExit(f"error: {error}") from None
+        raise SystemExit(f"error: --input: {error}") from None
+    except ValueError as error:  # columns the format cannot have
+        raise app.UsageError(f"--input: {error}") from None
     if saved.config.task == "ranking":  # one score per (question, candidate) pair
         scores = saved.score_examples(examples)
         lines = ["uid\tscore"] + [f"{e.uid}\t{s:.9g}" for e, s in zip(examples, scores)]

@@ -1,13 +1,21 @@
-"""Runs the registered rows of a paper table and writes the paper-vs-ours table.
+"""Runs the registered rows of a paper table and writes the paper-vs-ours table; or runs them on
+a dataset of your own and writes the same table, ours only.
 
     python experiments/reproduce.py --dataset=quora --scale=low-resource --data_dir=../shared/data
     python experiments/reproduce.py --list
+    python experiments/reproduce.py --dataset_file=mine.json --paper=GCNN   # runs/mine/REPORT.md
 
 Finished runs are skipped (a run directory with metrics.json), interrupted ones resume. Before
 training, a throughput probe prints an upper bound of the duration; after each trained run, the
 time left is re-estimated from the measured durations. The table goes into REPRODUCTION.md (a
 marked section per table and scale) and results/*.json. `--epochs=N` and `--override key=value`
 (as in train.py) apply to every row; the plan itself is gcnn_match/experiments/planning.py.
+
+With `--dataset_file` (written by `train.py --write_dataset_file`), every selected row is a
+template trained on your data (`gcnn_match/experiments/own_data.py`; rows of another task, or
+that read FEVER's evidence contexts, are skipped with the reason) at the full scale: your
+training file, selection on your dev file (or a held-out part of the training file), your test
+file. The tables go to `<runs_dir>/<dataset>/REPORT.md` and their JSON records beside it.
 """
 
 import functools
@@ -21,7 +29,7 @@ from absl import app, flags
 from gcnn_match import cli
 from gcnn_match.data.experiment_data import check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
-from gcnn_match.experiments import overrides, param_counts, planning, registry
+from gcnn_match.experiments import overrides, own_data, param_counts, planning, registry
 from gcnn_match.progress import RemainingTime
 from gcnn_match.reporting import tables
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
@@ -32,15 +40,36 @@ SHORTHANDS = ("epochs",)  # of overrides.SHORTHANDS; the scale and seeds are the
 FLAGS = flags.FLAGS
 flags.DEFINE_string("table", None, "Table id, e.g. gcnn-quora (see --list).")
 flags.DEFINE_string("dataset", None, "Run every registered row on this dataset.")
-flags.DEFINE_string("paper", None, "Restrict to one paper (GCNN, ATTCONV, CLSTM, COIN).")
+flags.DEFINE_string("paper", None, "Restrict to one paper (GCNN, ATTCONV, C-LSTMs, COIN).")
 flags.DEFINE_list("rows", [], "Restrict to these rows (names as printed, or slugs).")
-flags.DEFINE_enum("scale", "low-resource", ["full", "low-resource", "smoke"], "Protocol.")
+flags.DEFINE_string(
+    "dataset_file",
+    None,
+    "Run the selected rows on your dataset, described by this file (train.py "
+    "--write_dataset_file), instead of the papers'.",
+)
+flags.DEFINE_enum(
+    "scale",
+    None,
+    ["full", "low-resource", "smoke"],
+    "Protocol (default: low-resource; full with --dataset_file).",
+)
 flags.DEFINE_list("seeds", ["1"], "Seeds to run for every row.")
 flags.DEFINE_string("data_dir", "data", "Dataset and embeddings folder (a local mirror).")
 flags.DEFINE_string("runs_dir", "runs", "Where run directories are created.")
 flags.DEFINE_string("cache_dir", "data/cache", "Tokenization and embedding cache.")
-flags.DEFINE_string("report", "REPRODUCTION.md", "Markdown file that receives the table.")
-flags.DEFINE_string("results_dir", "results", "Folder for the JSON records of the tables.")
+flags.DEFINE_string(
+    "report",
+    None,
+    "Markdown file that receives the table (default: REPRODUCTION.md; with --dataset_file, "
+    "<runs_dir>/<dataset>/REPORT.md).",
+)
+flags.DEFINE_string(
+    "results_dir",
+    None,
+    "Folder for the JSON records of the tables (default: results; with --dataset_file, the "
+    "report's folder).",
+)
 flags.DEFINE_bool("list", False, "Print every registered row with its paper target and exit.")
 flags.DEFINE_bool("report_only", False, "Only render the table from finished runs.")
 flags.DEFINE_bool("estimate", True, "Probe throughput and print the expected duration first.")
@@ -57,7 +86,7 @@ def _list():
         )
 
 
-def _train(planned, pending):
+def _train(planned, pending, scale):
     """Trains the pending runs of `planned` (finished ones are skipped, interrupted ones
     resume), with the duration estimated up front and after each run."""
     try:
@@ -68,7 +97,7 @@ def _train(planned, pending):
         probe = functools.partial(
             probe_seconds_per_step, data_dir=FLAGS.data_dir, cache_dir=FLAGS.cache_dir
         )
-        print(planning.estimate(pending, FLAGS.scale, probe), flush=True)
+        print(planning.estimate(pending, scale, probe), flush=True)
     start = time.time()
     remaining = RemainingTime(len(pending))
     for config, run_dir in planned:
@@ -81,25 +110,64 @@ def _train(planned, pending):
     print(f"reproduce: {(time.time() - start) / 60:.1f} min")
 
 
+def _own_dataset():
+    """Your dataset (--dataset_file), or None for the papers' own."""
+    if not FLAGS.dataset_file:
+        return None
+    try:
+        return own_data.load_dataset_file(FLAGS.dataset_file)
+    except ValueError as error:
+        raise app.UsageError(str(error)) from None
+
+
+def _outputs(dataset):
+    """The scale, the report file and the folder of the JSON records."""
+    if dataset is None:
+        report = FLAGS.report or "REPRODUCTION.md"
+        return FLAGS.scale or "low-resource", report, FLAGS.results_dir or "results"
+    scale = FLAGS.scale or "full"
+    try:
+        own_data.check_scale(scale, dataset)
+    except ValueError as error:
+        raise app.UsageError(str(error)) from None
+    default = pathlib.Path(FLAGS.runs_dir) / dataset.name / "REPORT.md"
+    report = pathlib.Path(FLAGS.report or default)
+    if report.name == "REPRODUCTION.md":
+        raise app.UsageError(
+            "--report: REPRODUCTION.md holds the papers' reproduction; leave --report out "
+            f"({default}) or name another file"
+        )
+    return scale, report, FLAGS.results_dir or report.parent
+
+
 def main(argv):
     del argv
     if FLAGS.list:
         _list()
         return
+    dataset = _own_dataset()
+    scale, report, results_dir = _outputs(dataset)
+    unknown = [row for row in FLAGS.rows if not registry.select(rows=[row])]
+    if unknown:
+        raise app.UsageError(f"--rows: no registered row is named {unknown[0]!r}; see --list")
     configs = registry.select(
         table=FLAGS.table, dataset=FLAGS.dataset, paper=FLAGS.paper, rows=FLAGS.rows
     )
     if not configs:
-        raise app.UsageError("no registered rows match; see --list")
+        raise app.UsageError(_no_rows())
+    if dataset is not None:
+        configs = own_data.usable_rows(configs, dataset)
+        if not configs:
+            raise app.UsageError(f"none of the selected rows can run on {dataset.name}")
     seeds = [int(s) for s in FLAGS.seeds]
     try:
         changes = overrides.overrides_from_flags(SHORTHANDS)
-        check_epochs_for_scale(FLAGS.scale, dict(changes).get("epochs"))
-        planned = planning.plan(configs, seeds, FLAGS.scale, FLAGS.runs_dir, changes)
+        check_epochs_for_scale(scale, dict(changes).get("epochs"))
+        planned = planning.plan(configs, seeds, scale, FLAGS.runs_dir, changes, dataset)
     except ValueError as error:
         raise app.UsageError(str(error)) from None
     if not FLAGS.report_only:
-        _train(planned, planning.pending(planned))
+        _train(planned, planning.pending(planned), scale)
     # The table lists, besides this command, the command line that trained each of its runs.
     command = "python experiments/reproduce.py " + shlex.join(
         a for a in sys.argv[1:] if a != "--noestimate"
@@ -108,22 +176,49 @@ def main(argv):
         # The whole table is rendered, so rows restricted away by --rows show as "not run"
         # instead of disappearing from the report.
         table_configs = registry.select(table=table)
+        shown = table_configs
+        if dataset is not None:
+            table_configs = own_data.usable_rows(table_configs, dataset, log=lambda _: None)
+            shown = [own_data.on_dataset(c, dataset) for c in table_configs]
         run_dirs = {
-            c.name: planning.run_dirs(c, seeds, FLAGS.scale, FLAGS.runs_dir, changes)
-            for c in table_configs
+            row.name: planning.run_dirs(c, seeds, scale, FLAGS.runs_dir, changes, dataset)
+            for c, row in zip(table_configs, shown)
         }
-        record = pathlib.Path(FLAGS.results_dir) / f"{table}-{FLAGS.scale}.json"
-        rows = tables.keep_earlier_results(
-            tables.collect(table_configs, run_dirs), read_json(record, [])
-        )
+        record = pathlib.Path(results_dir) / f"{table}-{scale}.json"
+        rows = tables.keep_earlier_results(tables.collect(shown, run_dirs), read_json(record, []))
         first = table_configs[0]
-        title = f"{first.paper} {first.table}: {first.dataset} ({FLAGS.scale})"
-        markdown = tables.render_markdown(rows, title=title, command=command)
-        markdown += tables.render_time_ratios(rows, registry.time_ratios(table))
-        markdown += param_counts.render_markdown(table)
+        if dataset is None:
+            title = f"{first.paper} {first.table}: {first.dataset} ({scale})"
+            markdown = tables.render_markdown(rows, title=title, command=command)
+            markdown += tables.render_time_ratios(rows, registry.time_ratios(table))
+            markdown += param_counts.render_markdown(table)
+            tables.update_section(pathlib.Path(report), f"{table}:{scale}", markdown)
+        else:
+            title = (
+                f"{first.paper} {first.table} ({first.dataset}) rows on {dataset.name} ({scale})"
+            )
+            markdown = tables.render_markdown(rows, title, command, paper_column=False)
+            heading = f"# The papers' rows on {dataset.name}: {dataset.description}"
+            tables.update_section(pathlib.Path(report), f"{table}:{scale}", markdown, heading)
         print(markdown)
-        tables.update_section(pathlib.Path(FLAGS.report), f"{table}:{FLAGS.scale}", markdown)
         tables.write_json(record, rows)
+
+
+def _no_rows():
+    """Which selection flag matched nothing, and what it could be."""
+    known = {
+        "--table": registry.tables(),
+        "--dataset": sorted({c.dataset for c in registry.select()}),
+        "--paper": sorted({c.paper for c in registry.select()}),
+    }
+    for flag, value in (
+        ("--table", FLAGS.table),
+        ("--dataset", FLAGS.dataset),
+        ("--paper", FLAGS.paper),
+    ):
+        if value and not registry.select(**{flag[2:]: value}):
+            return f"{flag}: no registered rows match {value!r} (known: {', '.join(known[flag])})"
+    return "no registered row matches --table, --dataset, --paper and --rows together; see --list"
 
 
 if __name__ == "__main__":

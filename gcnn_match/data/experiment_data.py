@@ -70,6 +70,28 @@ def apply_scale(config):
     return config.replace(**changes)
 
 
+def check_split_names(config):
+    """Refuses a split that the (scaled) config's dataset does not have, naming the flag,
+    before anything is read."""
+    spec = registry.get_dataset(config.dataset)
+    dev = None if config.dev_split == "holdout" else config.dev_split
+    chosen = [
+        ("--train_split", config.train_split),
+        ("--dev_split", dev),
+        ("--test_split", config.test_split),
+    ] + [("--override=extra_eval_splits", split) for split in config.extra_eval_splits]
+    for flag, split in chosen:
+        if split is None or split in spec.splits:
+            continue
+        own = ""
+        if flag.endswith("_split") and ("/" in split or pathlib.Path(split).suffix):
+            own = f"; a file of your own is {flag.replace('_split', '_file')}"
+        raise ValueError(
+            f"{flag}: {config.dataset} has no split {split!r} (splits: "
+            f"{', '.join(spec.splits)}){own}"
+        )
+
+
 @dataclasses.dataclass
 class PreparedData:
     encoder: PairEncoder
@@ -172,7 +194,8 @@ def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
     else:
         by_role["train"] = (train_examples, train_pairs)
         by_role["dev"] = read(config.dev_split)
-    by_role["test"] = read(config.test_split)
+    if config.test_split is not None:  # a dataset of your own may have no test file
+        by_role["test"] = read(config.test_split)
     for split in config.extra_eval_splits:
         by_role[split] = read(split)
 

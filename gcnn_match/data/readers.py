@@ -33,7 +33,7 @@ import pathlib
 import re
 import sys
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 
 from gcnn_match.data.example import Example
 
@@ -61,6 +61,7 @@ class ReadStats:
     """What one read saw: physical lines, examples yielded, and skips counted by reason."""
 
     source: str = ""
+    header: str = ""  # read_pairs(header="auto"): what the first line was taken for, and why
     lines: int = 0
     examples: int = 0
     skipped: dict[str, int] = dataclasses.field(default_factory=dict)
@@ -143,7 +144,7 @@ def _drive(
     path = pathlib.Path(path)
     stats = stats if stats is not None else ReadStats()
     stats.source = stats.source or path.name
-    yielded = 0
+    yielded = headers = 0
     for lineno, record in records(path, stats):
         if not (record.strip() if isinstance(record, str) else record):
             stats.skip("blank line")
@@ -156,6 +157,7 @@ def _drive(
         except _Malformed as bad:
             raise ReaderError(path, lineno, str(bad)) from None
         if item is None:  # a header line
+            headers += 1
             continue
         stats.examples += 1
         yielded += 1
@@ -165,7 +167,7 @@ def _drive(
             path,
             stats.lines,
             f"no examples ({stats.lines} lines read, "
-            f"{stats.num_skipped} skipped): an empty or "
+            f"{stats.num_skipped} skipped{', 1 header' * headers}): an empty or "
             "truncated file, or the wrong one; check the path "
             "or download it again",
         )
@@ -572,10 +574,101 @@ def read_yelp_tsv(
 
 # --- Generic reader ----------------------------------------------------------------------------
 
+FORMATS = ("tsv", "csv", "jsonl")
+_DELIMITERS = {"tsv": "\t", "csv": ",", "jsonl": None}
+HEADER_CHOICES = (True, False, "auto")
+
 
 def parse_column(text):
     """A command-line column: "2" is the 0-based index 2, anything else a column name."""
     return int(text) if text.isdigit() else text
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise ValueError(f"fmt must be 'tsv', 'csv' or 'jsonl', not {fmt!r}")
+
+
+def _records(fmt: str, delimiter: str) -> Records:
+    return _csv_rows(delimiter) if fmt == "csv" else _iter_lines
+
+
+def _row_parser(fmt: str, delimiter: str) -> Callable[[object, int], list | dict]:
+    """record -> a JSON object (jsonl) or the fields of a line, which must be as many as the
+    first line's: a line with more or fewer (a tab inside a text, a cut line) is an error."""
+    first: list[int] = []  # line number and column count of the first line
+
+    def row_of(record, lineno):
+        if fmt == "jsonl":
+            return _json(record)
+        row = record if fmt == "csv" else record.split(delimiter)
+        if not first:
+            first.extend((lineno, len(row)))
+        elif len(row) != first[1]:
+            raise _Malformed(
+                f"{len(row)} {_delimiter_name(delimiter)}-separated columns where line "
+                f"{first[0]} has {first[1]}{_column_hint(len(row) > first[1], delimiter)}"
+            )
+        return row
+
+    return row_of
+
+
+def read_records(
+    path: PathLike, fmt: str = "tsv", delimiter: str | None = None, stats: ReadStats | None = None
+) -> Iterator[tuple[int, list | dict]]:
+    """(line number, record) for every record of a tsv / csv / jsonl file: the fields of a line,
+    or a JSON object. Lines must all have as many fields as the first one."""
+    _check_format(fmt)
+    delimiter = delimiter or _DELIMITERS[fmt]
+    row_of = _row_parser(fmt, delimiter)
+
+    def parse(record, lineno):
+        return lineno, row_of(record, lineno)
+
+    return _drive(path, _records(fmt, delimiter), parse, stats)
+
+
+def is_number(text: str) -> bool:
+    """An integer, as a label field may hold one: "3", "-1"."""
+    return text.lstrip("-").isdigit()
+
+
+def header_decision(
+    row: list,
+    columns: Mapping[str, Column | None],
+    labels: Container[str] | None = None,
+    column_names: Mapping[str, str] | None = None,
+) -> tuple[bool, str]:
+    """Whether the first line `row` of a tsv/csv file is a header, and why.
+
+    A header when the columns are named (the header says where they are), when it holds the
+    names of the index columns (`column_names`: "a", "b"... -> the name in the file the columns
+    were chosen from), or when its label field is not one of `labels` (where the labels are
+    numbers, any number is one). Otherwise a pair.
+    """
+    if any(isinstance(c, str) for c in columns.values()):
+        return True, "the columns are named"
+    held = {
+        key: row[columns[key]]
+        for key in column_names or {}
+        if columns.get(key) is not None and columns[key] < len(row)
+    }
+    if {"a", "b"} <= held.keys() and all(held[key] == column_names[key] for key in held):
+        return True, f"it holds the column names {', '.join(held.values())}"
+    label = columns.get("label")
+    if label is not None and labels is not None and label < len(row):
+        value = row[label].strip()
+        numbers = bool(labels) and all(map(is_number, labels)) and is_number(value)
+        if value in labels or numbers:
+            return False, f"its label field {value!r} is a label"
+        return True, f"its label field {value!r} is not a label"
+    return False, "it holds neither the column names nor an unknown label"
+
+
+def header_note(lineno: int, is_header: bool, reason: str) -> str:
+    """How a header decision is reported: `line 1 is a header: its label field ...`."""
+    return f"line {lineno} is {'a header' if is_header else 'read as a pair'}: {reason}"
 
 
 def read_pairs(
@@ -588,7 +681,9 @@ def read_pairs(
     uid: Column | None = None,
     group: Column | None = None,
     labels: Mapping[str, int] | None = None,
-    header: bool = False,
+    header: bool | str = False,
+    column_names: Mapping[str, str] | None = None,
+    unlabelled: bool = False,
     delimiter: str | None = None,
     stats: ReadStats | None = None,
 ) -> Iterator[Example]:
@@ -602,24 +697,35 @@ def read_pairs(
         group: optional column of `Example.group` (the question of a ranking candidate).
         labels: raw label string -> class index. Unknown labels are errors. Without it the raw
             label must already be the index.
-        header: tsv/csv only: the first line names the columns.
+        header: tsv/csv only: True, the first line names the columns; False, it is a pair;
+            "auto", decided from the first line (`header_decision`, with `labels` and
+            `column_names`), and the decision noted in `stats.header`.
+        column_names: for header="auto": the names of index columns ({"a": "question1"...}).
+        unlabelled: labels are not read (label None); the label column, in the lines that have
+            it, only tells a header (header="auto") from a pair.
         delimiter: overrides the tab (tsv) or comma (csv).
 
     Every tsv/csv line must have as many columns as the first one: a line with more or fewer
     (a tab inside a text, a cut line) is an error, not a shifted or half-read pair.
     """
-    if fmt not in ("tsv", "csv", "jsonl"):
-        raise ValueError(f"fmt must be 'tsv', 'csv' or 'jsonl', not {fmt!r}")
+    _check_format(fmt)
+    if header not in HEADER_CHOICES:
+        raise ValueError(f"header must be True, False or 'auto', not {header!r}")
     columns = {"a": a, "b": b, "label": label, "uid": uid, "group": group}
     if fmt == "jsonl":
         if any(isinstance(c, int) for c in columns.values()):
             raise ValueError("jsonl columns are keys, not indices")
-    elif not header and any(isinstance(c, str) for c in columns.values()):
-        raise ValueError("column names need header=True (or use 0-based indices)")
+        if header is True:
+            raise ValueError("jsonl has no header line")
+    elif header is False and any(isinstance(c, str) for c in columns.values()):
+        raise ValueError("column names need header=True or 'auto' (or use 0-based indices)")
     path = pathlib.Path(path)
-    delimiter = delimiter or ("," if fmt == "csv" else "\t")
+    stats = stats if stats is not None else ReadStats()
+    delimiter = delimiter or _DELIMITERS[fmt]
+    row_of = _row_parser(fmt, delimiter)
+    read = {k: c for k, c in columns.items() if c is not None and not (unlabelled and k == "label")}
     index: dict[str, int] = {}
-    first: list[int] = []  # line number and column count of the first line
+    first_line = [fmt != "jsonl"]  # the next record is a tsv/csv file's first
 
     def cell(row, column):
         if isinstance(row, dict):
@@ -627,18 +733,14 @@ def read_pairs(
         return row[column if isinstance(column, int) else index[column]]
 
     def parse(record, lineno):
-        if fmt == "jsonl":
-            row = _json(record)
-        else:
-            row = record if fmt == "csv" else record.split(delimiter)
-            if not first:
-                first.extend((lineno, len(row)))
-            elif len(row) != first[1]:
-                raise _Malformed(
-                    f"{len(row)} {_delimiter_name(delimiter)}-separated columns where line "
-                    f"{first[0]} has {first[1]}{_column_hint(len(row) > first[1], delimiter)}"
-                )
-            if header and not index:
+        row = row_of(record, lineno)
+        if first_line[0]:
+            first_line[0] = False
+            is_header = header
+            if header == "auto":
+                is_header, reason = header_decision(row, columns, labels, column_names)
+                stats.header = header_note(lineno, is_header, reason)
+            if is_header:
                 index.update((name, i) for i, name in enumerate(row))
                 missing = [c for c in columns.values() if isinstance(c, str) and c not in index]
                 if missing:
@@ -646,9 +748,8 @@ def read_pairs(
                         f"header has no column {missing[0]!r} (columns: {', '.join(row)})"
                     )
                 return None
-            width = 1 + max(
-                c if isinstance(c, int) else index[c] for c in columns.values() if c is not None
-            )
+        if fmt != "jsonl":
+            width = 1 + max(c if isinstance(c, int) else index[c] for c in read.values())
             if len(row) < width:
                 raise _Malformed(
                     f"expected at least {width} {_delimiter_name(delimiter)}-"
@@ -658,13 +759,12 @@ def read_pairs(
         return Example(
             a=cell(row, a),
             b=cell(row, b),
-            label=None if label is None else _label(cell(row, label), labels),
+            label=_label(cell(row, label), labels) if "label" in read else None,
             uid=str(cell(row, uid)) if uid is not None else _uid(path, lineno),
             group=str(cell(row, group)) if group is not None else None,
         )
 
-    records = _csv_rows(delimiter) if fmt == "csv" else _iter_lines
-    return _drive(path, records, parse, stats)
+    return _drive(path, _records(fmt, delimiter), parse, stats)
 
 
 def _csv_rows(delimiter: str) -> Records:

@@ -75,7 +75,8 @@ class DatasetSpec:
         resources: extra files that are not example splits (FEVER wiki-pages, WikiQA qrels).
         max_lengths: paper -> (max length of a, max length of b), as stated in that paper.
         official_splits: the official (train, dev, test) split names, which the scales read
-            (`gcnn_match.data.experiment_data.apply_scale`).
+            (`gcnn_match.data.experiment_data.apply_scale`); dev "holdout" = a held-out part of
+            train, test None = no test split (a dataset of your own may have neither).
         single_text: the reader puts one text on both sides (a review to rate, not a pair).
     """
 
@@ -90,7 +91,7 @@ class DatasetSpec:
     positive_label: int | None = None
     resources: Mapping[str, tuple[FileSpec, ...]] = dataclasses.field(default_factory=dict)
     max_lengths: Mapping[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
-    official_splits: tuple[str, str, str] = ("train", "dev", "test")
+    official_splits: tuple[str, str, str | None] = ("train", "dev", "test")
     single_text: bool = False
 
     def label_map(self, file_spec: FileSpec) -> Mapping[str, int]:
@@ -98,6 +99,44 @@ class DatasetSpec:
         if file_spec.labels is not None:
             return file_spec.labels
         return {name: i for i, name in enumerate(self.labels)}
+
+    def input_labels(self) -> Mapping[str, int]:
+        """Raw label -> index for a file given by hand (evaluate.py input): the label names,
+        and the class indices too when no name is itself a number."""
+        by_name = {name: i for i, name in enumerate(self.labels)}
+        if any(name.strip().isdigit() for name in self.labels):
+            return by_name
+        return {**{str(i): i for i in range(len(self.labels))}, **by_name}
+
+    def to_dict(self) -> dict:
+        """The spec as JSON values: what a run directory records of its dataset."""
+        return _json_values(self)
+
+    @classmethod
+    def from_dict(cls, values: Mapping) -> "DatasetSpec":
+        """The spec `to_dict` wrote."""
+        values = dict(values)
+        for key in ("splits", "resources"):
+            values[key] = {
+                name: tuple(FileSpec(**file_spec) for file_spec in files)
+                for name, files in values.get(key, {}).items()
+            }
+        values["max_lengths"] = {k: tuple(v) for k, v in values.get("max_lengths", {}).items()}
+        for key in ("labels", "official_splits"):
+            if key in values:
+                values[key] = tuple(values[key])
+        return cls(**values)
+
+
+def _json_values(value):
+    """Dataclasses, mappings and tuples as JSON's objects and lists."""
+    if dataclasses.is_dataclass(value):
+        return {f.name: _json_values(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {k: _json_values(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_json_values(v) for v in value]
+    return value
 
 
 def _indices(n: int) -> Mapping[str, int]:
@@ -665,6 +704,12 @@ register_dataset(
         splits=_splits(_yahoo_split, ("train", "dev", "test", "test_10")),
     )
 )
+
+
+def adopt_dataset(spec: DatasetSpec) -> DatasetSpec:
+    """Makes a dataset described outside this module (a run's dataset.json, a dataset file of
+    your own) known to this process; a dataset registered under its name stays."""
+    return DATASETS.setdefault(spec.name, spec)
 
 
 def get_dataset(name: str) -> DatasetSpec:

@@ -1,5 +1,8 @@
 """Which runs a reproduction needs: the run directories of registered rows at one scale and
-seeds, what is left to train, the data that needs, and an upper bound of how long it takes."""
+seeds, what is left to train, the data that needs, and an upper bound of how long it takes.
+
+With `dataset` (a DatasetSpec of your own), every row is a template run on it
+(`own_data.on_dataset`), the rows whose runs it reports included."""
 
 import dataclasses
 
@@ -7,20 +10,24 @@ from gcnn_match.data.download import ensure_dataset
 from gcnn_match.data.experiment_data import apply_scale
 from gcnn_match.experiments import registry
 from gcnn_match.experiments.overrides import OverrideError, apply_overrides, default_run_dir
+from gcnn_match.experiments.own_data import on_dataset
 from gcnn_match.progress import format_duration
 
 # Fields the plan sets per run, and the reproduce.py flags that choose them.
 PLANNED_FIELDS = {"scale": "--scale", "seed": "--seeds"}
 
 
-def planned_runs(registered, seeds, scale, runs_dir, changes=()):
+def planned_runs(registered, seeds, scale, runs_dir, changes=(), dataset=None):
     """(config, run directory) for each seed of a registered row at `scale`, with `changes`
     ((dotted key, value) overrides) applied to each. A row that reports another row's runs
     plans those (seeds 1..n for an n-run vote)."""
     if registered.runs_of:
         if registered.ensemble_size:
             seeds = range(1, registered.ensemble_size + 1)
-        return planned_runs(registry.get(registered.runs_of), seeds, scale, runs_dir, changes)
+        reported = registry.get(registered.runs_of)
+        return planned_runs(reported, seeds, scale, runs_dir, changes, dataset)
+    if dataset is not None:
+        registered = on_dataset(registered, dataset)
     for key, _ in changes:
         if key in PLANNED_FIELDS:
             raise OverrideError(f"--override: choose the {key} with {PLANNED_FIELDS[key]}")
@@ -31,18 +38,18 @@ def planned_runs(registered, seeds, scale, runs_dir, changes=()):
     return planned
 
 
-def run_dirs(registered, seeds, scale, runs_dir, changes=()):
+def run_dirs(registered, seeds, scale, runs_dir, changes=(), dataset=None):
     """The run directories whose results a row reports."""
-    return [d for _, d in planned_runs(registered, seeds, scale, runs_dir, changes)]
+    return [d for _, d in planned_runs(registered, seeds, scale, runs_dir, changes, dataset)]
 
 
-def plan(configs, seeds, scale, runs_dir, changes=()):
+def plan(configs, seeds, scale, runs_dir, changes=(), dataset=None):
     """The runs of all `configs`, each once: rows sharing runs (votes, aliases) train them
     once."""
     by_dir = {
         d: (c, d)
         for registered in configs
-        for c, d in planned_runs(registered, seeds, scale, runs_dir, changes)
+        for c, d in planned_runs(registered, seeds, scale, runs_dir, changes, dataset)
     }
     return list(by_dir.values())
 
@@ -58,9 +65,8 @@ def ensure_data(pending_configs, data_dir):
     needed = {}
     for config in pending_configs:
         scaled = apply_scale(config)
-        splits = {scaled.train_split, scaled.test_split, *scaled.extra_eval_splits}
-        if scaled.dev_split != "holdout":
-            splits.add(scaled.dev_split)
+        splits = {scaled.train_split, scaled.dev_split, scaled.test_split}
+        splits = (splits - {"holdout", None}) | set(scaled.extra_eval_splits)
         needed.setdefault(config.dataset, set()).update(splits)
     for dataset, splits in needed.items():
         ensure_dataset(dataset, data_dir, sorted(splits))

@@ -4,6 +4,7 @@ Row modules (`gcnn_match/experiments/<paper>_rows.py`) call `register` at import
 are "<paper>/<dataset>/<row-slug>", and `table_id` groups rows as "<paper>-<dataset>".
 """
 
+import difflib
 import importlib
 import pkgutil
 import re
@@ -56,8 +57,10 @@ def _load():
 def get(name):
     _load()
     if name not in _EXPERIMENTS:
+        close = difflib.get_close_matches(name, _EXPERIMENTS, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ValueError(
-            f"unknown experiment {name!r}; `experiments/reproduce.py --list` "
+            f"unknown experiment {name!r}{hint}; `experiments/reproduce.py --list` "
             "prints every registered row"
         )
     return _EXPERIMENTS[name]

@@ -159,27 +159,37 @@ def _label(key):
     return key.replace("_", " ")
 
 
-def render_markdown(rows, title=None, command=None):
+def render_markdown(rows, title=None, command=None, paper_column=True):
     """A markdown table: for each (paper key, our key) pair of the rows' `compare` field, the
     paper's value, ours (mean ± std over seeds) and the delta; then time per epoch, epochs,
-    parameters, data sizes and vectors."""
+    parameters, data sizes and vectors. `paper_column=False` (the rows run on data of your
+    own): ours only, without the papers' values, deltas, timings and protocol notes."""
     compare = rows[0]["compare"] if rows else []
     lines = []
     if title:
         lines += [f"### {title}", ""]
     if command:
         lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
-    metric_head = "".join(f"| paper: {_label(p)} | ours: {_label(o)} | Δ " for p, o in compare)
+    if paper_column:
+        metric_head = "".join(f"| paper: {_label(p)} | ours: {_label(o)} | Δ " for p, o in compare)
+        time_head = "| time/epoch paper (s) | time/epoch ours (s) "
+    else:
+        metric_head = "".join(f"| {_label(o)} " for _, o in compare)
+        time_head = "| time/epoch (s) "
     head = (
-        f"| row {metric_head}| seeds | time/epoch paper (s) | time/epoch ours (s) "
+        f"| row {metric_head}| seeds {time_head}"
         "| best / run epochs | params (non-emb.) | data (train/dev/test) | vectors |"
     )
-    lines += [head, "|" + "---|" * (8 + 3 * len(compare))]
+    columns = 8 + 3 * len(compare) if paper_column else 7 + len(compare)
+    lines += [head, "|" + "---|" * columns]
     scales, hardware = set(), set()
     for row in rows:
         cells = []
         for paper_key, our_key in compare:
             paper, ours = row["targets"].get(paper_key), row.get(our_key)
+            if not paper_column:
+                cells.append(f"| {_fmt(ours)} ")
+                continue
             delta = "–"
             if paper is not None and ours and ours[0] is not None:
                 delta = f"{100 * (ours[0] - paper):+.2f}"
@@ -192,9 +202,9 @@ def render_markdown(rows, title=None, command=None):
         )
         seconds = row.get("seconds_per_epoch")
         params = row.get("trainable_params_without_embeddings")
+        paper_time = f"| {row['targets'].get('seconds_per_epoch', '–')} " if paper_column else ""
         lines.append(
-            f"| {row['row']} {''.join(cells)}| {_seeds(row)} "
-            f"| {row['targets'].get('seconds_per_epoch', '–')} "
+            f"| {row['row']} {''.join(cells)}| {_seeds(row)} {paper_time}"
             f"| {_fmt(seconds, 1.0, 1) if seconds else 'not run'} | {_epochs(row)} "
             f"| {f'{params:,}' if params else '–'} | {data} | {_vectors(row.get('embeddings'))} |"
         )
@@ -203,11 +213,12 @@ def render_markdown(rows, title=None, command=None):
         if row.get("hardware"):
             hardware.add(row["hardware"])
     lines.append("")
-    for scale in sorted(scales):
+    for scale in sorted(scales) if paper_column else ():
         lines.append(f"- Scale: {SCALE_NOTES[scale]}.")
     for hw in sorted(hardware):
+        paper_timings = "; paper timings are from its own GPU" if paper_column else ""
         lines.append(
-            f"- Our hardware: {hw}; paper timings are from its own GPU. Ours is the "
+            f"- Our hardware: {hw}{paper_timings}. Ours is the "
             "median epoch of each run, rows run one after another; other jobs may "
             "have shared the CPU, so compare speed with the side-by-side "
             "measurements of BENCHMARKS.md (`make bench`)."

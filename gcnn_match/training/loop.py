@@ -171,6 +171,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
             "--model_dir or pass --noresume to start over"
         )
     write_json(run / "config.json", config.to_dict())
+    write_json(run / "dataset.json", data_registry.get_dataset(config.dataset).to_dict())
     write_json(
         run / "environment.json",
         {**environment_record(data_dir), "distribution": distribution.record()},

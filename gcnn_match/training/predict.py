@@ -1,8 +1,9 @@
 """Use a trained run on new sentence pairs: its own tokenizer, vocabulary and weights.
 
 A run directory (or an exported folder) carries everything needed: `config.json`,
-`preprocessing/` (text policy, vocabularies, cut-offs), `model_inputs.json` and the selected
-weights. `SavedModel.export` writes a self-contained folder with the `.keras` model.
+`dataset.json` (the labels, and how the dataset's files are read), `preprocessing/` (text
+policy, vocabularies, cut-offs), `model_inputs.json` and the selected weights.
+`SavedModel.export` writes a self-contained folder with the `.keras` model.
 """
 
 import json
@@ -15,6 +16,8 @@ import numpy as np
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.example import Example
 from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
+from gcnn_match.data.readers import ReadStats, read_pairs
+from gcnn_match.data.user_dataset import HEADERS, input_layout
 from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.files import write_text_atomic
 from gcnn_match.models.registry import ModelInputs, build_model, import_all
@@ -47,13 +50,24 @@ def _first_mismatch(error):
     return text.splitlines()[0]
 
 
+def _run_dataset(run, config):
+    """The run's record of its dataset; a run trained before runs kept one (no dataset.json)
+    was on a registered dataset, which the registry describes."""
+    recorded = read_json(run / "dataset.json")
+    if recorded is None:
+        return data_registry.get_dataset(config.dataset)
+    return data_registry.DatasetSpec.from_dict(recorded)
+
+
 class SavedModel:
     """A trained model with its preprocessing, loaded from a run or an export.
 
     Args:
         model: the Keras model (logits, or one score per pair for a ranking run).
         encoder: the run's `PairEncoder`.
-        labels: class names, index = class id.
+        dataset: the `DatasetSpec` the run trained on (its labels: class names, index = class
+            id); known to this process from then on (`registry.adopt_dataset`), so that its
+            splits can be read by name, also when it is a dataset of your own.
         config: the run's ExperimentConfig.
 
     `notes` holds the counted handling of the last pairs read (texts over the cut-off, texts
@@ -61,12 +75,18 @@ class SavedModel:
     ones the weights were trained with, and stops with the file to restore otherwise.
     """
 
-    def __init__(self, model, encoder, labels, config):
+    def __init__(self, model, encoder, dataset, config):
         self.model = model
         self.encoder = encoder
-        self.labels = tuple(labels)
+        self.dataset = dataset
         self.config = config
         self.notes = []
+        data_registry.adopt_dataset(dataset)
+
+    @property
+    def labels(self):
+        """Class names, index = class id."""
+        return self.dataset.labels
 
     @classmethod
     def from_run(cls, run_dir):
@@ -90,8 +110,7 @@ class SavedModel:
                 "come from different runs: restore the run's own files, or "
                 "retrain"
             ) from None
-        labels = data_registry.get_dataset(config.dataset).labels
-        return cls(model, encoder, labels, config)
+        return cls(model, encoder, _run_dataset(run, config), config)
 
     @classmethod
     def from_export(cls, export_dir):
@@ -109,7 +128,8 @@ class SavedModel:
                 f"{meta['vocab_size']}, {meta['vocab_fingerprint']}); export the "
                 "run again"
             )
-        return cls(model, encoder, meta["labels"], ExperimentConfig.from_dict(meta["config"]))
+        dataset = data_registry.DatasetSpec.from_dict(meta["dataset"])
+        return cls(model, encoder, dataset, ExperimentConfig.from_dict(meta["config"]))
 
     def export(self, export_dir):
         """Writes model.keras + preprocessing/ + export.json into `export_dir`."""
@@ -121,7 +141,7 @@ class SavedModel:
             export_dir / "export.json",
             json.dumps(
                 {
-                    "labels": list(self.labels),
+                    "dataset": self.dataset.to_dict(),
                     "config": self.config.to_dict(),
                     "vocab_size": len(self.encoder.vocab),
                     "vocab_fingerprint": self.encoder.vocab.fingerprint(),
@@ -192,6 +212,31 @@ class SavedModel:
         name = self.config.dataset
         examples = data_registry.read_split(name, split, data_dir)
         return self.evaluate_examples(examples, data_registry.resolve_split(name, split, data_dir))
+
+    def read_file(self, path, given=None, header="auto", labelled=False, log=print):
+        """The pairs of a file given by hand ("-": standard input), read as
+        `user_dataset.input_layout` says for the run's dataset and `given` (the format and
+        columns set on the command line). header "auto": the first line is a header when it
+        holds the column names or its label field is not one of the run's labels; the
+        decision is logged, also when the read then fails. `labelled`: read the labels too."""
+        layout = input_layout(self.dataset, given or {})
+        stats = ReadStats()
+        reader = read_pairs(
+            path,
+            layout.pop("fmt"),
+            **layout,
+            labels=self.dataset.input_labels(),
+            header=HEADERS[header],
+            unlabelled=not labelled,
+            stats=stats,
+        )
+        examples = []
+        try:
+            examples.extend(reader)
+        finally:
+            if stats.header:
+                log(f"{path}: {stats.header} (--header=yes or --header=no decides otherwise)")
+        return examples
 
     def predict_pairs(self, pairs, batch_size=None):
         """Class probabilities for raw `(text_a, text_b)` pairs."""

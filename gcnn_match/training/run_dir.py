@@ -1,6 +1,7 @@
 """The run directory: everything one experiment run leaves behind.
 
     config.json          resolved ExperimentConfig
+    dataset.json         the dataset's description (DatasetSpec.to_dict): labels, files, reader
     environment.json     hardware, library versions, data location, command line
     preprocessing/       text policy + vocabularies (what predict needs to read raw pairs)
     model_summary.txt    layer table and parameter counts

@@ -1,6 +1,8 @@
 """Dataset registry: the entries the papers need, split resolution and its error message."""
 
+import dataclasses
 import gzip
+import json
 
 import pytest
 
@@ -141,3 +143,27 @@ def test_multinli_test_is_unlabelled(tmp_path):
     path.write_text('{"gold_label": "hidden", "pairID": "9", "sentence1": "a", "sentence2": "b"}\n')
     [example] = read_split("multinli", "test_matched", tmp_path)
     assert example.label is None and example.uid == "9"
+
+
+def test_every_spec_round_trips_through_json():
+    for spec in registry.DATASETS.values():
+        assert registry.DatasetSpec.from_dict(json.loads(json.dumps(spec.to_dict()))) == spec
+
+
+def test_input_labels_take_names_and_indices_unless_a_name_is_a_number():
+    assert get_dataset("quora").input_labels() == {
+        "0": 0,
+        "1": 1,
+        "non_duplicate": 0,
+        "duplicate": 1,
+    }
+    # Yelp's names are star counts: "1" is the first class, not class 1.
+    assert get_dataset("yelp").input_labels() == {str(s): s - 1 for s in range(1, 6)}
+
+
+def test_adopting_a_dataset_keeps_a_registered_one(monkeypatch):
+    monkeypatch.setattr(registry, "DATASETS", dict(registry.DATASETS))
+    quora = get_dataset("quora")
+    assert registry.adopt_dataset(dataclasses.replace(quora, labels=("a", "b"))) is quora
+    mine = dataclasses.replace(quora, name="mine")
+    assert registry.adopt_dataset(mine) is mine and get_dataset("mine") is mine

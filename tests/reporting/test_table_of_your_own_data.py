@@ -1,0 +1,39 @@
+"""A paper's rows trained on data of your own render the same table without the paper's
+columns: ours only, no paper values, deltas, timings or notes on the papers' protocol."""
+
+import json
+
+from gcnn_match.data.registry import DatasetSpec
+from gcnn_match.experiments import own_data, registry
+from gcnn_match.reporting import tables
+from tests.reporting.test_vote_rows import _member
+
+MINE = DatasetSpec(
+    name="mine",
+    description="",
+    task="classification",
+    language="",
+    labels=("different", "same"),
+    homepage="",
+    licence="",
+    splits={},
+    official_splits=("train", "holdout", "test"),
+)
+
+
+def test_rows_on_your_data_have_no_paper_column(tmp_path):
+    cnn, glu = (own_data.on_dataset(c, MINE) for c in registry.select(table="gcnn-quora")[:2])
+    run = _member(tmp_path, 1, [0, 1, 1, 0], [0, 1, 0, 0])
+    metrics = json.loads((run / "metrics.json").read_text("utf-8"))
+    (run / "metrics.json").write_text(json.dumps({**metrics, "dev_accuracy": 0.5}), "utf-8")
+    rows = tables.collect([cnn, glu], {cnn.name: [run], glu.name: []})
+    markdown = tables.render_markdown(rows, title="GCNN rows on mine", paper_column=False)
+    head, rule, first, second = markdown.splitlines()[2:6]
+    assert head == (
+        "| row | dev accuracy | test accuracy | seeds | time/epoch (s) | best / run epochs "
+        "| params (non-emb.) | data (train/dev/test) | vectors |"
+    )
+    assert rule == "|" + "---|" * 9
+    assert first == "| CNN | 50.00 | 75.00 | 1 | 11.0 | 2/3 | 60 | 9/1/4 | random |"
+    assert second.startswith("| GLU | not run | not run | 0 | not run |")
+    assert "paper" not in markdown.lower() and "Scale:" not in markdown
