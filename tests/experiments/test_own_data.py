@@ -78,7 +78,7 @@ def test_the_plan_on_your_dataset_puts_every_run_under_its_name(tmp_path):
     ensemble = registry.get("coin/quora/coin_ensemble")
     planned = planning.planned_runs(ensemble, [1], "full", tmp_path, dataset=_dataset())
     assert {c.name for c, _ in planned} == {"mine/coin/quora/coin_ours"}
-    assert planned[0][1] == tmp_path / "mine/coin/quora/coin_ours/full-seed1"
+    assert planned[0][1] == tmp_path / "mine/coin/quora/coin_ours/full-seed1-e300"
     assert [c.dataset for c, _ in planned] == ["mine"] * ensemble.ensemble_size
 
 
