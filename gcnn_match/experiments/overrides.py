@@ -19,7 +19,12 @@ from typing import Any, NamedTuple, Tuple
 
 from absl import flags
 
-from gcnn_match.experiments.config import DISTRIBUTIONS, SCALES, ExperimentConfig
+from gcnn_match.experiments.config import (
+    DISTRIBUTIONS,
+    RESULT_NEUTRAL_FIELDS,
+    SCALES,
+    ExperimentConfig,
+)
 
 
 class OverrideError(ValueError):
@@ -71,6 +76,12 @@ SHORTHANDS = (
         DISTRIBUTIONS,
     ),
     Shorthand("model_kwargs", "model_kwargs", "Builder arguments as key=value (JSON values)."),
+    Shorthand(
+        "checkpoint_every_minutes",
+        "checkpoint_every_minutes",
+        "Save a resume point inside an epoch every this many minutes (0: after every step; "
+        "--override=checkpoint_every_minutes=null: at epoch ends only).",
+    ),
 )
 
 
@@ -250,11 +261,16 @@ def default_run_dir(runs_dir, registered, config):
     """runs/<paper>/<dataset>/<row>/<scale>-seed<seed>[-<other overrides>].
 
     Other overrides are spelled out when short ("-epochs6"), else hashed; only the changed
-    fields count, so adding a config field later does not move existing runs.
+    fields count, so adding a config field later does not move existing runs, and the
+    `RESULT_NEUTRAL_FIELDS` never count.
     """
     base = pathlib.Path(runs_dir) / config.name / f"{config.scale}-seed{config.seed}"
     plain = registered.replace(scale=config.scale, seed=config.seed).to_dict()
-    changed = {k: v for k, v in config.to_dict().items() if plain[k] != v}
+    changed = {
+        k: v
+        for k, v in config.to_dict().items()
+        if plain[k] != v and k not in RESULT_NEUTRAL_FIELDS
+    }
     if not changed:
         return base
     suffix = "-".join(f"{k}{v}" for k, v in sorted(changed.items()))
