@@ -460,11 +460,15 @@ def training_dataset(
     group_ids=None,
     targets=None,
     multiple=1,
+    first_step=0,
 ):
-    """Batches of epochs [first_epoch, epochs) in one dataset; returns (dataset, steps).
+    """Batches of epochs [first_epoch, epochs) in one dataset; returns (dataset, steps per
+    epoch).
 
     With `group_ids` (see `group_training_schedule`) a batch is `batch_size` whole groups;
     `targets` replaces the labels and `multiple` evens the batches (see `batches_dataset`).
+    `first_step` leaves out the first batches of `first_epoch`, those a run resumed inside it
+    trained before (the schedule depends only on the seed and the epoch, so the rest is exact).
     """
     lengths = split.lengths()
     if group_ids is not None:
@@ -475,6 +479,7 @@ def training_dataset(
             batches.extend(training_schedule(lengths, batch_size, seed, epoch))
         else:
             batches.extend(group_training_schedule(group_ids, lengths, batch_size, seed, epoch))
+    batches = batches[first_step:]
     units = len(split) if group_ids is None else len(np.unique(group_ids[group_ids >= 0]))
     steps = -(-units // batch_size)
     return batches_dataset(

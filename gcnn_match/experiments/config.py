@@ -12,6 +12,9 @@ SCALES = ("full", "low-resource", "smoke")
 DISTRIBUTIONS = ("none", "mirrored", "multi_worker", "keras")
 TASKS = ("classification", "ranking")
 RANKING_METRICS = ("p@1", "map", "mrr")
+# Fields that change how a run is kept, never its numbers: they do not name its run directory
+# (`overrides.default_run_dir`) and a resumed run may change them (`training/loop.py`).
+RESULT_NEUTRAL_FIELDS = ("checkpoint_every_minutes",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,6 +108,12 @@ class ExperimentConfig:
             "original" ablation); the reproduce driver trains that row's missing runs.
         ensemble_size: with `runs_of`, report the majority vote of its seeds
             1..ensemble_size instead (COIN's "ensemble" rows).
+        checkpoint_every_minutes: inside an epoch, save a resume point once this many minutes
+            of training passed since the last one, so a kill loses at most that much of a long
+            epoch (`training/monitor.py`); 0 saves after every step, None only at epoch ends
+            (multi-worker runs: always, as each worker's clock would pick another step).
+            Epochs shorter than this never write one, and a resumed run ends as an
+            uninterrupted one would: the field is in `RESULT_NEUTRAL_FIELDS`.
     """
 
     name: str
@@ -155,6 +164,7 @@ class ExperimentConfig:
     distribution: str = "none"
     runs_of: Optional[str] = None
     ensemble_size: int = 0
+    checkpoint_every_minutes: Optional[float] = 5.0
 
     def __post_init__(self):
         if self.scale not in SCALES:
@@ -174,6 +184,11 @@ class ExperimentConfig:
             raise ValueError(f"embedding_width must be positive, got {self.embedding_width}")
         if self.padding not in ("bucket", "fixed"):
             raise ValueError(f"padding must be 'bucket' or 'fixed', got {self.padding!r}")
+        if self.checkpoint_every_minutes is not None and self.checkpoint_every_minutes < 0:
+            raise ValueError(
+                "checkpoint_every_minutes must be 0 or more (None: only at epoch ends), "
+                f"got {self.checkpoint_every_minutes!r}"
+            )
 
     def replace(self, **changes):
         """A copy with `changes`; `optimizer` may be given as a dict of its fields."""

@@ -19,7 +19,12 @@ from typing import Any, NamedTuple, Tuple
 
 from absl import flags
 
-from gcnn_match.experiments.config import DISTRIBUTIONS, SCALES, ExperimentConfig
+from gcnn_match.experiments.config import (
+    DISTRIBUTIONS,
+    RESULT_NEUTRAL_FIELDS,
+    SCALES,
+    ExperimentConfig,
+)
 
 
 class OverrideError(ValueError):
@@ -77,6 +82,12 @@ SHORTHANDS = (
         DISTRIBUTIONS,
     ),
     Shorthand("model_kwargs", "model_kwargs", "Builder arguments as key=value (JSON values)."),
+    Shorthand(
+        "checkpoint_every_minutes",
+        "checkpoint_every_minutes",
+        "Save a resume point inside an epoch every this many minutes (0: after every step; "
+        "--override=checkpoint_every_minutes=null: at epoch ends only).",
+    ),
 )
 
 
@@ -256,17 +267,21 @@ def default_run_dir(runs_dir, registered, config):
     """runs/<paper>/<dataset>/<row>/<scale>-seed<seed>[-e<embedding width>][-<other overrides>].
 
     Other overrides are spelled out when short ("-epochs6"), else hashed; only the changed
-    fields count, so adding a config field later does not move existing runs. The embedding
-    width is named whenever it is set: the rows' default moved from the vectors' own width to
-    the paper's, and runs of the two must not share a directory (the earlier runs, at the
-    vectors' width, keep their names).
+    fields count, so adding a config field later does not move existing runs, and the
+    `RESULT_NEUTRAL_FIELDS` never count. The embedding width is named whenever it is set: the
+    rows' default moved from the vectors' own width to the paper's, and runs of the two must
+    not share a directory (the earlier runs, at the vectors' width, keep their names).
     """
     width = f"-e{config.embedding_width}" if config.embedding_width else ""
     base = pathlib.Path(runs_dir) / config.name / f"{config.scale}-seed{config.seed}{width}"
     plain = registered.replace(
         scale=config.scale, seed=config.seed, embedding_width=config.embedding_width
     ).to_dict()
-    changed = {k: v for k, v in config.to_dict().items() if plain[k] != v}
+    changed = {
+        k: v
+        for k, v in config.to_dict().items()
+        if plain[k] != v and k not in RESULT_NEUTRAL_FIELDS
+    }
     if not changed:
         return base
     suffix = "-".join(f"{k}{v}" for k, v in sorted(changed.items()))

@@ -15,13 +15,15 @@ class EpochProgress(keras.callbacks.Callback):
     Args:
         steps: training steps per epoch.
         epochs: the run's last epoch (for the "epoch 3/20" label).
+        first_step: steps of the first epoch done before (a run resumed inside it).
         **options: `Progress` options (stream, interval, delay).
     """
 
-    def __init__(self, steps, epochs, **options):
+    def __init__(self, steps, epochs, first_step=0, **options):
         super().__init__()
         self.steps = steps
         self.epochs = epochs
+        self.first_step = first_step
         self.options = options
         self.progress = None
 
@@ -29,6 +31,9 @@ class EpochProgress(keras.callbacks.Callback):
         self.progress = Progress(
             self.steps, f"epoch {epoch + 1}/{self.epochs}", unit="steps", **self.options
         )
+        if self.first_step:
+            self.progress.update(self.first_step)
+            self.first_step = 0
 
     def on_train_batch_end(self, batch, logs=None):
         self.progress.update(1, loss=(logs or {}).get("loss"))

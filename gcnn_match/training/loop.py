@@ -1,7 +1,6 @@
 """Runs one experiment end to end: data -> model -> fit with selection on dev -> test -> records."""
 
 import json
-import os
 import pathlib
 import time
 
@@ -12,7 +11,7 @@ from gcnn_match.data import pos
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.embeddings import build_embedding_matrix
 from gcnn_match.data.experiment_data import apply_scale, prepare_data
-from gcnn_match.experiments.config import ExperimentConfig
+from gcnn_match.experiments.config import RESULT_NEUTRAL_FIELDS, ExperimentConfig
 from gcnn_match.models.registry import ModelInputs, build_model, input_features
 from gcnn_match.training import distribution as distribution_lib
 from gcnn_match.training.epoch_progress import EpochProgress
@@ -143,14 +142,28 @@ def probe_seconds_per_step(config, data_dir, cache_dir=None, steps=6, warmup=3, 
     return seconds, steps_per_epoch
 
 
+def training_fits(first_epoch, first_step, epochs):
+    """(initial epoch, end epoch, batches of the initial epoch left out) of each `fit` that
+    trains epochs [first_epoch, epochs) from step `first_step` of the first. Keras' epochs all
+    have one length, so a run resumed inside an epoch fits the rest of it on its own."""
+    if not first_step:
+        return [(first_epoch, epochs, 0)]
+    rest = [(first_epoch + 1, epochs, 0)] if first_epoch + 1 < epochs else []
+    return [(first_epoch, first_epoch + 1, first_step)] + rest
+
+
 def _same_config(saved, config):
     """Whether `saved` (a run's config.json) describes `config`; fields added to
-    ExperimentConfig since that run started compare as their defaults."""
+    ExperimentConfig since that run started compare as their defaults, and the
+    `RESULT_NEUTRAL_FIELDS` do not count."""
     try:
-        saved = json.loads(ExperimentConfig.from_dict(saved).to_json())
+        saved = ExperimentConfig.from_dict(saved)
     except (TypeError, ValueError):  # not a config with this code's fields
         return False
-    return saved == json.loads(config.to_json())
+    neutral = {name: None for name in RESULT_NEUTRAL_FIELDS}
+    return json.loads(saved.replace(**neutral).to_json()) == json.loads(
+        config.replace(**neutral).to_json()
+    )
 
 
 def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=print):
@@ -214,49 +227,71 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     def evaluate(model_, role):
         return task.evaluate(model_, data.splits[role], data.encoder)
 
-    first_epoch, last = 0, read_json(run / "checkpoints" / "last.json")
-    if resume and last is not None:
+    first_epoch = first_step = 0
+    point = run.resume_point() if resume else None
+    if point is not None:
         with distribution.scope():
             model.optimizer.build(model.trainable_variables)
-        model.load_weights(run / "checkpoints" / last["weights"])
-        first_epoch = last["epoch"]
-        log(f"resuming after epoch {first_epoch}")
-        if last.get("stopped"):
+        model.load_weights(run / "checkpoints" / point["weights"])
+        first_epoch, first_step = point["epoch"], point.get("step", 0)
+        if first_step:
+            log(f"resuming in epoch {first_epoch + 1} after step {first_step}")
+        else:
+            log(f"resuming after epoch {first_epoch}")
+        if point.get("stopped"):
             first_epoch = config.epochs
     else:
-        for stale in ("epochs.jsonl", "checkpoints/best.json", "checkpoints/last.json"):
-            if (run / stale).exists():
-                os.unlink(run / stale)
+        for stale in (
+            "epochs.jsonl",
+            "checkpoints/best.json",
+            "checkpoints/last.json",
+            "checkpoints/mid.json",
+        ):
+            (run / stale).unlink(missing_ok=True)
 
-    monitor = RunMonitor(
-        run,
-        lambda m: evaluate(m, "dev")[1],
-        config.select_metric,
-        config.early_stopping_patience,
-        config.optimizer.plateau_halving,
-        task.examples_per_epoch(train),
-        log,
-    )
     if first_epoch < config.epochs:
-        train_ds, steps = task.training_dataset(train, data.encoder, first_epoch, config.epochs)
-        model.fit(
-            train_ds,
-            epochs=config.epochs,
-            initial_epoch=first_epoch,
-            steps_per_epoch=steps,
-            shuffle=False,
-            verbose=0,
+        fits = training_fits(first_epoch, first_step, config.epochs)
+        datasets = [task.training_dataset(train, data.encoder, *fit) for fit in fits]
+        steps = datasets[0][1]
+        if first_step:
+            # Keras creates the compiled metrics' variables in the first training step, and the
+            # monitor restores their running state before it: one evaluation step creates them.
+            model.evaluate(datasets[0][0].take(1), verbose=0)
+        checkpoint_every_minutes = config.checkpoint_every_minutes
+        if distribution.workers > 1:
+            # Each worker's clock would pick other steps, and all must resume at the same one.
+            checkpoint_every_minutes = None
+        callbacks = [
+            keras.callbacks.TerminateOnNaN(),
             # Progress within an epoch, erased before the monitor's one-line summary.
-            callbacks=[
-                keras.callbacks.TerminateOnNaN(),
-                EpochProgress(steps, config.epochs),
-                monitor,
-                keras.callbacks.TensorBoard(
-                    str(run / "logs"), write_graph=False, update_freq="epoch"
-                ),
-            ],
-        )
+            EpochProgress(steps, config.epochs, first_step=first_step),
+            RunMonitor(
+                run,
+                lambda m: evaluate(m, "dev")[1],
+                config.select_metric,
+                config.early_stopping_patience,
+                config.optimizer.plateau_halving,
+                task.examples_per_epoch(train),
+                log,
+                steps=steps,
+                checkpoint_every_minutes=checkpoint_every_minutes,
+            ),
+            keras.callbacks.TensorBoard(str(run / "logs"), write_graph=False, update_freq="epoch"),
+        ]
+        for (initial, end, skipped), (train_ds, _) in zip(fits, datasets):
+            model.fit(
+                train_ds,
+                epochs=end,
+                initial_epoch=initial,
+                steps_per_epoch=steps - skipped,
+                shuffle=False,
+                verbose=0,
+                callbacks=callbacks,
+            )
+            if model.stop_training:  # early stopping
+                break
 
+    records = run.epochs()
     model.load_weights(run.best_weights)
     best = read_json(run / "checkpoints" / "best.json")
     metrics = {
@@ -264,7 +299,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
         "scale": config.scale,
         "seed": config.seed,
         "best_epoch": best["epoch"] + 1,
-        "epochs_run": len(monitor.records),
+        "epochs_run": len(records),
         **params,
         "embeddings": embedding_summary,
         "data_notes": data.notes,
@@ -272,7 +307,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
         "examples": {role: len(split) for role, split in data.splits.items()},
         "preprocessing_seconds": preprocessing_seconds,
     }
-    train_seconds = [r["train_seconds"] for r in monitor.records]
+    train_seconds = [r["train_seconds"] for r in records]
     metrics["seconds_per_epoch"] = float(np.median(train_seconds)) if train_seconds else None
     metrics["train_examples_per_second"] = (
         task.examples_per_epoch(train) / metrics["seconds_per_epoch"] if train_seconds else None

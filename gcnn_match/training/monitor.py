@@ -1,5 +1,6 @@
 """Per-epoch evaluation on the selection split, best-checkpoint keeping, early stopping,
-ESIM's plateau schedule and resumable last checkpoints, in one callback."""
+ESIM's plateau schedule and resume points (after each epoch and inside long ones), in one
+callback."""
 
 import time
 
@@ -21,13 +22,30 @@ class RunMonitor(keras.callbacks.Callback):
         plateau_halving: ESIM's schedule: on no improvement halve the learning rate and restore
             the best weights, at most this many times, then stop. 0 disables it.
         train_examples: examples per epoch (for examples/s).
+        steps: training steps per epoch (needed with `checkpoint_every_minutes`).
+        checkpoint_every_minutes: save a mid-epoch resume point once this many minutes passed
+            since the last resume point (None: at epoch ends only).
 
     State survives a restart: best value and epoch come from `best.json`, epoch records from
-    `epochs.jsonl`, the learning-rate halvings from `last.json`.
+    `epochs.jsonl`, the learning-rate halvings from `last.json`, and a run resumed inside an
+    epoch (`RunDirectory.resume_point`) continues its running metrics, dropout streams and
+    training time from `mid.json` (the weights and optimizer state are loaded by the caller).
+    Under tf.distribute a metric's running sum is restored as equal shares of the replicas' total,
+    so the resumed epoch's train loss may differ from an uninterrupted run's in its last bits;
+    the training itself does not.
     """
 
     def __init__(
-        self, run, evaluate_dev, select_metric, patience, plateau_halving, train_examples, log=print
+        self,
+        run,
+        evaluate_dev,
+        select_metric,
+        patience,
+        plateau_halving,
+        train_examples,
+        log=print,
+        steps=None,
+        checkpoint_every_minutes=None,
     ):
         super().__init__()
         self.run = run
@@ -42,34 +60,64 @@ class RunMonitor(keras.callbacks.Callback):
         self.best_epoch = best.get("epoch", -1)
         self.halvings = read_json(run / "checkpoints" / "last.json", {}).get("halvings", 0)
         self.records = run.epochs()
-        self._start = None
+        self.steps = steps
+        self.checkpoint_seconds = (
+            None if checkpoint_every_minutes is None else 60 * checkpoint_every_minutes
+        )
+        point = run.resume_point()
+        self._resumed = point if point is not None and "step" in point else None
+        self._epoch = self._step = self._start = self._last_saved = None
+        self._seconds_before = 0.0
 
     def on_epoch_begin(self, epoch, logs=None):
         self._reseed_dropout(epoch)
-        self._start = time.perf_counter()
+        self._epoch, self._step, self._seconds_before = epoch, 0, 0.0
+        if self._resumed is not None and self._resumed["epoch"] == epoch:
+            # Keras has reset the metrics, and the dropout streams were reseeded above: back
+            # to their state at the saved step.
+            self._restore_mid_epoch_state(self._resumed)
+            self._step = self._resumed["step"]
+            self._seconds_before = self._resumed["train_seconds"]
+        self._resumed = None
+        self._start = self._last_saved = time.perf_counter()
+
+    def on_train_batch_end(self, batch, logs=None):
+        self._step += 1
+        if self.checkpoint_seconds is None or self._step >= self.steps:
+            return  # the epoch's own checkpoint follows
+        if time.perf_counter() - self._last_saved < self.checkpoint_seconds:
+            return
+        loss = (logs or {}).get("loss")
+        if loss is not None and not np.isfinite(loss):
+            return  # never a resume point after a NaN (TerminateOnNaN ends the epoch)
+        self._save_mid_epoch()
+        self._last_saved = time.perf_counter()
+
+    def _train_seconds(self):
+        return self._seconds_before + time.perf_counter() - self._start
 
     def _reseed_dropout(self, epoch):
         # Dropout's random stream is a per-layer counter that weight files do not restore; tying
         # it to the epoch makes a resumed epoch draw the same masks as an uninterrupted one.
-        for layer in self.model._flatten_layers():
-            for generator in getattr(layer, "_seed_generators", ()):
-                seed = keras.ops.convert_to_numpy(generator.state)[0]
-                generator.state.assign(
-                    keras.ops.convert_to_tensor([seed, epoch << 20], generator.state.dtype)
-                )
+        for generator in _seed_generators(self.model):
+            seed = keras.ops.convert_to_numpy(generator.state)[0]
+            generator.state.assign(
+                keras.ops.convert_to_tensor([seed, epoch << 20], generator.state.dtype)
+            )
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs if logs is not None else {}
         loss = logs.get("loss")
         if loss is not None and not np.isfinite(loss):
-            # Nothing of this epoch is saved: the last checkpoint stays the last good one.
+            # Nothing of this epoch is kept: the last checkpoint stays the last good one.
+            _discard_mid_epoch(self.run / "checkpoints")
             last = read_json(self.run / "checkpoints" / "last.json", {})
             raise FloatingPointError(
                 f"training loss became {loss} in epoch {epoch + 1}; the run stopped and keeps "
                 f"the checkpoint of epoch {last.get('epoch', 0)} (lower the learning rate or "
                 "check the data, then rerun to resume from it)"
             )
-        train_seconds = time.perf_counter() - self._start
+        train_seconds = self._train_seconds()
         start = time.perf_counter()
         dev = self.evaluate_dev(self.model)
         eval_seconds = time.perf_counter() - start
@@ -133,7 +181,9 @@ class RunMonitor(keras.callbacks.Callback):
 
     def _save_last(self, epoch):
         # The epoch number is part of the file name and last.json is written after the weights,
-        # so a kill at any point leaves a consistent (weights, epoch) pair to resume from.
+        # so a kill at any point leaves a consistent (weights, epoch) pair to resume from. The
+        # epoch's mid-epoch resume point goes after (until then it is stale, never used:
+        # `RunDirectory.resume_point`).
         folder = self.run / "checkpoints"
         path = folder / f"last-{epoch + 1}.weights.h5"
         self.run.save_atomically(self.model, path, weights_only=True)
@@ -146,6 +196,55 @@ class RunMonitor(keras.callbacks.Callback):
                 "stopped": bool(self.model.stop_training),
             },
         )
-        for old in folder.glob("last-*.weights.h5"):
-            if old != path:
-                old.unlink()
+        _remove_weights(folder, "last", keep=path)
+        _discard_mid_epoch(folder)
+
+    def _save_mid_epoch(self):
+        # The weight file holds the model and the optimizer; mid.json, written after it, holds
+        # the rest of what the epoch's remaining steps and its record depend on.
+        folder = self.run / "checkpoints"
+        path = folder / f"mid-{self._epoch + 1}-{self._step}.weights.h5"
+        self.run.save_atomically(self.model, path, weights_only=True)
+        write_json(
+            folder / "mid.json",
+            {
+                "epoch": self._epoch,  # finished epochs, as in last.json
+                "step": self._step,
+                "weights": path.name,
+                "train_seconds": self._train_seconds(),
+                "metrics": _values(self.model.metrics_variables),
+                "seed_generators": _values(g.state for g in _seed_generators(self.model)),
+            },
+        )
+        _remove_weights(folder, "mid", keep=path)
+
+    def _restore_mid_epoch_state(self, record):
+        generators = [g.state for g in _seed_generators(self.model)]
+        for variables, values in (
+            (self.model.metrics_variables, record["metrics"]),
+            (generators, record["seed_generators"]),
+        ):
+            for variable, value in zip(variables, values, strict=True):
+                variable.assign(np.asarray(value, variable.dtype))
+
+
+def _seed_generators(model):
+    """The random streams of every layer (dropout's), in a fixed order."""
+    return [g for layer in model._flatten_layers() for g in getattr(layer, "_seed_generators", ())]
+
+
+def _remove_weights(folder, kind, keep=None):
+    for old in folder.glob(f"{kind}-*.weights.h5"):
+        if old != keep:
+            old.unlink()
+
+
+def _discard_mid_epoch(folder):
+    # The record first: none may name a removed file.
+    (folder / "mid.json").unlink(missing_ok=True)
+    _remove_weights(folder, "mid")
+
+
+def _values(variables):
+    """Variables as JSON lists: float32 and integer values survive the round trip exactly."""
+    return [keras.ops.convert_to_numpy(v).tolist() for v in variables]

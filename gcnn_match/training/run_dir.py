@@ -7,6 +7,9 @@
     model_summary.txt    layer table and parameter counts
     checkpoints/last-<epoch>.weights.h5 + last.json  model + optimizer state after the last
                          finished epoch (resume)
+    checkpoints/mid-<epoch>-<step>.weights.h5 + mid.json  the same part-way through the next
+                         epoch, with the epoch's running metrics and dropout streams (resume
+                         inside a long epoch; removed when the epoch finishes)
     checkpoints/best.weights.h5  weights of the best epoch on the dev split (selection)
     epochs.jsonl         one record per finished epoch: train loss, dev metrics, seconds
     logs/                TensorBoard summaries
@@ -62,6 +65,18 @@ class RunDirectory:
 
     def is_complete(self):
         return self.metrics_file.exists()
+
+    def resume_point(self):
+        """The record to resume from: `mid.json` where it continues the last finished epoch,
+        else `last.json` (None before the first epoch's checkpoint). Both count finished epochs
+        in "epoch"; a mid-epoch record adds the steps of the next one done ("step"). A
+        mid-epoch record of an earlier epoch (a kill right after the epoch's own checkpoint,
+        before it was removed) is stale: that epoch has finished."""
+        last = read_json(self.path / "checkpoints" / "last.json")
+        mid = read_json(self.path / "checkpoints" / "mid.json")
+        if mid is not None and mid["epoch"] == (last or {}).get("epoch", 0):
+            return mid
+        return last
 
     def epochs(self):
         path = self.path / "epochs.jsonl"

@@ -124,8 +124,9 @@ class Task:
         """Pairs one training epoch goes through (for throughput)."""
         return len(split)
 
-    def training_dataset(self, split, encoder, first_epoch, epochs):
-        """(dataset, steps per epoch) of epochs [first_epoch, epochs)."""
+    def training_dataset(self, split, encoder, first_epoch, epochs, first_step=0):
+        """(dataset, steps per epoch) of epochs [first_epoch, epochs), without the first
+        `first_step` batches of the first (a resume inside it)."""
         c = self.config
         return training_dataset(
             split,
@@ -138,6 +139,7 @@ class Task:
             c.bucket_width,
             c.padding,
             multiple=self.replicas,
+            first_step=first_step,
             **self.training_inputs(split),
         )
 

@@ -2,6 +2,8 @@
 
 - a real SIGKILL of experiments/train.py after its first checkpoint, then the same command:
   the run resumes and ends with the metrics of an uninterrupted run with the same seed;
+- the same inside an epoch, after a mid-epoch checkpoint: the resumed run skips the batches
+  trained before and ends with the same records, predictions and metrics;
 - the same seed twice gives the same metrics (another seed does not);
 - a NaN loss stops the run with a clear message and keeps the last good checkpoint, from which
   the run resumes.
@@ -20,6 +22,7 @@ import pytest
 
 from gcnn_match.experiments import registry
 from gcnn_match.training import loop
+from gcnn_match.training.run_dir import RunDirectory
 
 # Trains or runs real processes: left out of `make test-fast`.
 pytestmark = pytest.mark.slow
@@ -54,30 +57,47 @@ def _command(run_dir, data_dir, cache_dir):
     ]
 
 
-def _wait_for_first_checkpoint(process, run_dir, timeout=120):
-    last = run_dir / "checkpoints" / "last.json"
+def _wait_for_checkpoint(process, path, ready=lambda record: True, timeout=120):
     deadline = time.monotonic() + timeout
-    while not last.exists():
+    while True:
+        try:
+            if ready(json.loads(path.read_text())):
+                return
+        except FileNotFoundError:  # not yet written, or removed at an epoch's end
+            pass
         if process.poll() is not None:
-            pytest.fail("the run ended before its first checkpoint")
+            pytest.fail(f"the run ended before {path.name} was ready")
         if time.monotonic() > deadline:
             process.kill()
-            pytest.fail("no checkpoint within the time limit")
+            pytest.fail(f"no {path.name} within the time limit")
         time.sleep(0.02)
 
 
-def test_sigkill_mid_training_then_the_same_command_ends_like_an_uninterrupted_run(
-    shared_data, tmp_path
-):
-    cache = tmp_path / "cache"
+@pytest.fixture(scope="module")
+def reference(shared_data, tmp_path_factory):
+    """The uninterrupted run (default checkpoint interval: none inside these short epochs)."""
+    run = tmp_path_factory.mktemp("reference")
     subprocess.run(
-        _command(tmp_path / "reference", shared_data, cache),
+        _command(run, shared_data, tmp_path_factory.mktemp("cache")),
         cwd=REPO,
         check=True,
         capture_output=True,
         timeout=300,
     )
-    reference = json.loads((tmp_path / "reference" / "metrics.json").read_text())
+    assert not list((run / "checkpoints").glob("mid*"))
+    return run
+
+
+def _kill(process):
+    process.send_signal(signal.SIGKILL)
+    assert process.wait(timeout=60) == -signal.SIGKILL
+
+
+def test_sigkill_mid_training_then_the_same_command_ends_like_an_uninterrupted_run(
+    shared_data, tmp_path, reference
+):
+    cache = tmp_path / "cache"
+    reference = json.loads((reference / "metrics.json").read_text())
 
     run = tmp_path / "killed"
     process = subprocess.Popen(
@@ -86,9 +106,8 @@ def test_sigkill_mid_training_then_the_same_command_ends_like_an_uninterrupted_r
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    _wait_for_first_checkpoint(process, run)
-    process.send_signal(signal.SIGKILL)
-    assert process.wait(timeout=60) == -signal.SIGKILL
+    _wait_for_checkpoint(process, run / "checkpoints" / "last.json")
+    _kill(process)
     killed_after = json.loads((run / "checkpoints" / "last.json").read_text())["epoch"]
     assert 1 <= killed_after < EPOCHS and not (run / "metrics.json").exists()
 
@@ -109,6 +128,51 @@ def test_sigkill_mid_training_then_the_same_command_ends_like_an_uninterrupted_r
     assert {k: resumed[k] for k in METRICS} == {k: reference[k] for k in METRICS}
     records = [json.loads(line) for line in (run / "epochs.jsonl").read_text().splitlines()]
     assert [r["epoch"] for r in records] == list(range(1, EPOCHS + 1))
+
+
+def _same_training(record):
+    """An epoch record without its timings."""
+    return {k: v for k, v in record.items() if "second" not in k}
+
+
+def test_sigkill_inside_an_epoch_then_the_same_command_ends_like_an_uninterrupted_run(
+    shared_data, tmp_path, reference
+):
+    run = tmp_path / "killed"
+    # A resume point after every step; the uninterrupted run has none inside its epochs.
+    command = _command(run, shared_data, tmp_path / "cache") + [
+        "--override=checkpoint_every_minutes=0"
+    ]
+    process = subprocess.Popen(
+        command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    # Part-way through epoch 2 (of 32 steps), so the resumed epoch skips several batches.
+    _wait_for_checkpoint(
+        process, run / "checkpoints" / "mid.json", lambda r: r["epoch"] >= 1 and r["step"] >= 8
+    )
+    _kill(process)
+    point = RunDirectory(run).resume_point()
+    assert "step" in point and 1 <= point["epoch"] < EPOCHS, point  # killed inside an epoch
+
+    rerun = subprocess.run(
+        command, cwd=REPO, check=True, capture_output=True, text=True, timeout=300
+    )
+    assert f"resuming in epoch {point['epoch'] + 1} after step {point['step']}" in rerun.stdout
+    expected = json.loads((reference / "metrics.json").read_text())
+    resumed = json.loads((run / "metrics.json").read_text())
+    print(
+        f"killed in epoch {point['epoch'] + 1} after step {point['step']}; reference vs "
+        "resumed: " + ", ".join(f"{k} {expected[k]} / {resumed[k]}" for k in METRICS)
+    )
+    assert {k: resumed[k] for k in METRICS} == {k: expected[k] for k in METRICS}
+    # The epoch's running train loss and accuracy too: the resumed epoch continued its sums.
+    assert [_same_training(r) for r in RunDirectory(run).epochs()] == [
+        _same_training(r) for r in RunDirectory(reference).epochs()
+    ]
+    for role in ("dev", "test"):
+        predictions = (run / "predictions" / f"{role}.tsv").read_text()
+        assert predictions == (reference / "predictions" / f"{role}.tsv").read_text()
+    assert not list((run / "checkpoints").glob("mid*"))
 
 
 def _config(seed=1, epochs=2):
