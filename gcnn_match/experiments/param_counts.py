@@ -83,9 +83,10 @@ CONVENTIONS = {
         output_layer=False,
         mismatches={
             "attconv/snli/attconv_advanced": (
-                "Eq. 7-13 read literally have 15 d² weights (f_mgran 8 d², shared by source "
-                "and focus, f_bene 2 d², W1 3 d², W2 2 d²), 13 d² with "
-                "share_beneficiary_weights; no reading found gives the paper's 10 d²"
+                "Eq. 7-13 have 13 d² weights with f_bene = Eq. 10's unigram f_gconv (f_mgran "
+                "8 d², shared by source and focus, W1 3 d², W2 2 d²): 1.17M; 15 d² = 1.35M "
+                "with a separate f_bene; the paper's 10 d² needs W_h = W_g inside f_gconv, "
+                "against Eq. 7-8 (docs/attconv.md#parameter-counts)"
             ),
         },
     ),

@@ -18,7 +18,8 @@ Registered builders:
 
 With d = e = 300 the encoder weights (no embeddings, biases or classifier) are Table 7's
 numbers: Bi-CNN and no_context 270,000, light, no_conv and APCNN 360,000. Advanced has
-1,350,000 (15 d^2) where the paper reports 900K (see `AdvancedAttentiveConv`).
+1,170,000 (13 d^2; 1,350,000 with a separate f_bene) where the paper reports 900K (see
+`AdvancedAttentiveConv`).
 """
 
 import keras
@@ -164,7 +165,7 @@ def build_attconv(
     classifier="paper",
     code_faithful=False,
     share_focus_weights=True,
-    share_beneficiary_weights=False,
+    share_beneficiary_weights=True,
     fc_layers=4,
     intra_context=False,
     context_wise=False,
@@ -190,7 +191,9 @@ def build_attconv(
             (docs/attconv.md#code-faithful-mode). Predictions then depend on the batch's padding and
             other examples. Default: proper masking.
         share_focus_weights: advanced, [U→S] True: one f_mgran for source and focus.
-        share_beneficiary_weights: advanced, [U→S] False: f_bene has its own weights.
+        share_beneficiary_weights: advanced, True: f_bene is f_mgran's width-1 branch (Eq. 13
+            writes Eq. 10's f_gconv(h^x_i)); False: f_bene has its own weights
+            (docs/attconv.md#open-choices).
         fc_layers: no_conv's position-wise layers (4, "the same size as light").
         intra_context: t_y = t_x (§3.3, §4.2, Yelp): the text attends to itself; "a" is not
             read.

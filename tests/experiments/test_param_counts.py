@@ -78,7 +78,7 @@ def test_the_report_lists_paper_and_ours_with_the_reason_of_each_mismatch():
     markdown = param_counts.render_markdown("attconv-snli")
     assert "without biases, without the output layer; e = 300, d = 300" in markdown
     assert "| ATTCONV – light | 360K | 360,000 | yes |" in markdown
-    assert "| ATTCONV – advanced | 900K | 1,350,000 | no: Eq. 7-13 read literally" in markdown
+    assert "| ATTCONV – advanced | 900K | 1,170,000 | no: Eq. 7-13 have 13 d²" in markdown
     assert param_counts.render_markdown("gcnn-quora") == ""
 
 
