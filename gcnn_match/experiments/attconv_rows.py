@@ -62,6 +62,8 @@ MODELS = {
     "ATTCONV-light": ("attconv", {"variant": "light"}),
     "w/o convolution": ("attconv", {"variant": "no_conv"}),
     "ATTCONV-advanced": ("attconv", ADVANCED),
+    # The authors' released light scripts (docs/attconv.md#authors-light-configuration).
+    "ATTCONV-light (authors' code)": ("attconv_code_light", {"code_faithful": True}),
 }
 
 # Table 5, SciTail test accuracy %, by the row names of MODELS.
@@ -136,30 +138,56 @@ def _register(dataset, key, row, targets, notes, model_kwargs=None, name=None, *
             model_kwargs=dict(kwargs, **(model_kwargs or {})),
             targets=targets,
             target_notes=notes,
-            **settings,
-            **COMMON,
+            **{**COMMON, **settings},
         )
     )
 
 
+SCITAIL_DATA = dict(
+    table="Table 5",
+    tokenizer="treebank",
+    lowercase=False,
+    use_given_tokens=False,
+    max_len_a=50,
+    max_len_b=50,
+)
+SCITAIL_NOTE = (
+    "SciTail test accuracy % (Table 5), 2-way entails / neutral. "
+    + VECTORS_NOTE
+    + " The authors' script tokenises with nltk.word_tokenize and keeps alphabetic "
+    "tokens only, cased; here Treebank tokens, cased, nothing dropped."
+)
 for key, (row, accuracy) in SCITAIL.items():
-    _register(
-        "scitail",
-        key,
-        row,
-        {"test_accuracy": accuracy / 100},
-        "SciTail test accuracy % (Table 5), 2-way entails / neutral. "
-        + VECTORS_NOTE
-        + " The authors' script tokenises with nltk.word_tokenize and keeps alphabetic "
-        "tokens only, cased; here Treebank tokens, cased, nothing dropped.",
-        table="Table 5",
-        tokenizer="treebank",
-        lowercase=False,
-        use_given_tokens=False,
-        max_len_a=50,
-        max_len_b=50,
-    )
+    _register("scitail", key, row, {"test_accuracy": accuracy / 100}, SCITAIL_NOTE, **SCITAIL_DATA)
 
+# The authors' released light configuration (not in the paper), one row per script with that
+# script's optimizer, batch and length. Selected on dev and tested once, as every row.
+CODE_LIGHT = "ATTCONV-light (authors' code)"
+CODE_LIGHT_NOTE = (
+    "Row 'ATTCONV-light (authors' code)': the authors' released {script}, a configuration the "
+    "paper does not describe (docs/attconv.md#authors-light-configuration). "
+)
+_register(
+    "scitail",
+    CODE_LIGHT,
+    CODE_LIGHT,
+    {"test_accuracy": 0.786},
+    CODE_LIGHT_NOTE.format(script="SciTail light script")
+    + "Its 78.6% is what the authors' commit of the script reports, not Table 5 (whose "
+    "light row is 78.1), and it is selected on test: the script evaluates the test set every "
+    "100 batches and keeps the best accuracy seen (its dev evaluation is commented out). "
+    "Ours selects on dev and tests once, as every other row.",
+    **SCITAIL_DATA,
+)
+
+SNLI_DATA = dict(
+    table="Table 7",
+    tokenizer="whitespace",
+    lowercase=True,
+    use_given_tokens=True,
+    max_len_a=70,
+    max_len_b=70,
+)
 for key, (row, accuracy, params) in SNLI.items():
     _register(
         "snli",
@@ -171,13 +199,26 @@ for key, (row, accuracy, params) in SNLI.items():
         + " "
         + PARAMS_NOTE
         + " Lower-cased parse-tree tokens, as the authors' pre-processed file.",
-        table="Table 7",
-        tokenizer="whitespace",
-        lowercase=True,
-        use_given_tokens=True,
-        max_len_a=70,
-        max_len_b=70,
+        **SNLI_DATA,
     )
+
+# The SNLI light script: AdaGrad 0.02, batch 70, length 70 (the row's length already).
+_register(
+    "snli",
+    CODE_LIGHT,
+    CODE_LIGHT,
+    {},
+    CODE_LIGHT_NOTE.format(script="SNLI light script")
+    + "No number is reported for it, so the row has no target: Table 7's light row (86.3, "
+    "360K weights) is the paper's single-channel light, and this model has 1.44M. The "
+    "script tests whenever dev improves and keeps the best test accuracy seen; ours selects "
+    "on dev and tests once, as every other row.",
+    **dict(
+        SNLI_DATA,
+        optimizer=OptimizerConfig(name="adagrad", learning_rate=0.02),
+        batch_size=70,
+    ),
+)
 
 for key, (row, accuracy) in YELP.items():
     _register(
