@@ -19,7 +19,7 @@ class NaiveCoupledLSTM(CoupledLSTM):
         As `CoupledLSTM`.
     """
 
-    def _scan(self, block, row_term, col_term, grid_term, mask_x, mask_y):
+    def _scan(self, weights, row_term, col_term, grid_term, mask_x, mask_y):
         width = self.num_streams * self.units
         batch, n, m = tf.shape(mask_x)[0], tf.shape(mask_x)[1], tf.shape(mask_y)[1]
         dtype = mask_x.dtype
@@ -38,9 +38,9 @@ class NaiveCoupledLSTM(CoupledLSTM):
             if grid_term is None:
                 pre_in = row_term[:, i][:, None] + col_term[:, j][:, None]
             else:
-                pre_in = self._grid_input(block, grid_term[:, i, j][:, None])
+                pre_in = self._grid_input(weights, grid_term[:, i, j][:, None])
             valid = (mask_x[:, i] * mask_y[:, j])[:, None]
-            h, c = self._cell(block, pre_in, col_pred, row_pred, valid)
+            h, c = self._cell(weights, pre_in, col_pred, row_pred, valid)
             cells = cells.write(index, tf.concat([h, c], axis=-1)[:, 0])
             return index + 1, h, c, cells
 

@@ -3,7 +3,8 @@
 GCNN (Chen et al. 2018): GCNN, GLU, ResidualConv, ConvEncoder, CharComposition, SoftAlignment,
 MatchingFeatures, MaxMeanPooling; its ESIM baseline: BiLSTMEncoder.
 ATTCONV (Yin & Schütze 2018): AttentiveContext, AttentiveConv, GatedConvUnit, MultiGranular,
-AdvancedAttentiveConv; baselines: AttentivePooling, BatchColumnNormalization.
+AdvancedAttentiveConv; baselines: AttentivePooling; the authors' code: BatchColumnNormalization,
+BatchStatisticsNormalization.
 Coupled-LSTMs (Liu et al. 2016): CoupledLSTM, DynamicPooling; baseline: ConditionalAttention.
 COIN (Hu et al. 2021): SelfAlignmentContext, ContextCrossAttention, GateFusion,
 MultiHeadPooling.
@@ -14,6 +15,7 @@ from gcnn_match.layers.attentive_context import AttentiveContext
 from gcnn_match.layers.attentive_conv import AttentiveConv
 from gcnn_match.layers.attentive_pooling import AttentivePooling
 from gcnn_match.layers.batch_column_normalization import BatchColumnNormalization
+from gcnn_match.layers.batch_statistics_normalization import BatchStatisticsNormalization
 from gcnn_match.layers.bilstm_encoder import BiLSTMEncoder
 from gcnn_match.layers.char_composition import CharComposition
 from gcnn_match.layers.conditional_attention import ConditionalAttention
@@ -41,6 +43,7 @@ __all__ = [
     "AttentiveConv",
     "AttentivePooling",
     "BatchColumnNormalization",
+    "BatchStatisticsNormalization",
     "BiLSTMEncoder",
     "CharComposition",
     "ConditionalAttention",

@@ -16,19 +16,21 @@ class AdvancedAttentiveConv(ExplicitMaskLayer):
     ```
     source       S = f_mgran(H^x)    (Eq. 10-12, `MultiGranular`, 2d features)
     focus        F = f_mgran(H^y)    ("the same architecture" as the source)
-    beneficiary  B = f_bene(H^x) = f_gconv(H^x), width 1   (Eq. 13, `GatedConvUnit`)
+    beneficiary  B = f_bene(H^x) = f_gconv(H^x), width 1   (Eq. 13: Eq. 10's h^x_uni)
     c_i     = sum_j softmax_j(S_i . F_j) F_j                           (2d features)
     h_i,new = tanh(W1 [B_{i-1}; B_i; B_{i+1}] + W2 c_i + b)             (`AttentiveConv`)
     ```
 
-    The paper gives no code for this version; this is the literal reading of
-    docs/attconv.md#advanced-attconv. Two choices it leaves open are flags ([U→S] defaults): the
-    focus shares the source's f_mgran weights (`share_focus_weights=True`, as the released code
-    shares its gated layer between the two sentences) and the beneficiary has its own unigram gated
-    convolution (`share_beneficiary_weights=False`; True reuses the width-1 branch of the
-    source's f_mgran). With d = 300 the default has 8d^2 (f_mgran) + 2d^2 (f_bene) + 3d^2
-    (W1) + 2d^2 (W2) = 15 d^2 = 1.35M weights, 13 d^2 = 1.17M when the beneficiary is
-    shared; **Table 7 reports 900K**, which no reading of Eq. 7-13 reproduces
+    The paper gives no code for this version; this is the reading of
+    docs/attconv.md#advanced-attconv. Two sharing choices are flags: the focus shares the
+    source's f_mgran weights (`share_focus_weights=True`, "the same architecture"; the released
+    code shares its gated layer between the two sentences), and the beneficiary is the width-1
+    branch of the source's f_mgran (`share_beneficiary_weights=True`: Eq. 13,
+    f_bene(h^x_i) = f_gconv(h^x_i), is Eq. 10's h^x_uni,i = f_gconv(h^x_i) over the same input;
+    False gives f_bene a unigram gated convolution of its own; docs/attconv.md#open-choices).
+    With d = 300 the default has 8d^2 (f_mgran) + 3d^2 (W1) + 2d^2 (W2) = 13 d^2 = 1.17M
+    weights, 15 d^2 = 1.35M with a separate f_bene; **Table 7 reports 900K** = 10 d^2, which
+    only W_h = W_g inside every f_gconv (against Eq. 7-8) with a separate f_bene gives
     (docs/attconv.md#known-mismatches).
 
     Args:
@@ -37,7 +39,8 @@ class AdvancedAttentiveConv(ExplicitMaskLayer):
         granularities: widths of f_mgran's gated convolutions, (1, 3) in the paper.
         share_focus_weights: one f_mgran for source and focus.
         share_beneficiary_weights: the beneficiary is the width-1 branch of the source's
-            f_mgran (needs 1 in `granularities`) instead of a separate f_gconv.
+            f_mgran (needs 1 in `granularities`; the default, Eq. 13 = Eq. 10) instead of a
+            separate f_gconv.
         matching: matching function of the attention ("dot", "bilinear", "additive").
         code_faithful: the attention softmax keeps padded focus positions with score 0 and
             the beneficiary is convolved unmasked, as in the released light code (see
@@ -79,7 +82,7 @@ class AdvancedAttentiveConv(ExplicitMaskLayer):
         kernel_size=3,
         granularities=(1, 3),
         share_focus_weights=True,
-        share_beneficiary_weights=False,
+        share_beneficiary_weights=True,
         matching="dot",
         code_faithful=False,
         return_attention=False,

@@ -8,6 +8,7 @@ from gcnn_match.layers.masking import ExplicitMaskLayer, unpack_pair_mask
 from gcnn_match.layers.scan import carry_scan, flat_matmul
 
 _CELLS = ("tight", "loose")
+_WEIGHTS = ("input_kernel", "recurrent_kernel", "bias")  # of each block and weight set
 # direction -> (reverse sentence X, reverse sentence Y); the scan of direction d starts at
 # the corner (1, 1), (1, m), (n, m), (n, 1) of the paper's §4.2.1 for d = 1, 2, 3, 4.
 _REVERSALS = {1: (False, False), 2: (False, True), 3: (True, True), 4: (True, False)}
@@ -49,6 +50,36 @@ def _orient(t, direction, len_x, len_y, x_axis, y_axis):
     return t
 
 
+def _matmul(x, kernel):
+    """x (B', ..., I) @ kernel: (I, G) for every direction, or (D, I, G) with one (I, G) per
+    direction, whose copies fill B' in D consecutive chunks (see `CoupledLSTM.call`)."""
+    if len(kernel.shape) == 2:
+        return flat_matmul(x, kernel)
+    per_direction = ops.reshape(x, (kernel.shape[0], -1, ops.shape(x)[-1]))
+    return ops.reshape(ops.matmul(per_direction, kernel), ops.shape(x)[:-1] + (kernel.shape[-1],))
+
+
+def _add_bias(pre, bias):
+    """pre (B', ..., G) + bias: (G,) for every direction, or (D, G) one per direction."""
+    if len(bias.shape) == 1:
+        return pre + bias
+    per_direction = ops.reshape(pre, (bias.shape[0], -1, ops.shape(pre)[-1]))
+    return ops.reshape(per_direction + bias[:, None, :], ops.shape(pre))
+
+
+def _per_stream(x, kernels, biases=None):
+    """x (B', R, S, I) -> (B', R, S, G): every LC stream through `kernels[0]` (shared) or
+    stream s through `kernels[s]`; plus `biases` alike."""
+    if len(kernels) == 1:
+        out = _matmul(x, kernels[0])
+        return out if biases is None else _add_bias(out, biases[0])
+    streams = []
+    for s, kernel in enumerate(kernels):
+        out = _matmul(x[:, :, s], kernel)
+        streams.append(out if biases is None else _add_bias(out, biases[s]))
+    return ops.stack(streams, axis=2)
+
+
 @keras.saving.register_keras_serializable(package="gcnn_match")
 class CoupledLSTM(ExplicitMaskLayer):
     """Stacked blocks of four-directional coupled LSTMs (LC- or TC-LSTMs) over a pair grid.
@@ -61,19 +92,21 @@ class CoupledLSTM(ExplicitMaskLayer):
     c_ij = c~ * i + f1 * c_{i,j-1} + f2 * c_{i-1,j};       h_ij = o * tanh(c_ij)
     ```
 
-    and `cell="loose"` (LC-LSTMs, Eq. 5-8) runs two LSTMs (Eq. 1-3) with ONE shared weight
-    set: LSTM1 along i on x_i with recurrent input [h1_{i-1,j}; h2_{i-1,j}] and memory
-    c1_{i-1,j}; LSTM2 along j on y_j with [h1_{i,j-1}; h2_{i,j-1}] and c2_{i,j-1}. Its cell
-    output is [h1_ij; h2_ij] (2 * units).
+    and `cell="loose"` (LC-LSTMs, Eq. 5-8) runs two LSTMs (Eq. 1-3): LSTM1 along i on x_i
+    with recurrent input [h1_{i-1,j}; h2_{i-1,j}] and memory c1_{i-1,j}; LSTM2 along j on y_j
+    with [h1_{i,j-1}; h2_{i,j-1}] and c2_{i,j-1}. Its cell output is [h1_ij; h2_ij]
+    (2 * units). LSTM1 and LSTM2 have their own weights, as §3.3's "two standard LSTMs in
+    parallel" / "two separated LSTMs" read; `share_streams=True` gives them one weight set.
 
     A block (§4.2) runs the cell from the four corners (direction d of §4.2.1 takes its
-    predecessors from i -/+ 1 and j -/+ 1) with the SAME weights, and sums the four grids
-    (Eq. 13; for LC h1 and h2 are summed separately). Blocks are stacked; block l >= 2 takes
-    the summed grid of block l - 1 in place of the words: TC replaces [x_i; y_j] by h^_ij
-    (units), LC feeds h^1_ij to LSTM1 and h^2_ij to LSTM2. Each block has its own weights.
-    Shared directions, LC's shared LSTM pair and these higher-layer inputs are not stated in
-    the paper: they are what reproduces every parameter count of its Table 2
-    (docs/clstm.md#directions-and-stacking, docs/clstm.md#parameter-counts). Boundary states
+    predecessors from i -/+ 1 and j -/+ 1) and sums the four grids (Eq. 13; for LC h1 and h2
+    are summed separately). The directions share one weight set (`share_directions=True`);
+    False gives each its own, as the directions of a bidirectional LSTM. Blocks are stacked;
+    block l >= 2 takes the summed grid of block l - 1 in place of the words: TC replaces
+    [x_i; y_j] by h^_ij (units), LC feeds h^1_ij to LSTM1 and h^2_ij to LSTM2. Each block has
+    its own weights. Table 2's parameter counts are reproduced by shared directions and, for
+    LC, a shared LSTM pair; the text reads separate LSTMs for LC and leaves the directions
+    open (docs/clstm.md#open-choices, docs/clstm.md#parameter-counts). Boundary states
     (outside the grid) are zeros [U→S].
 
     Computation: cell (i, j) needs only cells of the anti-diagonal i + j - 1, so each block
@@ -91,6 +124,11 @@ class CoupledLSTM(ExplicitMaskLayer):
         num_layers: int, stacked blocks (1; 4 for SNLI and 3 for Yahoo in the paper).
         directions: list of direction ids in {1, 2, 3, 4}; [1] is the paper's
             "(Single Direction)" row, [1, 2, 3, 4] (default) its four-directional blocks.
+        share_streams: LC only: one weight set for LSTM1 and LSTM2 (default False: two, the
+            text's "two separated LSTMs"; True reproduces Table 2's LC counts).
+        share_directions: one weight set for every direction of a block (default True:
+            what Table 2's equal single- and four-direction counts need); False gives each
+            direction its own.
         kernel_initializer: initializer of the input and recurrent kernels. U[-0.1, 0.1]
             as the paper initialises every non-embedding parameter (§6.1).
         bias_initializer: initializer of the gate biases (U[-0.1, 0.1], same reason).
@@ -98,8 +136,8 @@ class CoupledLSTM(ExplicitMaskLayer):
         **kwargs: base `keras.layers.Layer` arguments.
 
     Call arguments:
-        inputs: list `[x, y]`, float tensors (B, n, e) and (B, m, e) (same e for LC, whose
-            two LSTMs share the input weights).
+        inputs: list `[x, y]`, float tensors (B, n, e_x) and (B, m, e_y) (e_x = e_y for LC
+            with `share_streams`, whose two LSTMs then share the input kernel).
         mask: optional list `[mask_x, mask_y]`, float (B, n) and (B, m), 1 on real tokens
             and 0 on padding; padding must be at the end (right padding).
         training: unused, accepted for a uniform signature.
@@ -134,6 +172,8 @@ class CoupledLSTM(ExplicitMaskLayer):
         cell="tight",
         num_layers=1,
         directions=(1, 2, 3, 4),
+        share_streams=False,
+        share_directions=True,
         kernel_initializer=None,
         bias_initializer=None,
         kernel_regularizer=None,
@@ -149,10 +189,14 @@ class CoupledLSTM(ExplicitMaskLayer):
             or len(set(directions)) != len(directions)
         ):
             raise ValueError(f"directions must be distinct ids in 1..4, got {directions}")
+        if cell == "tight" and share_streams:
+            raise ValueError("share_streams applies to LC (cell='loose'); TC has one cell")
         self.units = int(units)
         self.cell = cell
         self.num_layers = int(num_layers)
         self.directions = directions
+        self.share_streams = bool(share_streams)
+        self.share_directions = bool(share_directions)
         self.kernel_initializer = keras.initializers.get(kernel_initializer or paper_uniform())
         self.bias_initializer = keras.initializers.get(bias_initializer or paper_uniform())
         self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)
@@ -161,31 +205,70 @@ class CoupledLSTM(ExplicitMaskLayer):
         self.num_gates = 5 if cell == "tight" else 4
         self.num_streams = 1 if cell == "tight" else 2
         self.output_dim = self.units * self.num_streams
+        # Weight sets of a block: one per LC stream unless shared, one per direction unless
+        # shared.
+        self.stream_sets = 1 if self.share_streams else self.num_streams
+        self.direction_sets = 1 if self.share_directions else len(directions)
 
     def build(self, input_shape):
         x_shape, y_shape = input_shape
-        if self.cell == "loose" and x_shape[-1] != y_shape[-1]:
-            raise ValueError("LC-LSTMs share one input kernel: x and y need the same width")
+        if self.cell == "loose" and self.share_streams and x_shape[-1] != y_shape[-1]:
+            raise ValueError("with share_streams, LC's one input kernel needs x and y equally wide")
+        # block[name][stream set][direction set]: one variable.
+        self.blocks = [
+            {
+                name: [
+                    [
+                        self._add_block_weight(name, layer, stream, direction, x_shape, y_shape)
+                        for direction in range(self.direction_sets)
+                    ]
+                    for stream in range(self.stream_sets)
+                ]
+                for name in _WEIGHTS
+            }
+            for layer in range(self.num_layers)
+        ]
+
+    def _add_block_weight(self, name, layer, stream, direction, x_shape, y_shape):
         k, gates = self.units, self.num_gates * self.units
-        self.blocks = []
-        for layer in range(self.num_layers):
-            if layer == 0:
-                # TC reads [x_i; y_j]; LC's shared LSTM reads x_i (LSTM1) or y_j (LSTM2).
-                in_dim = x_shape[-1] + y_shape[-1] if self.cell == "tight" else x_shape[-1]
-            else:
-                in_dim = k  # the summed grid of the block below (per LC stream)
-            names = ("input_kernel", "recurrent_kernel", "bias")
-            shapes = ((in_dim, gates), (2 * k, gates), (gates,))
-            block = {}
-            for i, (name, shape) in enumerate(zip(names, shapes)):
-                initializer = self.bias_initializer if name == "bias" else self.kernel_initializer
-                block[name] = self.add_weight(
-                    shape=shape,
-                    name=f"block{layer + 1}_{name}",
-                    initializer=fresh_initializer(initializer, offset=3 * layer + i),
-                    regularizer=None if name == "bias" else self.kernel_regularizer,
-                )
-            self.blocks.append(block)
+        if name == "bias":
+            shape = (gates,)
+        elif name == "recurrent_kernel":
+            shape = (2 * k, gates)
+        elif layer > 0:
+            shape = (k, gates)  # the summed grid of the block below (per LC stream)
+        elif self.cell == "tight":
+            shape = (x_shape[-1] + y_shape[-1], gates)  # [x_i; y_j]
+        else:
+            shape = ((x_shape, y_shape)[stream][-1], gates)  # LSTM1 reads x_i, LSTM2 y_j
+        parts = [f"block{layer + 1}"]
+        if self.direction_sets > 1:
+            parts.append(f"direction{self.directions[direction]}")
+        if self.stream_sets > 1:
+            parts.append(f"lstm{stream + 1}")
+        # Distinct seed offsets for every weight; the first set keeps 3 * layer + index.
+        weight_set = direction * self.stream_sets + stream
+        offset = 3 * (self.num_layers * weight_set + layer) + _WEIGHTS.index(name)
+        initializer = self.bias_initializer if name == "bias" else self.kernel_initializer
+        return self.add_weight(
+            shape=shape,
+            name="_".join(parts + [name]),
+            initializer=fresh_initializer(initializer, offset=offset),
+            regularizer=None if name == "bias" else self.kernel_regularizer,
+        )
+
+    def _block_weights(self, block):
+        """name -> one tensor per stream set: (I, G) shared by the directions, or (D, I, G)
+        with one (I, G) per direction in `self.directions` order."""
+        return {
+            name: [
+                ops.stack([w.value for w in per_direction])
+                if len(per_direction) > 1
+                else per_direction[0]
+                for per_direction in sets
+            ]
+            for name, sets in block.items()
+        }
 
     def call(self, inputs, mask=None, training=None):
         x, y = inputs
@@ -212,13 +295,14 @@ class CoupledLSTM(ExplicitMaskLayer):
 
         grid = None
         for layer, block in enumerate(self.blocks):
+            weights = self._block_weights(block)
             if layer == 0:
                 row_term, col_term = self._first_layer_terms(
-                    block, per_direction(x, 1, None), per_direction(y, None, 1)
+                    weights, per_direction(x, 1, None), per_direction(y, None, 1)
                 )
-                out = self._scan(block, row_term, col_term, None, *masks)
+                out = self._scan(weights, row_term, col_term, None, *masks)
             else:
-                out = self._scan(block, None, None, per_direction(grid, 1, 2), *masks)
+                out = self._scan(weights, None, None, per_direction(grid, 1, 2), *masks)
             # Eq. 13: each direction's grid back in the original orientation, summed.
             chunks = ops.split(out, copies, axis=0)
             grid = sum(
@@ -226,31 +310,31 @@ class CoupledLSTM(ExplicitMaskLayer):
             )
         return grid
 
-    def _first_layer_terms(self, block, xs, ys):
+    def _first_layer_terms(self, weights, xs, ys):
         """Per-row and per-column input pre-activations (B', n, S, G) and (B', m, S, G)."""
-        kernel = block["input_kernel"]
+        kernels, biases = weights["input_kernel"], weights["bias"]
         if self.cell == "tight":
             e = ops.shape(xs)[-1]
-            row = ops.matmul(xs, kernel[:e]) + block["bias"]
-            col = ops.matmul(ys, kernel[e:])
+            row = _add_bias(_matmul(xs, kernels[0][..., :e, :]), biases[0])
+            col = _matmul(ys, kernels[0][..., e:, :])
             return row[:, :, None, :], col[:, :, None, :]
         # LC: stream 0 (LSTM1) reads x_i, stream 1 (LSTM2) reads y_j.
-        row = ops.matmul(xs, kernel) + block["bias"]
-        col = ops.matmul(ys, kernel) + block["bias"]
+        row = _add_bias(_matmul(xs, kernels[0]), biases[0])
+        col = _add_bias(_matmul(ys, kernels[-1]), biases[-1])
         return (
             ops.stack([row, ops.zeros_like(row)], axis=2),
             ops.stack([ops.zeros_like(col), col], axis=2),
         )
 
-    def _grid_input(self, block, cells):
+    def _grid_input(self, weights, cells):
         """Pre-activations (B', n, S, G) of grid features (B', n, D) gathered on a diagonal."""
         if self.cell == "tight":
-            pre = flat_matmul(cells, block["input_kernel"]) + block["bias"]
+            pre = _add_bias(_matmul(cells, weights["input_kernel"][0]), weights["bias"][0])
             return pre[:, :, None, :]
         streams = ops.reshape(cells, ops.shape(cells)[:2] + (2, self.units))
-        return flat_matmul(streams, block["input_kernel"]) + block["bias"]
+        return _per_stream(streams, weights["input_kernel"], weights["bias"])
 
-    def _cell(self, block, pre_in, col_pred, row_pred, valid):
+    def _cell(self, weights, pre_in, col_pred, row_pred, valid):
         """(h, c), each (B', R, S * k), of R cells updated at once (Eq. 5-11).
 
         `pre_in` (B', R, S, G) holds the cells' input pre-activations; `col_pred` and
@@ -259,10 +343,10 @@ class CoupledLSTM(ExplicitMaskLayer):
         grid, whose states are zeroed.
         """
         (h_col, c_col), (h_row, c_row) = col_pred, row_pred
-        k, recurrent = self.units, block["recurrent_kernel"]
+        k, recurrent = self.units, weights["recurrent_kernel"]
         if self.cell == "tight":
             # Eq. 9 orders the recurrent input as [h_{i,j-1}; h_{i-1,j}].
-            pre = pre_in[:, :, 0] + flat_matmul(ops.concatenate([h_col, h_row], axis=-1), recurrent)
+            pre = pre_in[:, :, 0] + _matmul(ops.concatenate([h_col, h_row], axis=-1), recurrent[0])
             cand, out_gate, in_gate, f_col, f_row = ops.split(pre, 5, axis=-1)
             c = (
                 ops.tanh(cand) * ops.sigmoid(in_gate)
@@ -271,9 +355,9 @@ class CoupledLSTM(ExplicitMaskLayer):
             )
         else:
             # LSTM1 recurs on the row predecessor, LSTM2 on the column predecessor; both
-            # read [h1; h2] of their predecessor through the one shared kernel.
+            # read [h1; h2] of their predecessor.
             rec_in = ops.stack([h_row, h_col], axis=2)  # (B', R, 2, 2k)
-            pre = pre_in + flat_matmul(rec_in, recurrent)
+            pre = pre_in + _per_stream(rec_in, recurrent)
             cand, out_gate, in_gate, forget = ops.split(pre, 4, axis=-1)
             c_pred = ops.stack([c_row[..., :k], c_col[..., k:]], axis=2)
             c = ops.tanh(cand) * ops.sigmoid(in_gate) + ops.sigmoid(forget) * c_pred
@@ -283,7 +367,7 @@ class CoupledLSTM(ExplicitMaskLayer):
         c = c * keep
         return ops.sigmoid(out_gate) * ops.tanh(c) * keep, c
 
-    def _scan(self, block, row_term, col_term, grid_term, mask_x, mask_y, by_rows=None):
+    def _scan(self, weights, row_term, col_term, grid_term, mask_x, mask_y, by_rows=None):
         """All cells of one block in one pass over the anti-diagonals -> (B', n, m, d_out).
 
         Each diagonal is held along the shorter sentence (by row i if n <= m, else by column
@@ -317,13 +401,13 @@ class CoupledLSTM(ExplicitMaskLayer):
             if grid_term is None:
                 pre_in = ops.take(row_term, rows, axis=1) + ops.take(col_term, cols, axis=1)
             else:
-                pre_in = self._grid_input(block, ops.take(flat_grid, rows * m + cols, axis=1))
+                pre_in = self._grid_input(weights, ops.take(flat_grid, rows * m + cols, axis=1))
             # Predecessor along the held axis: the previous diagonal one index back.
             back = ops.pad(state[:, :-1], ((0, 0), (1, 0), (0, 0)))
             col_pred = ops.where(by_rows, state, back)
             row_pred = ops.where(by_rows, back, state)
             h, c = self._cell(
-                block,
+                weights,
                 pre_in,
                 ops.split(col_pred, 2, axis=-1),
                 ops.split(row_pred, 2, axis=-1),
@@ -357,6 +441,8 @@ class CoupledLSTM(ExplicitMaskLayer):
                 "cell": self.cell,
                 "num_layers": self.num_layers,
                 "directions": list(self.directions),
+                "share_streams": self.share_streams,
+                "share_directions": self.share_directions,
                 "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
                 "bias_initializer": keras.initializers.serialize(self.bias_initializer),
                 "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),

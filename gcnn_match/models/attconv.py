@@ -15,10 +15,13 @@ Registered builders:
 - "bicnn": the Siamese CNN without attention ("Bi-CNN").
 - "apcnn": the same CNN with attentive pooling (dos Santos et al. 2016), the comparison
   the paper is about.
+- "attconv_code_light": the authors' released light configuration, which the paper does not
+  describe (their SciTail and SNLI "light" scripts; docs/attconv.md#authors-light-configuration).
 
 With d = e = 300 the encoder weights (no embeddings, biases or classifier) are Table 7's
 numbers: Bi-CNN and no_context 270,000, light, no_conv and APCNN 360,000. Advanced has
-1,350,000 (15 d^2) where the paper reports 900K (see `AdvancedAttentiveConv`).
+1,170,000 (13 d^2; 1,350,000 with a separate f_bene) where the paper reports 900K (see
+`AdvancedAttentiveConv`).
 """
 
 import keras
@@ -29,6 +32,8 @@ from gcnn_match.layers.attentive_context import AttentiveContext
 from gcnn_match.layers.attentive_conv import AttentiveConv
 from gcnn_match.layers.attentive_pooling import AttentivePooling
 from gcnn_match.layers.batch_column_normalization import BatchColumnNormalization
+from gcnn_match.layers.batch_statistics_normalization import BatchStatisticsNormalization
+from gcnn_match.layers.gated_conv_unit import GatedConvUnit
 from gcnn_match.layers.initializers import fresh_initializer
 from gcnn_match.layers.masking import apply_mask, masked_max
 from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
@@ -38,6 +43,8 @@ from gcnn_match.models.registry import register
 VARIANTS = ("light", "advanced", "no_conv", "no_context")
 # The layer of each variant that computes the attention weights (for figures).
 ATTENTION_LAYER = "attention"
+# The authors' code draws every conv and classifier weight from U(-0.01, 0.01).
+CODE_UNIFORM = {"class_name": "RandomUniform", "config": {"minval": -0.01, "maxval": 0.01}}
 
 
 def _pair_features(premise, hypothesis, kind, name):
@@ -57,10 +64,12 @@ def _pair_features(premise, hypothesis, kind, name):
     return keras.layers.Concatenate(name=name)(parts)
 
 
-def _logistic_regression(features, inputs, code_faithful):
+def _logistic_regression(features, inputs, code_faithful, kernel_initializer="glorot_uniform"):
     if code_faithful:
         features = BatchColumnNormalization(name="batch_column_normalization")(features)
-    return keras.layers.Dense(inputs.num_classes, name="logits")(features)
+    return keras.layers.Dense(
+        inputs.num_classes, kernel_initializer=kernel_initializer, name="logits"
+    )(features)
 
 
 def _cnn(hidden, kernel_size, kernel_initializer, name="cnn"):
@@ -164,7 +173,7 @@ def build_attconv(
     classifier="paper",
     code_faithful=False,
     share_focus_weights=True,
-    share_beneficiary_weights=False,
+    share_beneficiary_weights=True,
     fc_layers=4,
     intra_context=False,
     context_wise=False,
@@ -190,7 +199,9 @@ def build_attconv(
             (docs/attconv.md#code-faithful-mode). Predictions then depend on the batch's padding and
             other examples. Default: proper masking.
         share_focus_weights: advanced, [U→S] True: one f_mgran for source and focus.
-        share_beneficiary_weights: advanced, [U→S] False: f_bene has its own weights.
+        share_beneficiary_weights: advanced, True: f_bene is f_mgran's width-1 branch (Eq. 13
+            writes Eq. 10's f_gconv(h^x_i)); False: f_bene has its own weights
+            (docs/attconv.md#open-choices).
         fc_layers: no_conv's position-wise layers (4, "the same size as light").
         intra_context: t_y = t_x (§3.3, §4.2, Yelp): the text attends to itself; "a" is not
             read.
@@ -310,6 +321,85 @@ def build_apcnn(
     )
     vector = _pair_features(premise, hypothesis, classifier, name="pair_features")
     return keras.Model(features, _logistic_regression(vector, inputs, False), name=name or "apcnn")
+
+
+@register("attconv_code_light")
+def build_attconv_code_light(
+    inputs,
+    hidden=300,
+    kernel_sizes=(3, 1),
+    code_faithful=True,
+    kernel_initializer=CODE_UNIFORM,
+    name=None,
+):
+    """ATTCONV as the authors' released SciTail and SNLI "light" scripts configure it.
+
+    Not the paper's light (§3.1); docs/attconv.md#authors-light-configuration:
+
+    ```
+    g_a, g_b   = f_gconv(H^a), f_gconv(H^b)     one width-1 gated conv (Eq. 7-9), both texts
+    for k in kernel_sizes (3 and 1), with one AttentiveConv of width k per k:
+      l_k = max_i AttentiveConv_k(beneficiary H^a, focus g_b, source g_a)   premise attends
+      r_k = max_i AttentiveConv_k(beneficiary H^b, focus g_a, source g_b)   hypothesis attends
+    p      = [BN(l_k); BN(r_k); BN(l_k) + BN(r_k); BN(l_k) * BN(r_k)] over k   (8 d)
+    logits = U colnorm([p; BN(tanh(W p + b))]) + u                               (8 d + d)
+    ```
+
+    BN normalises with the current batch's mean and standard deviation, at test time too
+    (`BatchStatisticsNormalization`; one gamma and beta for all four sentence vectors, another
+    for the hidden layer), and colnorm divides each feature by its L2 norm over the batch
+    (`BatchColumnNormalization`): a prediction depends on the other examples of its batch.
+    Conv, gate and classifier weights start U(-0.01, 0.01), the hidden layer Glorot, biases
+    zero (as the scripts).
+
+    Args:
+        inputs: `ModelInputs`.
+        hidden: d, the width of every attentive convolution and of the hidden layer (300).
+        kernel_sizes: the attentive convolutions' widths ([3, 1] in the scripts).
+        code_faithful: the scripts' masking (`AttentiveConv`: the attention softmax keeps
+            padded focus positions with score 0, the beneficiary convolution reads the
+            padding), so predictions depend on padding too; False masks properly.
+        kernel_initializer: of the gate, the attentive convolutions and the classifier.
+        name: model name.
+    """
+    kernel_initializer = keras.initializers.get(kernel_initializer)
+    features = pair_inputs(inputs)
+    mask_a, mask_b = masks(features)
+    embed = word_embedding(inputs)
+    x_a, x_b = embed(features["a_ids"]), embed(features["b_ids"])
+    gate = GatedConvUnit(
+        x_a.shape[-1],
+        kernel_size=1,
+        kernel_initializer=fresh_initializer(kernel_initializer, 0),
+        name="gated_source",
+    )
+    g_a, g_b = gate(x_a, mask=mask_a), gate(x_b, mask=mask_b)
+    pool = MaxMeanPooling(order=("max",), name="max_pooling")
+    batch_norm = BatchStatisticsNormalization(name="batch_norm")
+    pairs = []
+    for index, width in enumerate(kernel_sizes):
+        conv = AttentiveConv(
+            hidden,
+            kernel_size=width,
+            code_faithful=code_faithful,
+            kernel_initializer=fresh_initializer(kernel_initializer, 10 * (index + 1)),
+            name=f"attentive_conv_width{width}",
+        )
+        premise = pool(conv([x_a, g_b], mask=[mask_a, mask_b], source=g_a), mask=mask_a)
+        hypothesis = pool(conv([x_b, g_a], mask=[mask_b, mask_a], source=g_b), mask=mask_b)
+        pairs.append(
+            _pair_features(
+                batch_norm(premise), batch_norm(hypothesis), "code", f"pair_features_width{width}"
+            )
+        )
+    pair = keras.layers.Concatenate(name="pair_features")(pairs)
+    hidden_layer = keras.layers.Dense(hidden, activation="tanh", name="hidden")(pair)
+    normalized = BatchStatisticsNormalization(name="hidden_batch_norm")(hidden_layer)
+    classifier_input = keras.layers.Concatenate(name="classifier_input")([pair, normalized])
+    logits = _logistic_regression(
+        classifier_input, inputs, True, fresh_initializer(kernel_initializer, 100)
+    )
+    return keras.Model(features, logits, name=name or "attconv_code_light")
 
 
 def attention_model(model):

@@ -15,8 +15,11 @@ Every non-embedding parameter is drawn from U[-0.1, 0.1] (§6.1). Models output 
 (B, 1) with `head="score"` (train with `gcnn_match.training.ranking`).
 
 Table 2's |θ|_M counts weights without embeddings, biases and the output layer
-(`gcnn_match/experiments/param_counts.py`): with e = 100 every C-LSTM row comes out exactly,
-LC 45,000, four stacked LC 135,000, TC 77,500, four stacked TC 190,000.
+(`gcnn_match/experiments/param_counts.py`): with e = 100 and one weight set shared by the
+four directions (the default) TC gives 77,500 and four stacked TC 190,000, as printed; LC
+gives 45,000 and 135,000 as printed only with one weight set for its two LSTMs
+(`share_streams=True`), 85,000 and 265,000 with the two separate LSTMs the text describes
+(the default; docs/clstm.md#open-choices).
 """
 
 import keras
@@ -91,6 +94,8 @@ def build_clstm(
     cell="tight",
     num_layers=1,
     directions=4,
+    share_streams=False,
+    share_directions=True,
     units=50,
     pool_size=(1, 1),
     fc_units=None,
@@ -106,6 +111,12 @@ def build_clstm(
         cell: "tight" (TC-LSTMs) or "loose" (LC-LSTMs).
         num_layers: stacked blocks: 1, or 4 (SNLI) / 3 (Yahoo) for the "stacked" rows.
         directions: 4 (the four-directional block) or 1 ("(Single Direction)" rows).
+        share_streams: LC only: one weight set for LSTM1 and LSTM2. Default False, §3.3's "two
+            separated LSTMs"; True is the reading that reproduces Table 2's LC counts
+            (docs/clstm.md#open-choices).
+        share_directions: one weight set for the four directions of a block. Default True,
+            the reading Table 2's equal single- and four-direction counts need; the text
+            only likens the directions to a bidirectional LSTM's (docs/clstm.md#open-choices).
         units: hidden size k (Table 1: 50).
         pool_size: dynamic pooling (p, q): (1, 1) for RTE, (2, 1) for MQA (Table 1); with
             (2, 1) the question must be sentence a (X) [U→S].
@@ -125,6 +136,8 @@ def build_clstm(
         cell=cell,
         num_layers=num_layers,
         directions=[1, 2, 3, 4][:directions],
+        share_streams=share_streams,
+        share_directions=share_directions,
         kernel_regularizer=_regularizer(l2),
         name="coupled_lstm",
     )([x_a, x_b], mask=[mask_a, mask_b])

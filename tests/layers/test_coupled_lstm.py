@@ -2,7 +2,9 @@
 
 The reference visits the cells with plain for-loops over i and j in each direction's own
 order and reads each direction's predecessors directly (i -/+ 1, j -/+ 1), so it checks the
-layer's wavefront scan and its length-aware reversals independently.
+layer's wavefront scan and its length-aware reversals independently. It takes each LC stream's
+and each direction's weights from the layer's own set for it, so it covers both readings of
+the weight sharing (one set, or one per stream / per direction).
 """
 
 import functools
@@ -31,8 +33,8 @@ def _pair(seed, e=E, n=N, m=M):
 
 
 def _np_direction(weights, cell, units, inputs_at, n, m, direction):
-    """One direction over an n x m grid of real cells; inputs_at(i, j) -> cell input."""
-    kernel, recurrent, bias = (np.asarray(w, "float64") for w in weights)
+    """One direction over an n x m grid of real cells; inputs_at(i, j) -> cell input;
+    weights[s] = (kernel, recurrent, bias) of LC stream s (TC: weights[0])."""
     k = units
     streams = 1 if cell == "tight" else 2
     h = np.zeros((n, m, streams * k))
@@ -49,6 +51,7 @@ def _np_direction(weights, cell, units, inputs_at, n, m, direction):
             h_row, c_row = state(h, i - di, j), state(c, i - di, j)
             h_col, c_col = state(h, i, j - dj), state(c, i, j - dj)
             if cell == "tight":
+                kernel, recurrent, bias = weights[0]
                 pre = inputs_at(i, j) @ kernel + np.concatenate([h_col, h_row]) @ recurrent + bias
                 cand, o, ig, f1, f2 = np.split(pre, 5)
                 c[i, j] = np.tanh(cand) * sigmoid(ig) + sigmoid(f1) * c_col + sigmoid(f2) * c_row
@@ -58,6 +61,7 @@ def _np_direction(weights, cell, units, inputs_at, n, m, direction):
                 for s, (inp, h_pred, c_pred) in enumerate(
                     [(in1, h_row, c_row[:k]), (in2, h_col, c_col[k:])]
                 ):
+                    kernel, recurrent, bias = weights[s]
                     pre = inp @ kernel + h_pred @ recurrent + bias
                     cand, o, ig, f = np.split(pre, 4)
                     cs = np.tanh(cand) * sigmoid(ig) + sigmoid(f) * c_pred
@@ -77,6 +81,19 @@ def _cell_inputs(cell, k, x, y, grid):
     return lambda i, j: (grid[i, j, :k], grid[i, j, k:])
 
 
+def _np_weights(block, stream, direction_index):
+    """(kernel, recurrent, bias) of one LC stream and one direction: its own set, or the one
+    set shared by the streams and/or the directions."""
+
+    def pick(sets):
+        per_direction = sets[stream if len(sets) > 1 else 0]
+        return np.asarray(
+            per_direction[direction_index if len(per_direction) > 1 else 0], "float64"
+        )
+
+    return tuple(pick(block[name]) for name in ("input_kernel", "recurrent_kernel", "bias"))
+
+
 def np_coupled_lstm(layer, x, y, mask_x, mask_y):
     """The layer's output computed example by example on the real region only."""
     k = layer.units
@@ -86,17 +103,28 @@ def np_coupled_lstm(layer, x, y, mask_x, mask_y):
         xb, yb = x[b, :n].astype("float64"), y[b, :m].astype("float64")
         grid = None
         for block in layer.blocks:
-            weights = (block["input_kernel"], block["recurrent_kernel"], block["bias"])
             inputs_at = _cell_inputs(layer.cell, k, xb, yb, grid)
             grid = sum(
-                _np_direction(weights, layer.cell, k, inputs_at, n, m, d) for d in layer.directions
+                _np_direction(
+                    [_np_weights(block, s, index) for s in range(layer.num_streams)],
+                    layer.cell,
+                    k,
+                    inputs_at,
+                    n,
+                    m,
+                    d,
+                )
+                for index, d in enumerate(layer.directions)
             )
         out[b, :n, :m] = grid
     return out
 
 
+# The defaults (TC: directions shared; LC: two LSTMs, directions shared) in every direction,
+# then the other readings: LC's one shared LSTM pair, one weight set per direction.
+SHARED_PAIR, OWN_DIRECTIONS = {"share_streams": True}, {"share_directions": False}
 CASES = [
-    (cell, layers, directions)
+    (cell, layers, directions, {})
     for cell in ("tight", "loose")
     for layers, directions in [
         (1, [1]),
@@ -106,6 +134,13 @@ CASES = [
         (1, [1, 2, 3, 4]),
         (2, [1, 2, 3, 4]),
     ]
+] + [
+    ("loose", 1, [1], SHARED_PAIR),
+    ("loose", 2, [1, 2, 3, 4], SHARED_PAIR),
+    ("tight", 1, [1, 2, 3, 4], OWN_DIRECTIONS),
+    ("tight", 2, [3, 1], OWN_DIRECTIONS),
+    ("loose", 2, [1, 2, 3, 4], OWN_DIRECTIONS),
+    ("loose", 1, [2, 4], {**SHARED_PAIR, **OWN_DIRECTIONS}),
 ]
 
 
@@ -114,33 +149,42 @@ SHAPES = [(N, M), (M, N)]
 
 
 @pytest.mark.parametrize("n,m", SHAPES)
-@pytest.mark.parametrize("cell,layers,directions", CASES)
-def test_matches_numpy_double_loop(cell, layers, directions, n, m):
+@pytest.mark.parametrize("cell,layers,directions,sharing", CASES)
+def test_matches_numpy_double_loop(cell, layers, directions, sharing, n, m):
     x, y, mask_x, mask_y = _pair(seed=layers * 10 + directions[0], n=n, m=m)
-    layer = CoupledLSTM(UNITS, cell=cell, num_layers=layers, directions=directions)
+    layer = CoupledLSTM(UNITS, cell=cell, num_layers=layers, directions=directions, **sharing)
     got = np.asarray(layer([x, y], mask=[mask_x, mask_y]))
     want = np_coupled_lstm(layer, x, y, mask_x, mask_y)
     assert got.shape == (B, n, m, UNITS * (1 if cell == "tight" else 2))
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("cell", ["tight", "loose"])
-def test_harness(cell):
+# Each cell with its default weight sharing and with the other reading(s).
+READINGS = [
+    ("tight", {}),
+    ("tight", OWN_DIRECTIONS),
+    ("loose", {}),
+    ("loose", {**SHARED_PAIR, **OWN_DIRECTIONS}),
+]
+
+
+@pytest.mark.parametrize("cell,sharing", READINGS)
+def test_harness(cell, sharing):
     x, y, mask_x, mask_y = _pair(seed=7, n=4, m=3)
     mask_x[2], mask_y[2] = [1, 1, 1, 0], [1, 1, 0]
     run_layer_test(
-        lambda: CoupledLSTM(UNITS, cell=cell, num_layers=2),
+        lambda: CoupledLSTM(UNITS, cell=cell, num_layers=2, **sharing),
         args=[[Seq(x, "a"), Seq(y, "b")]],
         kwargs={"mask": [Mask(mask_x, "a"), Mask(mask_y, "b")]},
         output_axes=[("a", "b")],
     )
 
 
-@pytest.mark.parametrize("cell", ["tight", "loose"])
-def test_compiled_with_unknown_batch_and_lengths(cell):
+@pytest.mark.parametrize("cell,sharing", READINGS)
+def test_compiled_with_unknown_batch_and_lengths(cell, sharing):
     # model.fit traces with (None, None, e) inputs: the scan and the reversals must not
     # need any static size, and one trace picks the scan axis per batch at run time.
-    layer = CoupledLSTM(UNITS, cell=cell, num_layers=2)
+    layer = CoupledLSTM(UNITS, cell=cell, num_layers=2, **sharing)
     spec = lambda *shape: tf.TensorSpec(shape, "float32")  # noqa: E731
     compiled = tf.function(
         lambda a, b, ma, mb: layer([a, b], mask=[ma, mb]),
@@ -159,11 +203,11 @@ def test_compiled_with_unknown_batch_and_lengths(cell):
         )
 
 
-@pytest.mark.parametrize("cell", ["tight", "loose"])
-def test_gradients_match_along_either_axis(cell):
+@pytest.mark.parametrize("cell,sharing", READINGS)
+def test_gradients_match_along_either_axis(cell, sharing):
     # The two scan axes are the same function: forcing the other one changes no gradient.
     x, y, mask_x, mask_y = _pair(seed=12, n=M, m=N)
-    layer = CoupledLSTM(UNITS, cell=cell, num_layers=2)
+    layer = CoupledLSTM(UNITS, cell=cell, num_layers=2, **sharing)
     layer([x, y], mask=[mask_x, mask_y])
     grads = []
     for by_rows in (True, False):
@@ -176,19 +220,47 @@ def test_gradients_match_along_either_axis(cell):
         np.testing.assert_allclose(np.asarray(by_row), np.asarray(by_col), rtol=1e-4, atol=1e-6)
 
 
-def test_parameter_shapes_follow_the_papers_counts():
-    # docs/clstm.md#parameter-counts with e = 100, k = 50 (kernels only): TC 75,000 then 37,500 per
-    # block; LC 40,000 (one set shared by LSTM1 and LSTM2) then 30,000.
-    tight = CoupledLSTM(50, cell="tight", num_layers=4)
-    tight.build([(None, None, 100), (None, None, 100)])
-    loose = CoupledLSTM(50, cell="loose", num_layers=4)
-    loose.build([(None, None, 100), (None, None, 100)])
+def _kernel_sizes(cell, **kwargs):
+    """Kernel weights (no biases) of the first block and of each further block, e = 100,
+    k = 50, four stacked four-directional blocks."""
+    layer = CoupledLSTM(50, cell=cell, num_layers=4, **kwargs)
+    layer.build([(None, None, 100), (None, None, 100)])
+    sizes = {}
+    for w in layer.weights:
+        if "kernel" in w.path:
+            block = w.path.split("/")[-1].split("_")[0]
+            sizes[block] = sizes.get(block, 0) + int(np.prod(w.shape))
+    return sizes["block1"], sizes["block2"]
 
-    def kernels(layer):
-        return [int(np.prod(w.shape)) for w in layer.weights if "kernel" in w.path]
 
-    assert sum(kernels(tight)[:2]) == 75_000 and sum(kernels(tight)[2:4]) == 37_500
-    assert sum(kernels(loose)[:2]) == 40_000 and sum(kernels(loose)[2:4]) == 30_000
+@pytest.mark.parametrize(
+    "cell,sharing,first,further",
+    [
+        # docs/clstm.md#parameter-counts (kernels only). The readings that reproduce Table 2:
+        # TC (2e + 2k) 5k = 75,000 then (k + 2k) 5k = 37,500; LC with one weight set for its
+        # LSTM pair (e + 2k) 4k = 40,000 then (k + 2k) 4k = 30,000.
+        ("tight", {}, 75_000, 37_500),
+        ("loose", SHARED_PAIR, 40_000, 30_000),
+        # The text's LC, two separated LSTMs (the default): twice that.
+        ("loose", {}, 80_000, 60_000),
+        # One weight set per direction: four times the shared block.
+        ("tight", OWN_DIRECTIONS, 300_000, 150_000),
+        ("loose", OWN_DIRECTIONS, 320_000, 240_000),
+        ("loose", {**SHARED_PAIR, **OWN_DIRECTIONS}, 160_000, 120_000),
+    ],
+)
+def test_parameter_shapes_of_each_reading(cell, sharing, first, further):
+    assert _kernel_sizes(cell, **sharing) == (first, further)
+
+
+def test_weights_are_named_by_stream_and_direction():
+    layer = CoupledLSTM(2, cell="loose", directions=[1, 3], share_directions=False)
+    layer.build([(None, None, 3), (None, None, 3)])
+    names = {w.path.split("/")[-1] for w in layer.weights}
+    assert "block1_direction3_lstm2_recurrent_kernel" in names and len(names) == 2 * 2 * 3
+    config = layer.get_config()
+    assert config["share_streams"] is False and config["share_directions"] is False
+    assert CoupledLSTM.from_config(config).direction_sets == 2
 
 
 def test_reverse_real_keeps_padding_at_the_end():
@@ -210,3 +282,5 @@ def test_invalid_arguments():
         CoupledLSTM(4, cell="grid")
     with pytest.raises(ValueError):
         CoupledLSTM(4, directions=[1, 5])
+    with pytest.raises(ValueError, match="share_streams applies to LC"):
+        CoupledLSTM(4, cell="tight", share_streams=True)

@@ -68,12 +68,16 @@ XLA = pytest.mark.skipif(keras.backend.backend() != "tensorflow", reason="Tensor
 
 @pytest.mark.slow
 @XLA
-@pytest.mark.parametrize("cell", ["tight", "loose"])
-def test_a_coupled_lstm_trains_under_xla_as_without_it(cell):
+@pytest.mark.parametrize(
+    "cell,sharing",
+    [("tight", {}), ("loose", {}), ("loose", {"share_streams": True, "share_directions": False})],
+)
+def test_a_coupled_lstm_trains_under_xla_as_without_it(cell, sharing):
     # Keras' own TF scan leaves the loop unbounded, so the gradient did not compile with XLA;
-    # the cells' higher-rank matmuls (tensordot) did not compile either when n != m.
+    # the cells' higher-rank matmuls (tensordot) did not compile either when n != m. Weights
+    # per direction run as batched matmuls, per LC stream as one matmul each.
     def build(x, y):
-        grid = CoupledLSTM(4, cell=cell, num_layers=2)([x, y])
+        grid = CoupledLSTM(4, cell=cell, num_layers=2, **sharing)([x, y])
         return keras.layers.GlobalMaxPooling2D()(grid)
 
     losses = _losses_with_and_without_xla(build, _batches())

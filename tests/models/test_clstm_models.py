@@ -19,32 +19,48 @@ def _inputs(embedding_dim=100, **changes):
 
 
 # Table 2 (SNLI), e = 100, k = 50, |θ|_M by its convention (weights without biases, output
-# layer and embeddings; docs/clstm.md#parameter-counts). The four-directional and the
-# single-direction blocks share weights, so they count the same.
+# layer and embeddings; docs/clstm.md#parameter-counts), for every reading of the weight
+# sharing (docs/clstm.md#open-choices). Table 2 prints LC 45K / four stacked 135K and TC
+# 77.5K / four stacked 190K, one and four directions alike: the readings with one weight set
+# for the directions and, for LC, one for its LSTM pair. The default LC (two LSTMs) doubles
+# LC's blocks; a weight set per direction quadruples every four-directional block.
 TABLE_2 = CONVENTIONS["c-lstms-snli"]
-CLSTM_COUNTS = {
-    "LC-LSTMs (Single Direction)": (dict(cell="loose", directions=1), 45_000),
-    "LC-LSTMs": (dict(cell="loose"), 45_000),
-    "four stacked LC-LSTMs": (dict(cell="loose", num_layers=4), 135_000),
-    "TC-LSTMs (Single Direction)": (dict(cell="tight", directions=1), 77_500),
-    "TC-LSTMs": (dict(cell="tight"), 77_500),
-    "four stacked TC-LSTMs": (dict(cell="tight", num_layers=4), 190_000),
-}
+SHARED_PAIR, OWN_DIRECTIONS = {"share_streams": True}, {"share_directions": False}
+CLSTM_COUNTS = [
+    # (cell, stacked blocks, directions, sharing, |θ|_M)
+    ("loose", 1, 1, {}, 85_000),
+    ("loose", 1, 1, SHARED_PAIR, 45_000),
+    ("loose", 1, 4, {}, 85_000),
+    ("loose", 1, 4, SHARED_PAIR, 45_000),
+    ("loose", 1, 4, OWN_DIRECTIONS, 325_000),
+    ("loose", 1, 4, {**SHARED_PAIR, **OWN_DIRECTIONS}, 165_000),
+    ("loose", 4, 4, {}, 265_000),
+    ("loose", 4, 4, SHARED_PAIR, 135_000),
+    ("loose", 4, 4, OWN_DIRECTIONS, 1_045_000),
+    ("tight", 1, 1, {}, 77_500),
+    ("tight", 1, 4, {}, 77_500),
+    ("tight", 1, 4, OWN_DIRECTIONS, 302_500),
+    ("tight", 4, 4, {}, 190_000),
+    ("tight", 4, 4, OWN_DIRECTIONS, 752_500),
+]
 
 
 def test_registry_lists_the_models():
     assert {"clstm", "sentence_encoder_mlp", "conditional_lstm"} <= set(model_names())
 
 
-@pytest.mark.parametrize("row", sorted(CLSTM_COUNTS))
-def test_table2_clstm_parameter_counts(row):
-    kwargs, expected = CLSTM_COUNTS[row]
-    model = build_model("clstm", _inputs(), **kwargs)
+@pytest.mark.parametrize("cell,layers,directions,sharing,expected", CLSTM_COUNTS)
+def test_table2_clstm_parameter_counts(cell, layers, directions, sharing, expected):
+    model = build_model(
+        "clstm", _inputs(), cell=cell, num_layers=layers, directions=directions, **sharing
+    )
     assert TABLE_2.count(model) == expected
-    # Keras' own count adds the biases (5k or 4k per block, k for the FC) and the 50 x 3
-    # softmax layer with its bias.
-    gates = 5 if kwargs["cell"] == "tight" else 4
-    biases = gates * 50 * kwargs.get("num_layers", 1) + 50
+    # Keras' own count adds the biases (5k or 4k per block and weight set, k for the FC) and
+    # the 50 x 3 softmax layer with its bias.
+    gates = 5 if cell == "tight" else 4
+    stream_sets = 2 if cell == "loose" and not sharing.get("share_streams") else 1
+    direction_sets = 1 if sharing.get("share_directions", True) else directions
+    biases = gates * 50 * layers * stream_sets * direction_sets + 50
     assert count_params(model, exclude_embeddings=True) == expected + biases + 50 * 3 + 3
 
 
@@ -79,6 +95,11 @@ SMALL = {
     "tc": ("clstm", dict(cell="tight", units=4, num_layers=2)),
     "lc_mqa": ("clstm", dict(cell="loose", units=4, num_layers=2, pool_size=(2, 1))),
     "lc_single": ("clstm", dict(cell="loose", units=3, directions=1)),
+    "lc_shared_pair_own_directions": (
+        "clstm",
+        dict(cell="loose", units=3, num_layers=2, share_streams=True, share_directions=False),
+    ),
+    "tc_own_directions": ("clstm", dict(cell="tight", units=3, share_directions=False)),
     "nbow": ("sentence_encoder_mlp", dict(kind="nbow", units=4)),
     "parallel": ("sentence_encoder_mlp", dict(kind="lstm", units=4)),
     "single": ("conditional_lstm", dict(units=4)),
@@ -117,7 +138,9 @@ def test_padding_does_not_change_predictions(case):
     )
 
 
-@pytest.mark.parametrize("case", ["tc", "lc_mqa", "wbw", "parallel"])
+@pytest.mark.parametrize(
+    "case", ["tc", "lc_mqa", "lc_shared_pair_own_directions", "wbw", "parallel"]
+)
 def test_model_round_trips_through_keras_file(case, tmp_path):
     model = _small_model(case, head="score")
     batch = _batch(seed=1)
