@@ -115,6 +115,50 @@ def rankable(group_ids, labels):
     return ((positives > 0) & (positives < sizes))[inverse]
 
 
+def question_scores(group_ids, scores, labels):
+    """Each question's top-1 hit, average precision and reciprocal rank.
+
+    Candidates are ranked by descending score, tied candidates with the incorrect ones first
+    (see `ranking_metrics`). A question without a correct candidate scores 0 everywhere.
+
+    Args:
+        group_ids: (N,) question id of each candidate (any sortable values).
+        scores: (N,) float scores.
+        labels: (N,) 1 for a correct candidate, 0 otherwise.
+
+    Returns:
+        dict of arrays over the questions, in sorted question-id order: "question" (the ids),
+        "p@1", "ap", "rr", "positives" (correct candidates) and "candidates".
+    """
+    group_ids = np.asarray(group_ids)
+    scores = np.asarray(scores, dtype="float64").reshape(-1)
+    labels = (np.asarray(labels).reshape(-1) > 0).astype(int)
+    if not (len(group_ids) == len(scores) == len(labels)):
+        raise ValueError("group_ids, scores and labels must have the same length")
+    ranked, ranks, starts, sizes = _sorted_groups(group_ids, scores, labels)
+    positives = np.add.reduceat(ranked, starts) if len(ranked) else np.zeros(0, int)
+    # Precision at the rank of each correct candidate: correct ones so far / rank.
+    hits_so_far = np.cumsum(ranked) - np.repeat(np.cumsum(ranked)[starts] - ranked[starts], sizes)
+    precision = np.where(ranked == 1, hits_so_far / ranks, 0.0)
+    first_hit = np.minimum.reduceat(np.where(ranked == 1, ranks, np.iinfo(int).max), starts)
+    return {
+        "question": np.unique(group_ids),
+        "p@1": ranked[starts].astype("float64"),
+        "ap": np.add.reduceat(precision, starts) / np.maximum(positives, 1),
+        "rr": np.where(positives > 0, 1.0 / first_hit, 0.0),
+        "positives": positives,
+        "candidates": sizes,
+    }
+
+
+def rankable_questions(per_question):
+    """Mask over `question_scores` output: questions with a correct and an incorrect
+    candidate, the only ones a ranking can get right or wrong."""
+    return (per_question["positives"] > 0) & (
+        per_question["positives"] < per_question["candidates"]
+    )
+
+
 def ranking_metrics(group_ids, scores, labels):
     """P@1, MAP and MRR over the questions with a correct and an incorrect candidate.
 
@@ -135,27 +179,17 @@ def ranking_metrics(group_ids, scores, labels):
         dict with "p@1", "map", "mrr" (floats in [0, 1]), "num_groups" (questions scored),
         "groups_without_correct" and "groups_all_correct" (questions left out).
     """
-    group_ids = np.asarray(group_ids)
-    scores = np.asarray(scores, dtype="float64").reshape(-1)
-    labels = (np.asarray(labels).reshape(-1) > 0).astype(int)
-    if not (len(group_ids) == len(scores) == len(labels)):
-        raise ValueError("group_ids, scores and labels must have the same length")
-    ranked, ranks, starts, sizes = _sorted_groups(group_ids, scores, labels)
-    positives = np.add.reduceat(ranked, starts) if len(ranked) else np.zeros(0, int)
-    keep = (positives > 0) & (positives < sizes)
+    per_question = question_scores(group_ids, scores, labels)
+    keep = rankable_questions(per_question)
     if not keep.any():
         raise ValueError(
             "no question has both a correct and an incorrect candidate: nothing to rank"
         )
-    # Precision at the rank of each correct candidate: correct ones so far / rank.
-    hits_so_far = np.cumsum(ranked) - np.repeat(np.cumsum(ranked)[starts] - ranked[starts], sizes)
-    precision = np.where(ranked == 1, hits_so_far / ranks, 0.0)
-    average_precision = np.add.reduceat(precision, starts) / np.maximum(positives, 1)
-    first_hit = np.minimum.reduceat(np.where(ranked == 1, ranks, np.iinfo(int).max), starts)
+    positives, sizes = per_question["positives"], per_question["candidates"]
     return {
-        "p@1": float(np.mean(ranked[starts][keep])),
-        "map": float(np.mean(average_precision[keep])),
-        "mrr": float(np.mean(1.0 / first_hit[keep])),
+        "p@1": float(np.mean(per_question["p@1"][keep])),
+        "map": float(np.mean(per_question["ap"][keep])),
+        "mrr": float(np.mean(per_question["rr"][keep])),
         "num_groups": int(keep.sum()),
         "groups_without_correct": int(np.sum(positives == 0)),
         "groups_all_correct": int(np.sum((positives > 0) & (positives == sizes))),

@@ -4,7 +4,12 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from gcnn_match.training.ranking import max_margin_ranking_loss, ranking_metrics
+from gcnn_match.training.ranking import (
+    max_margin_ranking_loss,
+    question_scores,
+    rankable_questions,
+    ranking_metrics,
+)
 
 
 def test_max_margin_loss_by_hand():
@@ -50,6 +55,18 @@ def test_ranking_metrics_by_hand():
         "groups_without_correct": 1,
         "groups_all_correct": 0,
     }
+
+
+def test_each_questions_scores_by_hand():
+    groups = ["q1"] * 4 + ["q2"] * 3 + ["q3"] * 2
+    scores = [0.9, 0.8, 0.3, 0.1, 0.2, 0.7, 0.5, 0.4, 0.6]
+    labels = [0, 1, 0, 1, 0, 1, 0, 0, 0]
+    got = question_scores(groups, scores, labels)
+    assert list(got["question"]) == ["q1", "q2", "q3"]
+    np.testing.assert_allclose(got["p@1"], [0, 1, 0])
+    np.testing.assert_allclose(got["ap"], [0.5, 1, 0])
+    np.testing.assert_allclose(got["rr"], [0.5, 1, 0])
+    assert list(rankable_questions(got)) == [True, True, False]
 
 
 def test_questions_with_only_correct_candidates_are_left_out_and_counted():
