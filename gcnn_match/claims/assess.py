@@ -136,8 +136,9 @@ def assess_difference(claim, store, scales):
         if claim.expected == "equivalent":
             verdict = equivalence_verdict(result.low, result.high, claim.margin)
         notes = [result.note] if result.note else []
-        if a["config"].iloc[0] != b["config"].iloc[0]:
-            notes.append(f"configs differ: A {a['config'].iloc[0]}, B {b['config'].iloc[0]}")
+        configs = [lines["config"].iloc[0] for lines in (a, b)]
+        if len({c.removesuffix("-vote") for c in configs}) > 1:  # a vote is of its members' config
+            notes.append(f"configs differ: A {configs[0]}, B {configs[1]}")
         return Outcome(
             claim,
             verdict,

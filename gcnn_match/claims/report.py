@@ -34,7 +34,7 @@ def _rows(claim):
 
 
 def _where(claim):
-    """The dataset (and our table id) of a claim's rows."""
+    """The dataset of a claim's rows."""
     if claim.configs is None:
         return "CPU latency"
     return experiments.get(claim.a).dataset

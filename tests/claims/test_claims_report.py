@@ -118,6 +118,15 @@ def test_one_seed_and_different_configs_are_said(tmp_path):
     assert outcome.epochs == "A 8–12 / 20; B 8 / 20 (cap 6)"
 
 
+def test_the_ensemble_claim_compares_the_vote_with_the_single_seeds(tmp_path):
+    key = ("coin/quora/coin_ensemble", "coin/quora/coin_ours", "test_accuracy")
+    vote = _row_lines(key[0], 0.92, seeds=1).assign(seed=0, config="low-resource-e300-vote")
+    _write(tmp_path, "coin-quora", vote, _row_lines(key[1], 0.85))
+    [outcome] = assess.assess([_claim(key)], tmp_path)
+    assert outcome.sample == "vote vs 5 seeds, 2000 units" and outcome.verdict == "confirmed"
+    assert outcome.note == "one seed in a row: the interval reflects test-set sampling only"
+
+
 def test_rows_without_records_are_not_run_with_the_command_that_runs_them(tmp_path):
     a, _ = GCNN_BEATS_CNN[:2]
     _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9))
