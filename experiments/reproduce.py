@@ -8,8 +8,10 @@ a dataset of your own and writes the same table, ours only.
 Finished runs are skipped (a run directory with metrics.json), interrupted ones resume. Before
 training, a throughput probe prints an upper bound of the duration; after each trained run, the
 time left is re-estimated from the measured durations. The table goes into REPRODUCTION.md (a
-marked section per table and scale) and results/*.json. `--epochs=N` and `--override key=value`
-(as in train.py) apply to every row; the plan itself is gcnn_match/experiments/planning.py.
+marked section per table and scale) and results/*.json, the finished runs' per-example
+predictions into results/predictions/<table>-<scale>.csv.gz (what `make claims` reads).
+`--epochs=N` and `--override key=value` (as in train.py) apply to every row; the plan itself is
+gcnn_match/experiments/planning.py.
 
 With `--dataset_file` (written by `train.py --write_dataset_file`), every selected row is a
 template trained on your data (`gcnn_match/experiments/own_data.py`; rows of another task, or
@@ -27,6 +29,7 @@ import time
 from absl import app, flags
 
 from gcnn_match import cli
+from gcnn_match.claims import records
 from gcnn_match.data.experiment_data import check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import overrides, own_data, param_counts, planning, registry
@@ -202,6 +205,7 @@ def main(argv):
             tables.update_section(pathlib.Path(report), f"{table}:{scale}", markdown, heading)
         print(markdown)
         tables.write_json(record, rows)
+        records.update_table_record(results_dir, table, scale, shown, run_dirs)
 
 
 def _no_rows():

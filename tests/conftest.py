@@ -31,6 +31,20 @@ def shared_data():
     return path
 
 
+@pytest.fixture(scope="session")
+def shared_papers():
+    """The papers' text files (GCNN_MATCH_PAPERS, or papers/ beside the real data), or skip."""
+    value = os.environ.get("GCNN_MATCH_PAPERS")
+    data = _shared_data_dir()
+    path = pathlib.Path(value) if value else data.parent / "papers" if data else None
+    if path is None or not path.is_dir():
+        pytest.skip(
+            "paper texts not found: set GCNN_MATCH_PAPERS to the folder holding the papers' "
+            ".txt files (e.g. ../shared/papers)"
+        )
+    return path
+
+
 @pytest.fixture(autouse=True)
 def _seeded():
     import keras

@@ -1,8 +1,9 @@
-"""Ranking: the max-margin loss over each question's candidates, and P@1 / MAP / MRR.
+"""Ranking: the max-margin loss over each question's candidates, and its training targets.
 
 Used for answer selection (C-LSTMs' Yahoo MQA, Table 4; WikiQA): a model scores every
 (question, candidate) pair and the candidates of one question compete with each other.
-`gcnn_match.training.tasks.RankingTask` wires these into the training loop.
+`gcnn_match.training.tasks.RankingTask` wires these into the training loop; the ranking
+metrics (P@1 / MAP / MRR) are in `metrics.py`.
 """
 
 import keras
@@ -87,21 +88,6 @@ def ranking_targets(labels, group_ids):
     return np.stack([np.asarray(labels), group_ids], axis=1).astype(np.int32)
 
 
-def _sorted_groups(group_ids, scores, labels):
-    """Candidates sorted by question, then by descending score, ties incorrect first.
-
-    Returns (ranked labels, 1-based rank of each within its question, start of each question
-    in the sorted order, candidates per question).
-    """
-    _, inverse = np.unique(group_ids, return_inverse=True)
-    order = np.lexsort((labels, -scores, inverse))  # the last key sorts first
-    ranked, sorted_groups = labels[order], inverse[order]
-    starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]])
-    sizes = np.diff(np.r_[starts, len(order)])
-    ranks = np.arange(len(order)) - np.repeat(starts, sizes) + 1
-    return ranked, ranks, starts, sizes
-
-
 def rankable(group_ids, labels):
     """Per candidate: does its question have both a correct and an incorrect candidate?
 
@@ -113,50 +99,3 @@ def rankable(group_ids, labels):
     positives = np.bincount(inverse, weights=correct)
     sizes = np.bincount(inverse)
     return ((positives > 0) & (positives < sizes))[inverse]
-
-
-def ranking_metrics(group_ids, scores, labels):
-    """P@1, MAP and MRR over the questions with a correct and an incorrect candidate.
-
-    This is the filtered WikiQA evaluation: its official qrels (WikiQA-{dev,test}-filtered.ref)
-    hold exactly the questions with at least one correct and one incorrect sentence (122 dev
-    and 237 test questions), scored with trec_eval. Questions without a correct candidate are
-    dropped because every ranking of them is equally wrong, questions whose candidates are all
-    correct because every ranking is perfect; both are counted in the result. Candidates are
-    ranked by descending score; tied candidates are ranked with the incorrect ones first, so a
-    model that scores everything alike gets no credit from the order of the input.
-
-    Args:
-        group_ids: (N,) question id of each candidate (any sortable values).
-        scores: (N,) float scores.
-        labels: (N,) 1 for a correct candidate, 0 otherwise.
-
-    Returns:
-        dict with "p@1", "map", "mrr" (floats in [0, 1]), "num_groups" (questions scored),
-        "groups_without_correct" and "groups_all_correct" (questions left out).
-    """
-    group_ids = np.asarray(group_ids)
-    scores = np.asarray(scores, dtype="float64").reshape(-1)
-    labels = (np.asarray(labels).reshape(-1) > 0).astype(int)
-    if not (len(group_ids) == len(scores) == len(labels)):
-        raise ValueError("group_ids, scores and labels must have the same length")
-    ranked, ranks, starts, sizes = _sorted_groups(group_ids, scores, labels)
-    positives = np.add.reduceat(ranked, starts) if len(ranked) else np.zeros(0, int)
-    keep = (positives > 0) & (positives < sizes)
-    if not keep.any():
-        raise ValueError(
-            "no question has both a correct and an incorrect candidate: nothing to rank"
-        )
-    # Precision at the rank of each correct candidate: correct ones so far / rank.
-    hits_so_far = np.cumsum(ranked) - np.repeat(np.cumsum(ranked)[starts] - ranked[starts], sizes)
-    precision = np.where(ranked == 1, hits_so_far / ranks, 0.0)
-    average_precision = np.add.reduceat(precision, starts) / np.maximum(positives, 1)
-    first_hit = np.minimum.reduceat(np.where(ranked == 1, ranks, np.iinfo(int).max), starts)
-    return {
-        "p@1": float(np.mean(ranked[starts][keep])),
-        "map": float(np.mean(average_precision[keep])),
-        "mrr": float(np.mean(1.0 / first_hit[keep])),
-        "num_groups": int(keep.sum()),
-        "groups_without_correct": int(np.sum(positives == 0)),
-        "groups_all_correct": int(np.sum((positives > 0) & (positives == sizes))),
-    }

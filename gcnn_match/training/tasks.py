@@ -9,7 +9,7 @@ the same for every task and asks `task_for(config)`.
   (question, candidate) pair (`head="score"`); the max-margin loss over each question's
   candidates (margin `ranking_margin`); batches of `batch_size` whole questions; P@1, MAP and
   MRR over the questions with a correct and an incorrect candidate (the filtered WikiQA
-  evaluation, `ranking.ranking_metrics`); predictions with scores and ranks.
+  evaluation, `metrics.ranking_metrics`); predictions with scores and ranks.
 """
 
 import keras
@@ -19,12 +19,11 @@ from gcnn_match.data import registry as data_registry
 from gcnn_match.data.pipeline import evaluation_dataset, training_dataset, unsort
 from gcnn_match.files import write_atomic
 from gcnn_match.training.fever_score import score_contexts_file
-from gcnn_match.training.metrics import classification_metrics
+from gcnn_match.training.metrics import classification_metrics, ranking_metrics
 from gcnn_match.training.ranking import (
     MaxMarginRankingLoss,
     group_index,
     rankable,
-    ranking_metrics,
     ranking_targets,
 )
 

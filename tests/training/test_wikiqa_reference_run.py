@@ -10,7 +10,7 @@ import gzip
 
 import pytest
 
-from gcnn_match.training.ranking import ranking_metrics
+from gcnn_match.training.metrics import ranking_metrics
 
 
 def _columns(path, count):

@@ -1,0 +1,59 @@
+"""Checks every registered claim of the papers against our committed measurements; writes
+CLAIMS.md and one forest plot per paper (`make claims`).
+
+    python experiments/claims.py
+    python experiments/claims.py --paper=GCNN --scales=low-resource
+
+It reads only what is committed: the per-example prediction records
+(results/predictions/<table>-<scale>.csv.gz, written by reproduce.py) and the benchmark records
+(results/bench*.json, results/latency.json), so a fresh clone renders the same report. A claim
+whose rows have no record says "not run", with the command that would run them.
+"""
+
+import os
+import pathlib
+import shlex
+import sys
+
+from absl import app, flags
+
+from gcnn_match import cli
+from gcnn_match.claims import assess, registry, report
+from gcnn_match.experiments.config import SCALES
+from gcnn_match.files import write_text_atomic
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("results_dir", "results", "Folder of the committed records.")
+flags.DEFINE_string("output", "CLAIMS.md", "The report.")
+flags.DEFINE_string("figures_dir", "figures", "Where the forest plots go.")
+flags.DEFINE_list(
+    "scales",
+    ["full", "low-resource"],
+    "Scales whose records count, in order of preference: a claim uses the first scale at "
+    "which both its rows ran.",
+)
+flags.DEFINE_string("paper", None, f"Only this paper's claims (one of {registry.PAPERS}).")
+
+
+def main(argv):
+    del argv
+    unknown = sorted(set(FLAGS.scales) - set(SCALES))
+    if unknown:
+        raise app.UsageError(f"--scales: {unknown[0]!r} is not a scale; use some of {SCALES}")
+    if FLAGS.paper and FLAGS.paper not in registry.PAPERS:
+        raise app.UsageError(f"--paper: {FLAGS.paper!r} is none of {', '.join(registry.PAPERS)}")
+    outcomes = assess.assess(registry.select(FLAGS.paper), FLAGS.results_dir, FLAGS.scales)
+    output = pathlib.Path(FLAGS.output)
+    figures = {}
+    for paper in dict.fromkeys(o.claim.paper for o in outcomes):
+        path = report.figure_path(FLAGS.figures_dir, paper)
+        report.plot_forest([o for o in outcomes if o.claim.paper == paper], path, paper)
+        figures[paper] = pathlib.Path(os.path.relpath(path, output.resolve().parent)).as_posix()
+    command = "python experiments/claims.py " + shlex.join(sys.argv[1:])
+    write_text_atomic(output, report.render_markdown(outcomes, command.strip(), figures))
+    print("\n".join(report.render_counts(outcomes)))
+    print(f"{output}, {len(figures)} figures in {FLAGS.figures_dir}")
+
+
+if __name__ == "__main__":
+    cli.run(main)

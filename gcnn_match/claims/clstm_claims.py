@@ -1,0 +1,106 @@
+"""Coupled-LSTMs' claims (Liu et al., EMNLP 2016, §6.3.1 and §6.4.1; Tables 2 and 4).
+
+Yahoo! Answers claims are checked on P@1 with 5 candidates, the table's first column.
+"""
+
+from gcnn_match.claims.registry import Claim, register
+
+_DIRECTIONS = "both LC-LSTMs and TC-LSTMs benefit from multi-directional layer"
+_STACKING = (
+    "the performance of them are improved significantly, and the four stacked TC-LSTMs "
+    "achieve 85.1% accuracy on this dataset."
+)
+_TC_OVER_LC = "TC-LSTMs achieve better performance than LC-LSTMs on this task"
+_STACKED_BEAT_ALL = (
+    "Our proposed two C-LSTMs models with four stacked blocks outperform all the competitor models"
+)
+_YAHOO_DIRECTIONS_AND_STACKING = (
+    "C-LSTMs augmented with multi-directions layers and multiple stacked blocks fully utilize "
+    "multiple levels of abstraction to directly boost the performance."
+)
+_LC_OVER_TC = "Additionally, LC-LSTMs is superior to TC-LSTMs."
+_STRONG_INTERACTION = (
+    "strong interaction models (attention LSTMs, our C-LSTMs) consistently outperform the weak "
+    "interaction models (NBOW, parallel LSTMs) with a large margin"
+)
+
+
+def _claim(dataset, statement, a, b, metric, quote):
+    register(
+        Claim(
+            paper="C-LSTMs",
+            statement=statement,
+            a=f"clstm/{dataset}/{a}",
+            b=f"clstm/{dataset}/{b}",
+            metric=metric,
+            expected="greater",
+            quote=quote,
+        )
+    )
+
+
+for _a, _b, _statement, _quote in (
+    ("lc_lstms", "lc_lstms_single_direction", "LC: four directions beat one", _DIRECTIONS),
+    ("tc_lstms", "tc_lstms_single_direction", "TC: four directions beat one", _DIRECTIONS),
+    ("four_stacked_lc_lstms", "lc_lstms", "LC: stacking four blocks helps", _STACKING),
+    ("four_stacked_tc_lstms", "tc_lstms", "TC: stacking four blocks helps", _STACKING),
+    ("tc_lstms", "lc_lstms", "TC beats LC", _TC_OVER_LC),
+    ("four_stacked_tc_lstms", "four_stacked_lc_lstms", "four stacked: TC beats LC", _TC_OVER_LC),
+    (
+        "four_stacked_tc_lstms",
+        "attention_w_by_w_lstms_rocktaschel_et_al_2015",
+        "four stacked TC beats word-by-word attention",
+        _STACKED_BEAT_ALL,
+    ),
+    (
+        "four_stacked_lc_lstms",
+        "attention_w_by_w_lstms_rocktaschel_et_al_2015",
+        "four stacked LC beats word-by-word attention",
+        _STACKED_BEAT_ALL,
+    ),
+):
+    _claim("snli", _statement, _a, _b, "test_accuracy", _quote)
+
+for _a, _b, _statement, _quote in (
+    (
+        "lc_lstms",
+        "lc_lstms_single_direction",
+        "LC: four directions beat one",
+        _YAHOO_DIRECTIONS_AND_STACKING,
+    ),
+    (
+        "tc_lstms",
+        "tc_lstms_single_direction",
+        "TC: four directions beat one",
+        _YAHOO_DIRECTIONS_AND_STACKING,
+    ),
+    (
+        "three_stacked_lc_lstms",
+        "lc_lstms",
+        "LC: stacking three blocks helps",
+        _YAHOO_DIRECTIONS_AND_STACKING,
+    ),
+    (
+        "three_stacked_tc_lstms",
+        "tc_lstms",
+        "TC: stacking three blocks helps",
+        _YAHOO_DIRECTIONS_AND_STACKING,
+    ),
+    ("lc_lstms", "tc_lstms", "LC beats TC", _LC_OVER_TC),
+    ("three_stacked_lc_lstms", "three_stacked_tc_lstms", "three stacked: LC beats TC", _LC_OVER_TC),
+    (
+        "three_stacked_lc_lstms",
+        "attention_lstms_w_by_w",
+        "three stacked LC beats word-by-word attention",
+        "Our proposed two C-LSTMs surpass the competitor methods",
+    ),
+    (
+        "three_stacked_tc_lstms",
+        "attention_lstms_w_by_w",
+        "three stacked TC beats word-by-word attention",
+        "Our proposed two C-LSTMs surpass the competitor methods",
+    ),
+    ("attention_lstms", "parallel_lstms", "attention beats parallel LSTMs", _STRONG_INTERACTION),
+    ("lc_lstms", "parallel_lstms", "LC beats parallel LSTMs", _STRONG_INTERACTION),
+):
+    _claim("yahoo", _statement, _a, _b, "test_p@1", _quote)

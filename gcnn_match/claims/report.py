@@ -1,0 +1,178 @@
+"""CLAIMS.md and one forest plot per paper: each claim's Δ, ours with its interval beside the
+paper's, and the verdict."""
+
+import datetime
+import pathlib
+
+import numpy as np
+from matplotlib.ticker import NullFormatter, ScalarFormatter
+
+from gcnn_match.claims.assess import VERDICTS, counts
+from gcnn_match.claims.registry import PAPERS
+from gcnn_match.experiments import registry as experiments
+from gcnn_match.reporting.heatmaps import new_figure, save_png
+
+INTRO = """\
+Every comparative statement the four papers make from their own rows
+(`gcnn_match/claims/`), checked against our measurements. Differences of accuracy-like
+metrics come from the per-example prediction records in `results/predictions/`; Δ is in
+points (accuracy, P@1, MAP or MRR × 100), A − B, with its 95% seed-and-test-set bootstrap
+interval; time claims are ratios A / B from `results/bench*.json` and `results/latency.json`.
+The method and the verdict rule: [docs/design.md#claims](docs/design.md#claims).
+"""
+
+
+def figure_path(figures_dir, paper):
+    return pathlib.Path(figures_dir) / f"claims-{paper.lower()}.png"
+
+
+def _rows(claim):
+    """Row names as the paper prints them (the models' names for latency)."""
+    if claim.configs is None:
+        return claim.a, claim.b
+    return tuple(c.row for c in claim.configs)
+
+
+def _where(claim):
+    """The dataset of a claim's rows."""
+    if claim.configs is None:
+        return "CPU latency"
+    return experiments.get(claim.a).dataset
+
+
+def _value(value, is_ratio):
+    if value is None:
+        return "–"
+    return f"{value:.2f}×" if is_ratio else f"{100 * value:+.2f}"
+
+
+def _paper_cell(claim):
+    text = _value(claim.paper_value, claim.is_ratio)
+    if claim.expected == "equivalent":
+        text += f" (comparable: within ±{100 * claim.margin:.2f})"
+    return text
+
+
+def _ours_cell(outcome):
+    if outcome.verdict == "not run":
+        return "–"
+    is_ratio = outcome.claim.is_ratio
+    text = _value(outcome.estimate, is_ratio)
+    if outcome.low is None:
+        return f"{text} (no interval)"
+    return f"{text} [{_value(outcome.low, is_ratio)}, {_value(outcome.high, is_ratio)}]"
+
+
+def _verdict_cell(outcome):
+    if outcome.verdict == "not run":
+        return f"not run: `{outcome.command}`"
+    text = f"**{outcome.verdict}**"
+    return f"{text} ({outcome.note})" if outcome.note else text
+
+
+def _cell(text):
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_counts(outcomes):
+    lines = ["| paper | " + " | ".join(VERDICTS) + " |", "|---" * (len(VERDICTS) + 1) + "|"]
+    for paper in PAPERS:
+        found = counts(o for o in outcomes if o.claim.paper == paper)
+        lines.append(f"| {paper} | " + " | ".join(str(found[v]) for v in VERDICTS) + " |")
+    total = counts(outcomes)
+    lines.append("| all | " + " | ".join(str(total[v]) for v in VERDICTS) + " |")
+    return lines
+
+
+def render_paper(outcomes, paper, figure=None):
+    """One paper's section: its forest plot (a path relative to CLAIMS.md) and claim table."""
+    lines = [f"## {paper}", ""]
+    if figure:
+        lines += [f"![{paper}: our Δ beside the paper's]({figure})", ""]
+    lines += [
+        "| # | claim: A vs B | table | the paper says | paper Δ | our Δ [95% CI] | seeds "
+        "| epochs (run / registered) | scale | verdict |",
+        "|---" * 10 + "|",
+    ]
+    for number, outcome in enumerate((o for o in outcomes if o.claim.paper == paper), 1):
+        claim = outcome.claim
+        a, b = _rows(claim)
+        cells = [
+            number,
+            f"{claim.statement}: {a} vs {b} ({_where(claim)}, {claim.metric})",
+            claim.paper_table,
+            f"“{claim.quote}”",
+            _paper_cell(claim),
+            _ours_cell(outcome),
+            outcome.sample or "–",
+            outcome.epochs or "–",
+            outcome.scale or "–",
+            _verdict_cell(outcome),
+        ]
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return lines
+
+
+def render_markdown(outcomes, command, figures=None):
+    """CLAIMS.md: counts per paper, then each paper's forest plot and table.
+
+    `figures`: {paper: figure path relative to CLAIMS.md}, for the papers that have one.
+    """
+    figures = figures or {}
+    lines = ["# Claims", "", INTRO]
+    lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
+    lines += render_counts(outcomes) + [""]
+    for paper in PAPERS:
+        if any(o.claim.paper == paper for o in outcomes):
+            lines += render_paper(outcomes, paper, figures.get(paper)) + [""]
+    return "\n".join(lines)
+
+
+def _label(outcome):
+    claim = outcome.claim
+    suffix = "" if outcome.verdict != "not run" else " (not run)"
+    return f"{claim.statement} · {_where(claim)}{suffix}"
+
+
+def _forest(axes, outcomes, is_ratio):
+    y = np.arange(len(outcomes))[::-1]
+    scale = 1.0 if is_ratio else 100.0
+    paper = [o.claim.paper_value * scale for o in outcomes]
+    axes.scatter(paper, y, marker="D", color="tab:red", label="paper", zorder=3)
+    for position, outcome in zip(y, outcomes):
+        if outcome.estimate is None:
+            continue
+        estimate = outcome.estimate * scale
+        if outcome.low is not None:
+            axes.plot([outcome.low * scale, outcome.high * scale], [position] * 2, color="k")
+        axes.scatter(estimate, position, marker="o", color="k", zorder=4)
+    axes.scatter([], [], marker="o", color="k", label="ours (bar: 95% interval)")
+    axes.axvline(1.0 if is_ratio else 0.0, color="gray", linewidth=0.8)
+    axes.set_yticks(y, labels=[_label(o) for o in outcomes], fontsize="small")
+    axes.grid(axis="x", alpha=0.3)
+    if is_ratio:
+        axes.set_xscale("log")
+        axes.xaxis.set_major_formatter(ScalarFormatter())
+        axes.xaxis.set_minor_formatter(NullFormatter())
+        axes.set_xlabel("ratio A / B (time)")
+    else:
+        axes.set_xlabel("Δ = A − B (points)")
+    axes.legend(loc="best", fontsize="small")
+
+
+def plot_forest(outcomes, path, title=None):
+    """Writes a forest plot of `outcomes`: one line per claim, the paper's Δ (diamond) and
+    ours with its interval (dot and bar); time ratios on a second, logarithmic panel."""
+    groups = [
+        [o for o in outcomes if not o.claim.is_ratio],
+        [o for o in outcomes if o.claim.is_ratio],
+    ]
+    groups = [(g, is_ratio) for g, is_ratio in zip(groups, (False, True)) if g]
+    heights = [len(g) + 1.5 for g, _ in groups]
+    figure = new_figure(9.5, 0.3 * sum(heights) + 1.0)
+    panels = figure.subplots(len(groups), 1, squeeze=False, height_ratios=heights)[:, 0]
+    for axes, (group, is_ratio) in zip(panels, groups):
+        _forest(axes, group, is_ratio)
+    if title:
+        figure.suptitle(title)
+    return save_png(figure, path)

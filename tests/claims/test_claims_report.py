@@ -1,0 +1,236 @@
+"""The claims report on synthetic records: verdicts, "not run" with its command, time ratios
+without an interval, the markdown and the forest plots."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gcnn_match.claims import assess, records, report
+from gcnn_match.claims.registry import select
+
+GCNN_BEATS_CNN = ("gcnn/quora/gcnn", "gcnn/quora/cnn", "test_accuracy")
+GCNN_LIKE_ESIM = ("gcnn/multinli/gcnn", "gcnn/multinli/esim_our_implement", "dev_accuracy")
+ESIM_SLOWER = ("gcnn/quora/esim_our_implement", "gcnn/quora/gcnn", "seconds_per_epoch")
+COIN_FASTER = ("BERT", "COIN", "seconds_per_batch")
+
+
+def _claim(key):
+    [claim] = [c for c in select() if (c.a, c.b, c.metric) == key]
+    return claim
+
+
+def _row_lines(row, accuracy, split="test", seeds=5, units=2000, rng=None):
+    """Lines of a row whose seeds are right on each example with probability `accuracy`."""
+    rng = rng or np.random.default_rng(0)
+    frames = []
+    for seed in range(1, seeds + 1):
+        correct = (rng.random(units) < accuracy).astype(int)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "row": row,
+                    "seed": seed,
+                    "config": "low-resource-e300",
+                    "epochs": 7 + seed,
+                    "max_epochs": 20,
+                    "split": split,
+                    "uid": [f"u{i}" for i in range(units)],
+                    "gold": "same",
+                    "predicted": np.where(correct == 1, "same", "different"),
+                    "correct": correct,
+                    "average_precision": np.nan,
+                    "reciprocal_rank": np.nan,
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def _write(results_dir, table, *frames, scale="low-resource"):
+    path = records.record_path(results_dir, table, scale)
+    records.write_record(path, pd.concat(frames, ignore_index=True))
+
+
+@pytest.mark.parametrize(
+    "accuracy_a,accuracy_b,verdict",
+    [(0.85, 0.75, "confirmed"), (0.75, 0.85, "contradicted"), (0.80, 0.80, "inconclusive")],
+)
+def test_a_difference_claim_gets_its_verdict_from_the_records(
+    tmp_path, accuracy_a, accuracy_b, verdict
+):
+    rng = np.random.default_rng(0)
+    a, b = GCNN_BEATS_CNN[:2]
+    _write(
+        tmp_path,
+        "gcnn-quora",
+        _row_lines(a, accuracy_a, rng=rng),
+        _row_lines(b, accuracy_b, rng=rng),
+    )
+    [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
+    assert outcome.verdict == verdict
+    assert outcome.low < outcome.estimate < outcome.high
+    assert outcome.estimate == pytest.approx(accuracy_a - accuracy_b, abs=0.02)
+    assert outcome.sample == "5 vs 5 seeds, 2000 units"
+    assert outcome.epochs == "A 8–12 / 20; B 8–12 / 20"
+    assert outcome.scale == "low-resource"
+
+
+def test_the_preferred_scale_with_both_rows_is_used(tmp_path):
+    a, b = GCNN_BEATS_CNN[:2]
+    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), _row_lines(b, 0.7))
+    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), scale="full")  # B never ran at full
+    [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path, ("full", "low-resource"))
+    assert (outcome.scale, outcome.verdict) == ("low-resource", "confirmed")
+
+
+@pytest.mark.parametrize(
+    "wrong_in_b,verdict", [(0.0, "confirmed"), (0.1, "contradicted"), (0.0125, "inconclusive")]
+)
+def test_a_comparable_claim_is_judged_against_its_margin(tmp_path, wrong_in_b, verdict):
+    """Both rows get the same examples right, up to 1% per seed; B also misses `wrong_in_b`
+    of A's right answers (Δ of about 0, 8 and 1 points against a margin of 1)."""
+    rng = np.random.default_rng(3)
+    base = rng.random(3000) < 0.8
+    a, b = GCNN_LIKE_ESIM[:2]
+    lines = []
+    for row, wrong in ((a, 0.0), (b, wrong_in_b)):
+        frame = _row_lines(row, 0.0, "dev", units=len(base), rng=rng)
+        seeds = frame["seed"].to_numpy()
+        kept = np.tile(base & (rng.random(len(base)) >= wrong), seeds.max())
+        frame["correct"] = (kept ^ (rng.random(len(frame)) < 0.01)).astype(int)
+        lines.append(frame)
+    _write(tmp_path, "gcnn-multinli", *lines)
+    [outcome] = assess.assess([_claim(GCNN_LIKE_ESIM)], tmp_path)
+    assert outcome.verdict == verdict
+
+
+def test_one_seed_and_different_configs_are_said(tmp_path):
+    a, b = GCNN_BEATS_CNN[:2]
+    capped = _row_lines(b, 0.7, seeds=1).assign(config="low-resource-e300-epochs6", max_epochs=6)
+    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), capped)
+    [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
+    assert "test-set sampling only" in outcome.note
+    assert "configs differ: A low-resource-e300, B low-resource-e300-epochs6" in outcome.note
+    assert outcome.epochs == "A 8–12 / 20; B 8 / 20 (cap 6)"
+
+
+def test_the_ensemble_claim_compares_the_vote_with_the_single_seeds(tmp_path):
+    key = ("coin/quora/coin_ensemble", "coin/quora/coin_ours", "test_accuracy")
+    vote = _row_lines(key[0], 0.92, seeds=1).assign(seed=0, config="low-resource-e300-vote")
+    _write(tmp_path, "coin-quora", vote, _row_lines(key[1], 0.85))
+    [outcome] = assess.assess([_claim(key)], tmp_path)
+    assert outcome.sample == "vote vs 5 seeds, 2000 units" and outcome.verdict == "confirmed"
+    assert outcome.note == "one seed in a row: the interval reflects test-set sampling only"
+
+
+def test_rows_without_records_are_not_run_with_the_command_that_runs_them(tmp_path):
+    a, _ = GCNN_BEATS_CNN[:2]
+    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9))
+    [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
+    assert outcome.verdict == "not run"
+    assert outcome.command == (
+        "python experiments/reproduce.py --table=gcnn-quora --rows=cnn --scale=low-resource "
+        "--seeds=1,2,3,4,5"
+    )
+    [nothing] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path / "empty")
+    assert "--rows=gcnn,cnn" in nothing.command
+
+
+def test_time_ratios_without_repeats_have_no_interval(tmp_path):
+    bench = {
+        "results": [
+            {
+                "name": name,
+                "train_pairs_per_second_bucket": rate,
+                "timed_steps_bucket": 5,
+                "environment": {"cpu": "CPU X", "cpu_count": 2},
+            }
+            for name, rate in (("gcnn/quora/esim_our_implement", 50.0), ("gcnn/quora/gcnn", 200.0))
+        ]
+    }
+    (tmp_path / "bench.json").write_text(json.dumps(bench), "utf-8")
+    latency = {
+        "results": [
+            {"model": "COIN", "mean": 0.05, "std": 0.005, "batches": 1000},
+            {"model": "BERT", "mean": 0.5, "std": 0.05, "batches": 1000},
+        ]
+    }
+    (tmp_path / "latency.json").write_text(json.dumps(latency), "utf-8")
+    slower, faster = assess.assess([_claim(ESIM_SLOWER), _claim(COIN_FASTER)], tmp_path)
+    assert slower.estimate == pytest.approx(4.0) and slower.low is None
+    assert slower.verdict == "inconclusive"
+    assert "no interval: bench.json keeps each row's mean throughput" in slower.note
+    assert "lies on the claimed side" in slower.note
+    assert faster.estimate == pytest.approx(10.0) and faster.verdict == "inconclusive"
+    assert "mean and standard deviation (A 10%, B 10% of the mean)" in faster.note
+    [missing] = assess.assess([_claim(ESIM_SLOWER)], tmp_path / "empty")
+    assert missing.command == (
+        "python experiments/bench.py --tables=gcnn-quora --rows=esim_our_implement,gcnn "
+        "--section=gcnn-quora --json=results/bench-gcnn-quora.json"
+    )
+
+
+def test_the_markdown_counts_and_lists_every_claim(tmp_path):
+    a, b = GCNN_BEATS_CNN[:2]
+    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), _row_lines(b, 0.7))
+    claims = select("GCNN")
+    outcomes = assess.assess(claims, tmp_path)
+    text = report.render_markdown(outcomes, "make claims", {"GCNN": "figures/claims-gcnn.png"})
+    assert "| GCNN | 1 | 0 | 0 | 20 |" in text
+    assert "| ATTCONV | 0 | 0 | 0 | 0 |" in text
+    assert "![GCNN: our Δ beside the paper's](figures/claims-gcnn.png)" in text
+    [line] = [row for row in text.splitlines() if row.startswith("| 1 |")]
+    assert "GCNN beats CNN: GCNN vs CNN (quora, test_accuracy)" in line
+    assert "| +0.74 | +20." in line and "| **confirmed** |" in line
+    assert "“It can be found that CNN is inferior to GCNN" in line
+    assert (
+        "not run: `python experiments/reproduce.py --table=gcnn-quora --rows=glu "
+        "--scale=low-resource --seeds=1,2,3,4,5`"
+    ) in text
+    assert len([row for row in text.splitlines() if row.startswith("| ")]) == 6 + 1 + len(claims)
+
+
+def test_the_forest_plot_is_written(tmp_path):
+    a, b = GCNN_BEATS_CNN[:2]
+    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), _row_lines(b, 0.7))
+    outcomes = assess.assess(select("GCNN"), tmp_path)
+    path = report.plot_forest(outcomes, report.figure_path(tmp_path / "figures", "GCNN"), "GCNN")
+    assert path.name == "claims-gcnn.png"
+    assert path.read_bytes().startswith(b"\x89PNG") and path.stat().st_size > 10_000
+
+
+@pytest.mark.slow
+def test_make_claims_renders_from_the_records_alone(tmp_path):
+    """experiments/claims.py in a fresh process: CLAIMS.md and one figure per paper."""
+    a, b = GCNN_BEATS_CNN[:2]
+    results = tmp_path / "results"
+    _write(results, "gcnn-quora", _row_lines(a, 0.9), _row_lines(b, 0.7))
+    output = tmp_path / "CLAIMS.md"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "experiments/claims.py",
+            f"--results_dir={results}",
+            f"--output={output}",
+            f"--figures_dir={tmp_path / 'figures'}",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| GCNN | 1 | 0 | 0 | 20 |" in done.stdout
+    assert "![GCNN: our Δ beside the paper's](figures/claims-gcnn.png)" in output.read_text()
+    assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == [
+        "claims-attconv.png",
+        "claims-c-lstms.png",
+        "claims-coin.png",
+        "claims-gcnn.png",
+    ]
+    bad = subprocess.run(
+        [sys.executable, "experiments/claims.py", "--scales=huge"], capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and bad.stderr.startswith("error: --scales: 'huge'")
