@@ -70,7 +70,7 @@ def _ensure_data(pending):
 def _estimate(pending):
     """Probes the first pending run and extrapolates to all pending runs (an upper bound)."""
     seconds, steps = probe_seconds_per_step(pending[0], FLAGS.data_dir, FLAGS.cache_dir)
-    epochs = 1 if FLAGS.scale == "smoke" else max(c.epochs for c in pending)
+    epochs = max(apply_scale(c).epochs for c in pending)
     total = seconds * steps * epochs * len(pending)
     print(
         f"throughput probe ({pending[0].name}): {seconds:.2f} s/step, {steps} steps/epoch; "

@@ -28,7 +28,8 @@ SCALE_NOTES = {
     "full": "full: official train split, selection on dev",
     "low-resource": "low-resource: trained on official dev minus a 10% held-out part "
     "(grouped by shared sentences, used for selection), tested on official test",
-    "smoke": "smoke: a few hundred examples, one epoch (pipeline check, not a result)",
+    "smoke": "smoke: a small part of the data (sizes in each row) for a couple of epochs, a "
+    "pipeline check, not a result: most rows leave chance, rows that start slowly may not",
 }
 
 

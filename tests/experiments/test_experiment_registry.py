@@ -64,7 +64,8 @@ def test_scales_resolve_splits():
     low = apply_scale(config.replace(scale="low-resource"))
     assert (low.train_split, low.dev_split, low.test_split) == ("dev", "holdout", "test")
     smoke = apply_scale(config.replace(scale="smoke"))
-    assert smoke.epochs == 1 and smoke.max_train_examples == 400
+    assert smoke.epochs == 2 and smoke.max_train_examples == 1000
+    assert smoke.max_eval_examples == 400
     with pytest.raises(ValueError, match="scale"):
         config.replace(scale="huge")
 
@@ -126,7 +127,7 @@ def test_time_ratios_use_same_run_medians():
 def test_an_epoch_cap_at_the_smoke_scale_is_refused_not_ignored():
     from gcnn_match.training.inputs import check_epochs_for_scale
 
-    with pytest.raises(ValueError, match="one epoch by definition"):
+    with pytest.raises(ValueError, match="2 epochs by definition"):
         check_epochs_for_scale("smoke", 3)
     check_epochs_for_scale("smoke", None)
     check_epochs_for_scale("low-resource", 3)
