@@ -99,5 +99,5 @@ def estimate(pending_configs, scale, probe):
     """An upper bound of the pending runs' duration. `probe(config)` returns (seconds per
     step, steps per epoch) of one run (`gcnn_match.training.loop.probe_seconds_per_step`)."""
     seconds, steps = probe(pending_configs[0])
-    epochs = 1 if scale == "smoke" else max(c.epochs for c in pending_configs)
+    epochs = max(apply_scale(c.replace(scale=scale)).epochs for c in pending_configs)
     return DurationEstimate(pending_configs[0].name, seconds, steps, epochs, len(pending_configs))

@@ -3,6 +3,11 @@
 Each row shows the paper's number, ours (mean ± std over the finished seeds), the delta, the
 scale and data actually used, the vectors, seconds per epoch and the hardware; a row that was
 not run says so.
+
+A row shows one configuration of its runs, the most complete one (`_completeness`); the others
+stay in the table's JSON record and are listed under the table. Each run keeps its seed, machine
+and command, so the table names every machine and command behind what it shows, and a time
+ratio compares only runs that one command trained on one machine.
 """
 
 import datetime
@@ -23,7 +28,8 @@ SCALE_NOTES = {
     "full": "full: official train split, selection on dev",
     "low-resource": "low-resource: trained on official dev minus a 10% held-out part "
     "(grouped by shared sentences, used for selection), tested on official test",
-    "smoke": "smoke: a few hundred examples, one epoch (pipeline check, not a result)",
+    "smoke": "smoke: a small part of the data (sizes in each row) for a couple of epochs, a "
+    "pipeline check, not a result: most rows leave chance, rows that start slowly may not",
 }
 
 
@@ -34,14 +40,33 @@ def _mean_std(values):
     return float(arr.mean()), float(arr.std(ddof=1)) if len(arr) > 1 else 0.0
 
 
+# Fields of a row that come from the registry; the others describe one run set of the row.
+_ROW_FIELDS = (
+    "name",
+    "row",
+    "table",
+    "table_id",
+    "targets",
+    "target_notes",
+    "compare",
+    "ensemble_size",
+)
+_NOT_RECORDED = "unknown (run without environment.json)"
+
+
 def collect(configs, run_dirs):
     """Rows for `configs`; `run_dirs[name]` lists the run directories of that row's seeds."""
     rows = []
     for config in configs:
-        runs = [read_json(d / "metrics.json") for d in run_dirs.get(config.name, [])]
-        runs = [m for m in runs if m is not None]
+        dirs, runs = [], []
+        for run_dir in run_dirs.get(config.name, []):
+            metrics = read_json(run_dir / "metrics.json")
+            if metrics is not None:
+                dirs.append(run_dir)
+                runs.append(metrics)
+        provenance = [_provenance(d, m["seed"]) for d, m in zip(dirs, runs)]
         if config.ensemble_size:
-            runs = [_vote(run_dirs[config.name], runs)] if len(runs) == config.ensemble_size else []
+            runs = [_vote(dirs, runs)] if len(runs) == config.ensemble_size else []
         row = {
             "name": config.name,
             "row": config.row,
@@ -67,6 +92,7 @@ def collect(configs, run_dirs):
             row[key] = _mean_std(values)
         if runs:
             first = runs[0]
+            epochs = read_json(dirs[0] / "config.json", {}).get("epochs")
             row.update(
                 scale=first["scale"],
                 embeddings=first["embeddings"],
@@ -75,34 +101,117 @@ def collect(configs, run_dirs):
                 trainable_params_without_embeddings=first["trainable_params_without_embeddings"],
                 epochs_run=[m["epochs_run"] for m in runs],
                 best_epoch=[m["best_epoch"] for m in runs],
-            )
-            env = read_json(run_dirs[config.name][0] / "environment.json", {})
-            row["hardware"] = f"{env.get('cpu', '?')} ({env.get('cpu_count', '?')} cores)"
-            row["commands"] = list(
-                dict.fromkeys(
-                    _command(read_json(d / "environment.json", {}).get("argv"))
-                    for d in run_dirs[config.name]
-                    if (d / "metrics.json").exists()
-                )
+                configuration=_configuration(dirs[0]),
+                epoch_cap=None if epochs in (None, config.epochs) else epochs,
+                provenance=provenance,
             )
         rows.append(row)
     return rows
 
 
+def _configuration(run_dir):
+    """What the runs of one configuration share: their directory name up to the seed
+    (`overrides.default_run_dir` names a run `<scale>-seed<seed>[-<overrides>]`)."""
+    return re.sub(r"seed\d+", "seed*", run_dir.name)
+
+
+def _provenance(run_dir, seed):
+    """The seed, machine and command of one run (None where environment.json lacks them)."""
+    env = read_json(run_dir / "environment.json", {})
+    machine = None
+    if env.get("cpu"):
+        gpus = len(env.get("gpus") or ())
+        machine = f"{env['cpu']} ({env.get('cpu_count', '?')} cores"
+        machine += f", {gpus} GPU{'s' if gpus > 1 else ''})" if gpus else ")"
+    argv = env.get("argv")
+    return {"seed": seed, "machine": machine, "command": _command(argv) if argv else None}
+
+
+def _origins(run_set):
+    """(seed, machine, command) of each run of a run set. Records written before runs kept
+    their provenance name one machine and the set of commands of the row, so there a seed's
+    command is known only when the row has one."""
+    if "provenance" in run_set:
+        return [(p["seed"], p["machine"], p["command"]) for p in run_set["provenance"]]
+    commands = run_set.get("commands") or [None]
+    command = commands[0] if len(commands) == 1 else None
+    return [(seed, run_set.get("hardware"), command) for seed in run_set.get("seeds", [])]
+
+
+def _machines(run_set):
+    return list(dict.fromkeys(machine or "not recorded" for _, machine, _ in _origins(run_set)))
+
+
+def _commands(run_set):
+    if "provenance" not in run_set:
+        return run_set.get("commands", [])
+    return list(dict.fromkeys(command or _NOT_RECORDED for _, _, command in _origins(run_set)))
+
+
+def _run_set(row):
+    return {k: v for k, v in row.items() if k not in _ROW_FIELDS + ("other_configurations",)}
+
+
+def _same_runs(a, b):
+    """Whether two run sets hold the same results (the same runs read twice, maybe from a
+    record written before runs kept their configuration and provenance)."""
+    described = ("configuration", "epoch_cap", "provenance", "hardware", "commands")
+    a, b = ({k: v for k, v in s.items() if k not in described} for s in (a, b))
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _completeness(run_set):
+    """Sort key, most complete first: most seeds, then the registered schedule over an epoch
+    cap (a record that predates `epoch_cap` counts as capped), then the most epochs run."""
+    registered = "epoch_cap" in run_set and run_set["epoch_cap"] is None
+    return (-run_set["runs"], not registered, -max(run_set.get("epochs_run") or [0]))
+
+
 def keep_earlier_results(rows, earlier):
-    """`rows` where each row without finished runs is replaced by the same row of `earlier`
-    (the table's previous JSON record) if that one has runs: a command that trains some rows
-    of a table (another seed set, another epoch cap) re-renders the whole table without
-    erasing the results of the others. Each kept row still lists the commands that trained it.
+    """`rows` (this command's runs) merged with the same rows of `earlier` (the table's previous
+    JSON record), so that a command that trains some rows, other seeds or another epoch cap
+    neither erases nor hides a more complete result.
+
+    Per row, the run sets are this command's and those of the record; this command's replaces
+    a recorded one of its configuration unless that one has more seeds. The row shows the most
+    complete run set (`_completeness`; ties keep the one shown before) and lists the others in
+    "other_configurations".
     """
-    by_name = {row["name"]: row for row in earlier or [] if row.get("runs")}
-    return [by_name.get(row["name"], row) if not row.get("runs") else row for row in rows]
+    by_name = {row["name"]: row for row in earlier or []}
+    return [_merge(row, by_name.get(row["name"])) for row in rows]
+
+
+def _merge(row, earlier):
+    run_sets = []
+    if earlier:
+        run_sets = [_run_set(earlier)] + earlier.get("other_configurations", [])
+        run_sets = [s for s in run_sets if s.get("runs")]
+    current = _run_set(row)
+    if current["runs"]:
+        same = [
+            i
+            for i, s in enumerate(run_sets)
+            if _same_runs(s, current)
+            or (s.get("configuration") and s.get("configuration") == current["configuration"])
+        ]
+        if not same:
+            run_sets.insert(1, current)
+        elif current["runs"] >= run_sets[same[0]]["runs"]:
+            run_sets[same[0]] = current
+    if not run_sets:
+        return row
+    shown, *others = sorted(run_sets, key=_completeness)
+    if shown is current and not others:
+        return row
+    merged = {k: v for k, v in row.items() if k in _ROW_FIELDS}
+    merged.update(shown)
+    if others:
+        merged["other_configurations"] = others
+    return merged
 
 
 def _command(argv):
     """The command line that trained a run, as typed from the repository root."""
-    if not argv:
-        return "unknown (run without environment.json)"
     script = pathlib.Path(argv[0])
     script = f"{script.parent.name}/{script.name}" if script.parent.name else script.name
     return "python " + shlex.join([script] + [a for a in argv[1:] if a != "--noestimate"])
@@ -182,7 +291,7 @@ def render_markdown(rows, title=None, command=None, paper_column=True):
     )
     columns = 8 + 3 * len(compare) if paper_column else 7 + len(compare)
     lines += [head, "|" + "---|" * columns]
-    scales, hardware = set(), set()
+    scales = set()
     for row in rows:
         cells = []
         for paper_key, our_key in compare:
@@ -210,29 +319,92 @@ def render_markdown(rows, title=None, command=None, paper_column=True):
         )
         if row.get("scale"):
             scales.add(row["scale"])
-        if row.get("hardware"):
-            hardware.add(row["hardware"])
     lines.append("")
     for scale in sorted(scales) if paper_column else ():
         lines.append(f"- Scale: {SCALE_NOTES[scale]}.")
-    for hw in sorted(hardware):
-        paper_timings = "; paper timings are from its own GPU" if paper_column else ""
-        lines.append(
-            f"- Our hardware: {hw}{paper_timings}. Ours is the "
-            "median epoch of each run, rows run one after another; other jobs may "
-            "have shared the CPU, so compare speed with the side-by-side "
-            "measurements of BENCHMARKS.md (`make bench`)."
-        )
-    for note in sorted({row["target_notes"] for row in rows if row["target_notes"]}):
-        lines.append(f"- Paper numbers: {note.rstrip('.')}.")
-    trained_by = list(dict.fromkeys(c for row in rows for c in row.get("commands", [])))
+    lines += _hardware(rows, paper_column) + _paper_notes(rows)
+    trained_by = list(dict.fromkeys(c for row in rows if row["runs"] for c in _commands(row)))
     if trained_by:
         lines += ["", "Runs trained by:", ""] + [f"- `{c}`" for c in trained_by]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _other_configurations(rows)) + "\n"
+
+
+def _hardware(rows, paper_column=True):
+    """One line naming each machine behind the shown rows once (with its rows when several)."""
+    rows_of = {}
+    for row in rows:
+        for machine in _machines(row):
+            rows_of.setdefault(machine, []).append(row["row"])
+    if not rows_of:
+        return []
+    machines = list(rows_of)
+    if len(machines) > 1:
+        machines = [f"{m} for {', '.join(rows_of[m])}" for m in machines]
+    paper_timings = "; paper timings are from its own GPU" if paper_column else ""
+    return [
+        f"- Our hardware: {'; '.join(machines)}{paper_timings}. Ours is "
+        "the median epoch of each run, rows run one after another; other jobs may have shared "
+        "the CPU, so compare speed with the side-by-side measurements of BENCHMARKS.md "
+        "(`make bench`)."
+    ]
+
+
+def _paper_notes(rows):
+    """The rows' notes on the paper's numbers, each sentence once: those every row shares,
+    then those of some rows, named."""
+    rows_of = {}
+    for row in rows:
+        for sentence in re.split(r"(?<=\.)\s+(?=[^a-z0-9\s])", row["target_notes"]):
+            if sentence:
+                rows_of.setdefault(sentence.rstrip("."), []).append(row["row"])
+    sentences_of = {}
+    for sentence, having in rows_of.items():
+        sentences_of.setdefault(tuple(having), []).append(sentence)
+    every_row = tuple(row["row"] for row in rows)
+    lines = []
+    for having, sentences in sentences_of.items():
+        which = "" if having == every_row else f" ({', '.join(having)})"
+        lines.append(f"- Paper numbers{which}: {'. '.join(sentences)}.")
+    return lines
+
+
+def _other_configurations(rows):
+    """The run sets each row keeps in its record but does not show."""
+    others = [(row, s) for row in rows for s in row.get("other_configurations", [])]
+    if not others:
+        return []
+    lines = [f"- {row['row']}: {_describe(run_set, row)}" for row, run_set in others]
+    record = f"results/{others[0][0]['table_id']}-{others[0][1]['scale']}.json"
+    return [
+        "",
+        f"Other configurations of these rows, kept in `{record}`, not shown above:",
+        "",
+    ] + lines
+
+
+def _describe(run_set, row):
+    """Seeds, epochs, results, machines and commands of a run set, in one line."""
+    seeds = run_set["seeds"]
+    if row.get("ensemble_size"):
+        text = f"vote of {row['ensemble_size']}"
+    else:
+        text = f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}"
+    if "epoch_cap" in run_set:
+        cap = run_set["epoch_cap"]
+        text += ", registered schedule" if cap is None else f", at most {cap} epochs"
+    results = [f"{_label(our)} {_fmt(run_set.get(our))}" for _, our in row["compare"]]
+    if run_set.get("seconds_per_epoch"):
+        results.append(f"{_fmt(run_set['seconds_per_epoch'], 1.0, 1)} s/epoch")
+    commands = "; ".join(f"`{c}`" for c in _commands(run_set)) or "not recorded"
+    return (
+        f"{text} (best / run epochs {_epochs(run_set)}): {', '.join(results)}; "
+        f"on {', '.join(_machines(run_set))}; trained by {commands}"
+    )
 
 
 def render_time_ratios(rows, pairs):
-    """Time-per-epoch ratios of row pairs, ours (same machine, same run) beside the paper's."""
+    """Time-per-epoch ratios of row pairs, ours beside the paper's. Ours compares only runs
+    that one command trained on one machine, seed by seed; otherwise it says why not."""
     if not pairs:
         return ""
     by_row = {row["row"]: row for row in rows}
@@ -243,13 +415,26 @@ def render_time_ratios(rows, pairs):
             ps, pf = (by_row[r]["targets"].get("seconds_per_epoch") for r in (slow, fast))
             if ps and pf:
                 paper = f"{ps / pf:.2f}"
-            os_, of = (by_row[r].get("seconds_per_epoch") for r in (slow, fast))
-            if os_ and of and os_[0] and of[0]:
-                ours = f"{os_[0] / of[0]:.2f}"
-            else:
-                ours = "not run"
+            ours = _time_ratio(by_row[slow], by_row[fast])
         lines.append(f"| {slow} / {fast} | {paper} | {ours} |")
     return "\n".join(lines) + "\n"
+
+
+def _time_ratio(slow, fast):
+    times = [row.get("seconds_per_epoch") for row in (slow, fast)]
+    if not all(t and t[0] for t in times):
+        return "not run"
+    origins = [_origins(row) for row in (slow, fast)]
+    if any(None in origin for runs in origins for origin in runs):
+        return "– (which command trained each run is not recorded)"
+    if len({machine for runs in origins for _, machine, _ in runs}) > 1:
+        return "– (runs from different machines)"
+    by_seed = [{seed: command for seed, _, command in runs} for runs in origins]
+    if by_seed[0].keys() != by_seed[1].keys():
+        return "– (runs of different seeds)"
+    if by_seed[0] != by_seed[1]:
+        return "– (runs from different commands)"
+    return f"{times[0][0] / times[1][0]:.2f}"
 
 
 def update_section(path, key, markdown, heading="# Reproduction results"):

@@ -14,7 +14,8 @@ def test_scales_resolve_splits():
     low = apply_scale(config.replace(scale="low-resource"))
     assert (low.train_split, low.dev_split, low.test_split) == ("dev", "holdout", "test")
     smoke = apply_scale(config.replace(scale="smoke"))
-    assert smoke.epochs == 1 and smoke.max_train_examples == 400
+    assert smoke.epochs == 2 and smoke.max_train_examples == 1000
+    assert smoke.max_eval_examples == 400
     with pytest.raises(ValueError, match="scale"):
         config.replace(scale="huge")
 
@@ -32,7 +33,7 @@ def test_code_faithful_attconv_pads_to_the_cut_off_and_evaluates_in_training_bat
 
 def test_an_epoch_cap_at_the_smoke_scale_is_refused_not_ignored():
 
-    with pytest.raises(ValueError, match="one epoch by definition"):
+    with pytest.raises(ValueError, match="2 epochs by definition"):
         check_epochs_for_scale("smoke", 3)
     check_epochs_for_scale("smoke", None)
     check_epochs_for_scale("low-resource", 3)

@@ -87,4 +87,4 @@ def test_estimate_extrapolates_the_probe_to_every_pending_run():
     assert str(estimate).startswith("throughput probe (gcnn/quora/gcnn): 0.50 s/step, 100 steps")
     assert "at most ~10m00s for 2 runs x 6 epochs" in str(estimate)
     # The smoke scale trains one epoch whatever the configs say.
-    assert planning.estimate(pending, "smoke", probe).total_seconds == 0.5 * 100 * 1 * 2
+    assert planning.estimate(pending, "smoke", probe).total_seconds == 0.5 * 100 * 2 * 2

@@ -1,0 +1,174 @@
+"""Rendering rules of the paper-vs-ours tables: a row shows one configuration, a time ratio
+compares only runs of one machine and one command, and nothing is said twice."""
+
+import json
+
+import pytest
+
+from gcnn_match.experiments import registry
+from gcnn_match.reporting import tables
+
+XEON, EPYC = "Intel Xeon", "AMD EPYC"
+COMMAND = ["experiments/reproduce.py", "--dataset=quora"]
+CAPPED = ["experiments/reproduce.py", "--dataset=quora", "--epochs=3"]
+
+
+def _config(name):
+    return registry.get(f"gcnn/quora/{name}")
+
+
+def _run(root, name, seed, accuracy, cap=None, argv=COMMAND, cpu=XEON, seconds=10.0):
+    """A finished run directory as `reproduce.py` lays it out."""
+    config = _config(name)
+    run = root / config.name / (f"low-resource-seed{seed}" + (f"-epochs{cap}" if cap else ""))
+    run.mkdir(parents=True)
+    epochs = cap or config.epochs
+    files = {
+        "config.json": {"name": config.name, "seed": seed, "epochs": epochs},
+        "environment.json": {"cpu": cpu, "cpu_count": 2, "gpus": [], "argv": argv},
+        "metrics.json": {
+            "seed": seed,
+            "scale": "low-resource",
+            "embeddings": "glove-6b-50d-packaged: 50d",
+            "examples": {"train": 9000, "dev": 1000, "test": 10000},
+            "trainable_params": 10,
+            "trainable_params_without_embeddings": 5,
+            "epochs_run": epochs,
+            "best_epoch": 2,
+            "seconds_per_epoch": seconds,
+            "test_accuracy": accuracy,
+        },
+    }
+    for file, content in files.items():
+        (run / file).write_text(json.dumps(content), "utf-8")
+    return run
+
+
+def _rows(runs_by_name):
+    """collect() over CNN and GCNN, as read back from a results/*.json record."""
+    configs = [_config("cnn"), _config("gcnn")]
+    rows = tables.collect(
+        configs, {c.name: runs_by_name.get(c.name.split("/")[-1], []) for c in configs}
+    )
+    return json.loads(json.dumps(rows))
+
+
+def _record_before_provenance(row):
+    """A row as records written before runs kept their configuration and provenance."""
+    row = {k: v for k, v in row.items() if k not in ("configuration", "epoch_cap", "provenance")}
+    return dict(row, hardware=f"{XEON} (2 cores)", commands=["python experiments/reproduce.py"])
+
+
+def test_a_row_shows_its_most_complete_configuration_and_lists_the_others(tmp_path):
+    committed = _rows({"cnn": [_run(tmp_path / "a", "cnn", s, 0.75 + s / 100) for s in (1, 2, 3)]})
+    committed = [_record_before_provenance(row) for row in committed]
+    newcomer = _rows({"cnn": [_run(tmp_path / "b", "cnn", 1, 0.70, cap=3, argv=CAPPED)]})
+
+    [cnn, gcnn] = tables.keep_earlier_results(newcomer, committed)
+    assert cnn["seeds"] == [1, 2, 3] and cnn["test_accuracy"][0] == pytest.approx(0.77)
+    [other] = cnn["other_configurations"]
+    assert other["seeds"] == [1] and other["epoch_cap"] == 3
+    assert gcnn["runs"] == 0
+    markdown = tables.render_markdown([cnn, gcnn])
+    assert "| CNN | 87.92 | 77.00 ± 1.00 |" in markdown
+    assert "Other configurations of these rows, kept in `results/gcnn-quora-low-resource.json`" in (
+        markdown
+    )
+    assert (
+        "- CNN: seed 1, at most 3 epochs (best / run epochs 2/3): test accuracy 70.00, "
+        "10.0 s/epoch; on Intel Xeon (2 cores); trained by "
+        "`python experiments/reproduce.py --dataset=quora --epochs=3`"
+    ) in markdown
+    # Only the commands of the shown runs are listed as having trained the table.
+    assert "Runs trained by:\n\n- `python experiments/reproduce.py`\n" in markdown
+
+    # The record keeps both, so rendering it again (with no runs at hand) shows the same.
+    again = tables.keep_earlier_results(_rows({}), json.loads(json.dumps([cnn, gcnn])))
+    assert tables.render_markdown(again) == markdown
+
+
+def test_the_registered_schedule_wins_over_an_epoch_cap_at_equal_seeds(tmp_path):
+    capped = _rows({"cnn": [_run(tmp_path / "a", "cnn", 1, 0.76, cap=6)]})
+    registered = _rows({"cnn": [_run(tmp_path / "b", "cnn", 1, 0.74)]})
+    for earlier, later in ((capped, registered), (registered, capped)):
+        [cnn, _] = tables.keep_earlier_results(later, earlier)
+        assert cnn["epoch_cap"] is None and cnn["test_accuracy"][0] == 0.74
+        assert [o["epoch_cap"] for o in cnn["other_configurations"]] == [6]
+
+
+def test_runs_of_one_configuration_replace_their_record_unless_it_has_more_seeds(tmp_path):
+    runs = [_run(tmp_path, "cnn", s, 0.75 + s / 100) for s in (1, 2, 3)]
+    three = _rows({"cnn": runs})
+    # Re-rendered with the default --seeds=1: seed 1 alone neither hides nor doubles the three.
+    [cnn, _] = tables.keep_earlier_results(_rows({"cnn": runs[:1]}), three)
+    assert cnn["seeds"] == [1, 2, 3] and "other_configurations" not in cnn
+    # The same seeds trained again (a fix, another machine) replace the recorded ones.
+    rerun = _rows({"cnn": [_run(tmp_path / "b", "cnn", s, 0.80) for s in (1, 2, 3)]})
+    [cnn, _] = tables.keep_earlier_results(rerun, three)
+    assert cnn["test_accuracy"][0] == pytest.approx(0.80) and "other_configurations" not in cnn
+    # A record written before runs kept their configuration: the same runs are not listed twice.
+    old = [_record_before_provenance(row) for row in three]
+    [cnn, _] = tables.keep_earlier_results(three, old)
+    assert "provenance" in cnn and "other_configurations" not in cnn
+
+
+def _ratio(markdown, pair="GCNN / CNN"):
+    return next(line for line in markdown.splitlines() if line.startswith(f"| {pair} |"))
+
+
+def test_a_time_ratio_compares_only_runs_of_one_machine_and_one_command(tmp_path):
+    pairs = registry.time_ratios("gcnn-quora")
+
+    def ratio(cnn, gcnn):
+        return _ratio(tables.render_time_ratios(_rows({"cnn": cnn, "gcnn": gcnn}), pairs))
+
+    cnn = [_run(tmp_path / "a", "cnn", s, 0.75, seconds=10.0) for s in (1, 2)]
+    gcnn = [_run(tmp_path / "a", "gcnn", s, 0.76, seconds=25.0) for s in (1, 2)]
+    assert ratio(cnn, gcnn) == "| GCNN / CNN | 1.32 | 2.50 |"
+
+    elsewhere = [_run(tmp_path / "b", "gcnn", s, 0.76, cpu=EPYC) for s in (1, 2)]
+    assert ratio(cnn, elsewhere) == "| GCNN / CNN | 1.32 | – (runs from different machines) |"
+    capped = [_run(tmp_path / "c", "gcnn", s, 0.76, cap=3, argv=CAPPED) for s in (1, 2)]
+    assert ratio(cnn, capped) == "| GCNN / CNN | 1.32 | – (runs from different commands) |"
+    assert ratio(cnn, gcnn[:1]) == "| GCNN / CNN | 1.32 | – (runs of different seeds) |"
+    assert ratio(cnn, []) == "| GCNN / CNN | 1.32 | not run |"
+
+    # Records written before runs kept their provenance: one command per row is enough.
+    rows = [_record_before_provenance(r) for r in _rows({"cnn": cnn, "gcnn": gcnn})]
+    assert _ratio(tables.render_time_ratios(rows, pairs)) == "| GCNN / CNN | 1.32 | 2.50 |"
+    rows[1]["commands"].append("python experiments/reproduce.py --seeds=1,2")
+    assert _ratio(tables.render_time_ratios(rows, pairs)) == (
+        "| GCNN / CNN | 1.32 | – (which command trained each run is not recorded) |"
+    )
+
+
+def test_every_machine_is_named_once_on_one_line(tmp_path):
+    one = _rows({"cnn": [_run(tmp_path / "a", "cnn", 1, 0.75)]})
+    one += _rows({"gcnn": [_run(tmp_path / "a", "gcnn", 1, 0.75)]})[1:]
+    markdown = tables.render_markdown(one)
+    assert markdown.count("Our hardware") == 1
+    assert "- Our hardware: Intel Xeon (2 cores); paper timings are from its own GPU." in markdown
+
+    two = one[:1] + _rows({"gcnn": [_run(tmp_path / "b", "gcnn", 1, 0.75, cpu=EPYC)]})[1:]
+    markdown = tables.render_markdown(two)
+    assert markdown.count("Our hardware") == 1
+    assert "- Our hardware: Intel Xeon (2 cores) for CNN; AMD EPYC (2 cores) for GCNN;" in markdown
+
+
+def test_the_table_lists_every_command_that_trained_its_shown_runs(tmp_path):
+    runs = [_run(tmp_path, "cnn", 1, 0.75), _run(tmp_path, "cnn", 2, 0.76, argv=COMMAND + ["-s"])]
+    markdown = tables.render_markdown(_rows({"cnn": runs}))
+    assert (
+        "Runs trained by:\n\n- `python experiments/reproduce.py --dataset=quora`\n"
+        "- `python experiments/reproduce.py --dataset=quora -s`\n"
+    ) in markdown
+
+
+def test_each_sentence_of_the_paper_notes_is_printed_once():
+    rows = tables.collect(registry.select(table="attconv-snli"), {})
+    markdown = tables.render_markdown(rows)
+    notes = [line for line in markdown.splitlines() if line.startswith("- Paper numbers")]
+    # A sentence shared by several rows is printed once, naming the rows when not all share it.
+    assert markdown.count("SNLI test accuracy % and #para (Table 7).") == 1
+    sentences = [s for line in notes for s in line.split(": ", 1)[1].split(". ")]
+    assert len(sentences) == len(set(sentences))
