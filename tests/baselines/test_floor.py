@@ -5,6 +5,8 @@ import dataclasses
 import gzip
 import json
 import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -25,7 +27,7 @@ PAIRS = DatasetSpec(
     splits={},
     positive_label=1,
 )
-REPO_RESULTS = pathlib.Path(__file__).resolve().parents[2] / "results"
+REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _words(rng, n=5):
@@ -127,7 +129,7 @@ def test_floor_reads_exactly_the_rows_examples_on_real_quora(shared_data):
     assert {r: [e.uid for e in exs] for r, exs in roles.items()} == {
         r: list(split.uids) for r, split in prepared.splits.items()
     }
-    rows = json.loads((REPO_RESULTS / "gcnn-quora-low-resource.json").read_text("utf-8"))
+    rows = json.loads((REPO / "results" / "gcnn-quora-low-resource.json").read_text("utf-8"))
     counts = {role: len(examples) for role, examples in roles.items()}
     assert counts == {"train": 9000, "dev": 1000, "test": 10000}
     assert all(row["examples"] == counts for row in rows)
@@ -151,3 +153,24 @@ def test_predictions_file_has_one_line_per_evaluated_example(tmp_path):
     )
     on_disk = json.loads(floor.record_path(tmp_path, "pairs-table", "low-resource").read_text())
     assert on_disk == written
+
+
+@pytest.mark.slow
+def test_tables_of_your_own_data_show_the_floor_of_your_splits(tmp_path):
+    """reproduce.py computes the floor of your files and puts it under each table's rows."""
+    files = [
+        "--train_file=examples/entailment/train.tsv",
+        "--test_file=examples/entailment/test.tsv",
+    ]
+    describe = ["experiments/train.py", *files, f"--write_dataset_file={tmp_path}/mine.json"]
+    render = ["experiments/reproduce.py", f"--dataset_file={tmp_path}/mine.json"]
+    render += ["--table=gcnn-quora", "--rows=CNN", "--report_only", f"--runs_dir={tmp_path}"]
+    for args in (describe, render):
+        result = subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+    record = json.loads((tmp_path / "entailment" / "floor-entailment-full.json").read_text())
+    assert sum(record["examples"].values()) == 800 and record["examples"]["test"] == 200
+    assert record["floors"][0]["label"] == "NEUTRAL"  # 328 of the 600 training pairs
+    report = (tmp_path / "entailment" / "REPORT.md").read_text("utf-8")
+    assert "| *reference: majority class* |" in report
+    assert "| *reference: TF-IDF + LR* |" in report
