@@ -119,7 +119,6 @@ def test_a_table_whose_rows_read_other_splits_has_no_floor(monkeypatch):
         floor.split_examples(config.replace(scale="smoke"), "data")
 
 
-@pytest.mark.slow
 def test_floor_reads_exactly_the_rows_examples_on_real_quora(shared_data):
     """The same examples per role as the rows' data pipeline, in the same order; their counts
     are those of the committed table."""
