@@ -21,7 +21,7 @@ GCNN_MATCH_TEST_DATA ?= $(wildcard ../shared/data)
 export GCNN_MATCH_TEST_DATA
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: install install-latest test test-fast lint format bench latency figures claims clean \
+.PHONY: install install-latest test test-fast lint format bench latency figures claims floor \
 	reproduce-mnli data-mnli
 
 EXTRAS := $(ACCEL),glove,plots,dev,fever,yahoo,jax
@@ -70,6 +70,12 @@ reproduce-%: install
 	$(PY) experiments/reproduce.py --dataset=$* --scale=$(SCALE) --data_dir=$(DATA_DIR) \
 	  --runs_dir=$(RUNS_DIR) --seeds=$(SEEDS) $(if $(ROWS),--rows="$(ROWS)") \
 	  $(if $(EPOCHS),--epochs=$(EPOCHS))
+
+# The floor of every table whose files are under DATA_DIR (majority class, TF-IDF + LR; ranking:
+# random order, TF-IDF cosine) on the rows' own splits, into results/floor-<table>-<SCALE>.json;
+# reproduce.py shows it under the table's rows.
+floor: install
+	$(PY) experiments/floor.py --all --scale=$(SCALE) --data_dir=$(DATA_DIR)
 
 # MultiNLI is registered as "multinli"; the short name is what users type.
 reproduce-mnli: reproduce-multinli

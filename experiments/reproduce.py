@@ -29,12 +29,13 @@ import time
 from absl import app, flags
 
 from gcnn_match import cli
+from gcnn_match.baselines import floor
 from gcnn_match.claims import records
-from gcnn_match.data.experiment_data import check_epochs_for_scale
+from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import overrides, own_data, param_counts, planning, registry
 from gcnn_match.progress import RemainingTime
-from gcnn_match.reporting import tables
+from gcnn_match.reporting import floor_rows, tables
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
 from gcnn_match.training.run_dir import read_json
 
@@ -143,6 +144,31 @@ def _outputs(dataset):
     return scale, report, FLAGS.results_dir or report.parent
 
 
+def _own_floor(config, results_dir, command):
+    """The floor of your dataset's splits (`config`: a planned run on them), computed now and
+    written beside the report; None, with the reason printed, when it cannot be."""
+    try:
+        record, predictions = floor.compute(apply_scale(config), FLAGS.data_dir)
+    except (MissingDataError, ValueError) as error:
+        print(f"floor not computed: {error}")
+        return None
+    return floor.write(results_dir, config.dataset, record, predictions, command)
+
+
+def _with_floor(markdown, record, rows, results_dir):
+    """The table with its floor's reference rows (`record`, under `results_dir`), when the
+    floor read the rows' splits."""
+    if record is None:
+        return markdown
+    try:
+        floor.check_examples(record, rows)
+    except ValueError as error:
+        print(f"floor left out of the table: {error}")
+        return markdown
+    path = floor.record_path(results_dir, record["key"], record["scale"])
+    return floor_rows.add_reference_rows(markdown, record, path)
+
+
 def main(argv):
     del argv
     if FLAGS.list:
@@ -175,6 +201,7 @@ def main(argv):
     command = "python experiments/reproduce.py " + shlex.join(
         a for a in sys.argv[1:] if a != "--noestimate"
     )
+    own_floor = None if dataset is None else _own_floor(planned[0][0], results_dir, command)
     for table in dict.fromkeys(registry.table_id(c) for c in configs):
         # The whole table is rendered, so rows restricted away by --rows show as "not run"
         # instead of disappearing from the report.
@@ -193,6 +220,8 @@ def main(argv):
         if dataset is None:
             title = f"{first.paper} {first.table}: {first.dataset} ({scale})"
             markdown = tables.render_markdown(rows, title=title, command=command)
+            table_floor = read_json(floor.record_path(results_dir, table, scale))
+            markdown = _with_floor(markdown, table_floor, rows, results_dir)
             markdown += tables.render_time_ratios(rows, registry.time_ratios(table))
             markdown += param_counts.render_markdown(table)
             tables.update_section(pathlib.Path(report), f"{table}:{scale}", markdown)
@@ -201,6 +230,7 @@ def main(argv):
                 f"{first.paper} {first.table} ({first.dataset}) rows on {dataset.name} ({scale})"
             )
             markdown = tables.render_markdown(rows, title, command, paper_column=False)
+            markdown = _with_floor(markdown, own_floor, rows, results_dir)
             heading = f"# The papers' rows on {dataset.name}: {dataset.description}"
             tables.update_section(pathlib.Path(report), f"{table}:{scale}", markdown, heading)
         print(markdown)
