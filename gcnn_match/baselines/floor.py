@@ -32,8 +32,7 @@ from gcnn_match.data.experiment_data import apply_scale
 from gcnn_match.data.splits import group_holdout_split
 from gcnn_match.experiments import registry as experiments
 from gcnn_match.files import write_atomic
-from gcnn_match.training.metrics import classification_metrics, is_headline_metric
-from gcnn_match.training.ranking import ranking_metrics
+from gcnn_match.training.metrics import classification_metrics, is_headline_metric, ranking_metrics
 
 C_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
 RANDOM_ORDERS = 100
