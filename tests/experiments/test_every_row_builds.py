@@ -26,6 +26,8 @@ def test_rows_name_known_datasets_and_their_compared_targets():
             assert paper_key in config.targets or not config.targets, (config.name, paper_key)
 
 
+# A sweep over every registered model configuration (~30 s): the full tier runs it.
+@pytest.mark.slow
 @pytest.mark.parametrize("config", _unique_models(), ids=lambda c: c.name)
 def test_row_model_builds_and_predicts(config):
     features = input_features(config.model, **config.model_kwargs)

@@ -159,12 +159,13 @@ def test_matches_numpy_double_loop(cell, layers, directions, sharing, n, m):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-# Each cell with its default weight sharing and with the other reading(s).
+# Each cell with its default weight sharing and with the other reading(s); the other readings
+# run in the full tier only (`make test`), the defaults in `make test-fast` too.
 READINGS = [
     ("tight", {}),
-    ("tight", OWN_DIRECTIONS),
+    pytest.param("tight", OWN_DIRECTIONS, marks=pytest.mark.slow),
     ("loose", {}),
-    ("loose", {**SHARED_PAIR, **OWN_DIRECTIONS}),
+    pytest.param("loose", {**SHARED_PAIR, **OWN_DIRECTIONS}, marks=pytest.mark.slow),
 ]
 
 
