@@ -33,9 +33,9 @@ from gcnn_match.baselines import floor
 from gcnn_match.claims import records
 from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
-from gcnn_match.experiments import overrides, own_data, param_counts, planning, registry
+from gcnn_match.experiments import overrides, own_data, planning, registry
 from gcnn_match.progress import RemainingTime
-from gcnn_match.reporting import floor_rows, tables
+from gcnn_match.reporting import table_sections, tables
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
 from gcnn_match.training.run_dir import read_json
 
@@ -90,7 +90,7 @@ def _list():
         )
 
 
-def _train(planned, pending, scale):
+def _train(planned, pending):
     """Trains the pending runs of `planned` (finished ones are skipped, interrupted ones
     resume), with the duration estimated up front and after each run."""
     try:
@@ -101,7 +101,7 @@ def _train(planned, pending, scale):
         probe = functools.partial(
             probe_seconds_per_step, data_dir=FLAGS.data_dir, cache_dir=FLAGS.cache_dir
         )
-        print(planning.estimate(pending, scale, probe), flush=True)
+        print(planning.estimate(pending, probe), flush=True)
     start = time.time()
     remaining = RemainingTime(len(pending))
     for config, run_dir in planned:
@@ -155,20 +155,6 @@ def _own_floor(config, results_dir, command):
     return floor.write(results_dir, config.dataset, record, predictions, command)
 
 
-def _with_floor(markdown, record, rows, results_dir):
-    """The table with its floor's reference rows (`record`, under `results_dir`), when the
-    floor read the rows' splits."""
-    if record is None:
-        return markdown
-    try:
-        floor.check_examples(record, rows)
-    except ValueError as error:
-        print(f"floor left out of the table: {error}")
-        return markdown
-    path = floor.record_path(results_dir, record["key"], record["scale"])
-    return floor_rows.add_reference_rows(markdown, record, path)
-
-
 def main(argv):
     del argv
     if FLAGS.list:
@@ -196,10 +182,10 @@ def main(argv):
     except ValueError as error:
         raise app.UsageError(str(error)) from None
     if not FLAGS.report_only:
-        _train(planned, planning.pending(planned), scale)
+        _train(planned, planning.pending(planned))
     # The table lists, besides this command, the command line that trained each of its runs.
     command = "python experiments/reproduce.py " + shlex.join(
-        a for a in sys.argv[1:] if a != "--noestimate"
+        a for a in sys.argv[1:] if a not in ("--estimate", "--noestimate")
     )
     own_floor = None if dataset is None else _own_floor(planned[0][0], results_dir, command)
     for table in dict.fromkeys(registry.table_id(c) for c in configs):
@@ -218,19 +204,12 @@ def main(argv):
         rows = tables.keep_earlier_results(tables.collect(shown, run_dirs), read_json(record, []))
         first = table_configs[0]
         if dataset is None:
-            title = f"{first.paper} {first.table}: {first.dataset} ({scale})"
-            markdown = tables.render_markdown(rows, title=title, command=command)
-            table_floor = read_json(floor.record_path(results_dir, table, scale))
-            markdown = _with_floor(markdown, table_floor, rows, results_dir)
-            markdown += tables.render_time_ratios(rows, registry.time_ratios(table))
-            markdown += param_counts.render_markdown(table)
+            markdown = table_sections.papers_table(table, rows, first, scale, command, results_dir)
             tables.update_section(pathlib.Path(report), f"{table}:{scale}", markdown)
         else:
-            title = (
-                f"{first.paper} {first.table} ({first.dataset}) rows on {dataset.name} ({scale})"
+            markdown = table_sections.own_data_table(
+                rows, first, dataset, scale, command, own_floor, results_dir
             )
-            markdown = tables.render_markdown(rows, title, command, paper_column=False)
-            markdown = _with_floor(markdown, own_floor, rows, results_dir)
             heading = f"# The papers' rows on {dataset.name}: {dataset.description}"
             tables.update_section(pathlib.Path(report), f"{table}:{scale}", markdown, heading)
         print(markdown)

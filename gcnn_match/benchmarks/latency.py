@@ -7,11 +7,10 @@ from keras-hub's `BertBackbone` with an explicit BERT-base configuration (no pre
 downloaded) plus a linear layer on the pooled [CLS] vector, as in Devlin et al.
 """
 
-import time
-
 import keras
 import numpy as np
 
+from gcnn_match.benchmarks import timing
 from gcnn_match.models.registry import ModelInputs, build_model
 from gcnn_match.training.loop import count_params
 
@@ -74,22 +73,9 @@ def bert_batches(count, vocab_size, batch_size=8, length=64, seed=0):
         }
 
 
-def time_batches(model, batches, warmup=3):
-    """Seconds per batch of `model.predict_on_batch`, after `warmup` untimed batches."""
-    batches = list(batches)
-    for batch in batches[:warmup]:
-        model.predict_on_batch(batch)
-    times = []
-    for batch in batches[warmup:]:
-        start = time.perf_counter()
-        model.predict_on_batch(batch)
-        times.append(time.perf_counter() - start)
-    return np.asarray(times)
-
-
 def measure(name, model, batches, warmup=3):
     """One Table 5 row: trainable parameters and seconds per batch (mean, std, count)."""
-    times = time_batches(model, batches, warmup)
+    times = timing.timed({name: model.predict_on_batch}, list(batches), warmup)[0][name]
     return {
         "model": name,
         "params": count_params(model),

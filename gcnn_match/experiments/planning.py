@@ -95,9 +95,10 @@ class DurationEstimate:
         )
 
 
-def estimate(pending_configs, scale, probe):
-    """An upper bound of the pending runs' duration. `probe(config)` returns (seconds per
-    step, steps per epoch) of one run (`gcnn_match.training.loop.probe_seconds_per_step`)."""
+def estimate(pending_configs, probe):
+    """An upper bound of the duration of the pending (planned, so scaled) runs. `probe(config)`
+    returns (seconds per step, steps per epoch) of one run
+    (`gcnn_match.training.loop.probe_seconds_per_step`)."""
     seconds, steps = probe(pending_configs[0])
-    epochs = max(apply_scale(c.replace(scale=scale)).epochs for c in pending_configs)
+    epochs = max(apply_scale(c).epochs for c in pending_configs)
     return DurationEstimate(pending_configs[0].name, seconds, steps, epochs, len(pending_configs))

@@ -80,11 +80,16 @@ def test_estimate_extrapolates_the_probe_to_every_pending_run():
         return 0.5, 100
 
     gcnn = registry.get("gcnn/quora/gcnn")
-    pending = [gcnn.replace(epochs=4), registry.get("gcnn/quora/cnn").replace(epochs=6)]
-    estimate = planning.estimate(pending, "low-resource", probe)
+    cnn = registry.get("gcnn/quora/cnn")
+    pending = [
+        gcnn.replace(epochs=4, scale="low-resource"),
+        cnn.replace(epochs=6, scale="low-resource"),
+    ]
+    estimate = planning.estimate(pending, probe)
     assert probed == ["gcnn/quora/gcnn"]
     assert (estimate.epochs, estimate.runs, estimate.total_seconds) == (6, 2, 0.5 * 100 * 6 * 2)
     assert str(estimate).startswith("throughput probe (gcnn/quora/gcnn): 0.50 s/step, 100 steps")
     assert "at most ~10m00s for 2 runs x 6 epochs" in str(estimate)
     # The smoke scale trains one epoch whatever the configs say.
-    assert planning.estimate(pending, "smoke", probe).total_seconds == 0.5 * 100 * 2 * 2
+    smoke = [c.replace(scale="smoke") for c in pending]
+    assert planning.estimate(smoke, probe).total_seconds == 0.5 * 100 * 2 * 2

@@ -3,8 +3,8 @@ note saying what the rows are; a table without a floor record is unchanged."""
 
 from gcnn_match.experiments import own_data, registry
 from gcnn_match.reporting import floor_rows, tables
+from tests.reporting.finished_runs import finished_run
 from tests.reporting.test_table_of_your_own_data import MINE
-from tests.reporting.test_vote_rows import _member
 
 RECORD = {
     "key": "coin-lcqmc",
@@ -30,7 +30,7 @@ RECORD = {
 
 
 def _rows(tmp_path, configs):
-    run = _member(tmp_path, 1, [0, 1, 1, 0], [0, 1, 0, 0])
+    run = finished_run(tmp_path, 1, [0, 1, 1, 0], [0, 1, 0, 0])
     return tables.collect(configs, {configs[0].name: [run]})
 
 

@@ -4,13 +4,13 @@ import json
 
 from gcnn_match.experiments import registry
 from gcnn_match.reporting import tables
-from tests.reporting.test_vote_rows import _member
+from tests.reporting.finished_runs import finished_run
 
 
 def test_rows_without_runs_keep_their_earlier_record_and_its_commands(tmp_path):
     configs = registry.select(table="coin-lcqmc-ablations")[:2]
     first, second = configs
-    run = _member(tmp_path, 1, [0, 1, 1, 0], [0, 1, 0, 0])
+    run = finished_run(tmp_path, 1, [0, 1, 1, 0], [0, 1, 0, 0])
     metrics = json.loads((run / "metrics.json").read_text("utf-8"))
     metrics["dev_accuracy"] = 0.75  # the ablation table's compared metric
     (run / "metrics.json").write_text(json.dumps(metrics), "utf-8")

@@ -6,7 +6,7 @@ import json
 from gcnn_match.data.registry import DatasetSpec
 from gcnn_match.experiments import own_data, registry
 from gcnn_match.reporting import tables
-from tests.reporting.test_vote_rows import _member
+from tests.reporting.finished_runs import finished_run
 
 MINE = DatasetSpec(
     name="mine",
@@ -23,7 +23,7 @@ MINE = DatasetSpec(
 
 def test_rows_on_your_data_have_no_paper_column(tmp_path):
     cnn, glu = (own_data.on_dataset(c, MINE) for c in registry.select(table="gcnn-quora")[:2])
-    run = _member(tmp_path, 1, [0, 1, 1, 0], [0, 1, 0, 0])
+    run = finished_run(tmp_path, 1, [0, 1, 1, 0], [0, 1, 0, 0])
     metrics = json.loads((run / "metrics.json").read_text("utf-8"))
     (run / "metrics.json").write_text(json.dumps({**metrics, "dev_accuracy": 0.5}), "utf-8")
     rows = tables.collect([cnn, glu], {cnn.name: [run], glu.name: []})

@@ -6,35 +6,7 @@ import numpy as np
 
 from gcnn_match.experiments import registry
 from gcnn_match.reporting import tables
-
-LABELS = ("different", "same")
-
-
-def _member(root, seed, gold, predicted):
-    run = root / f"seed{seed}"
-    (run / "predictions").mkdir(parents=True)
-    for split in ("dev", "test"):
-        rows = ["uid\tgold\tpredicted\tp_different\tp_same"]
-        rows += [
-            f"u{i}\t{LABELS[g]}\t{LABELS[p]}\t{0.4 if p else 0.6}\t{0.6 if p else 0.4}"
-            for i, (g, p) in enumerate(zip(gold, predicted))
-        ]
-        (run / "predictions" / f"{split}.tsv").write_text("\n".join(rows) + "\n", "utf-8")
-    (run / "config.json").write_text(json.dumps({"dataset": "lcqmc", "seed": seed}), "utf-8")
-    metrics = {
-        "seed": seed,
-        "scale": "low-resource",
-        "embeddings": "random",
-        "examples": {"train": 9, "dev": 1, "test": len(gold)},
-        "trainable_params": 100,
-        "trainable_params_without_embeddings": 60,
-        "epochs_run": 3,
-        "best_epoch": 2,
-        "seconds_per_epoch": 10.0 + seed,
-        "test_accuracy": float(np.mean(np.equal(gold, predicted))),
-    }
-    (run / "metrics.json").write_text(json.dumps(metrics), "utf-8")
-    return run
+from tests.reporting.finished_runs import finished_run
 
 
 def test_coin_vote_and_alias_rows_point_at_the_single_model_row():
@@ -54,7 +26,7 @@ def test_vote_row_reports_the_majority_of_its_members(tmp_path):
     rng = np.random.default_rng(0)
     gold = rng.integers(0, 2, 40)
     predicted = [np.where(rng.random(40) < 0.7, gold, 1 - gold) for _ in range(5)]
-    dirs = [_member(tmp_path, s + 1, gold, p) for s, p in enumerate(predicted)]
+    dirs = [finished_run(tmp_path, s + 1, gold, p) for s, p in enumerate(predicted)]
     vote = registry.get("coin/lcqmc/coin_ensemble")
     [row] = tables.collect([vote], {vote.name: dirs})
 
@@ -69,7 +41,7 @@ def test_vote_row_reports_the_majority_of_its_members(tmp_path):
 
 def test_vote_row_waits_for_all_members(tmp_path):
     gold = np.array([0, 1, 1])
-    dirs = [_member(tmp_path, s, gold, gold) for s in (1, 2)]
+    dirs = [finished_run(tmp_path, s, gold, gold) for s in (1, 2)]
     vote = registry.get("coin/lcqmc/coin_ensemble")
     [row] = tables.collect([vote], {vote.name: dirs})
     assert row["runs"] == 0 and "not run" in tables.render_markdown([row])
@@ -77,7 +49,7 @@ def test_vote_row_waits_for_all_members(tmp_path):
 
 def test_table_names_the_command_that_trained_each_run(tmp_path):
     gold = np.array([0, 1, 1])
-    dirs = [_member(tmp_path, s, gold, gold) for s in (1, 2)]
+    dirs = [finished_run(tmp_path, s, gold, gold) for s in (1, 2)]
     for seed, run in enumerate(dirs, 1):
         argv = [
             "/repo/experiments/reproduce.py",
