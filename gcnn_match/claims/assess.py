@@ -24,6 +24,7 @@ from typing import Optional
 from gcnn_match.claims import records
 from gcnn_match.experiments import registry as experiments
 from gcnn_match.reporting.statistics import compare_rows
+from gcnn_match.reporting.tables import run_of_registered
 
 VERDICTS = ("confirmed", "inconclusive", "contradicted", "not run")
 SEEDS = (1, 2, 3, 4, 5)
@@ -95,9 +96,8 @@ def _epochs(lines, name):
     """ "12–20 / 20" (epochs run by its seeds / registered), with the cap where it differs."""
     run = lines.groupby("seed")["epochs"].first()
     registered = experiments.get(name).epochs
-    text = f"{run.min()}" if run.min() == run.max() else f"{run.min()}–{run.max()}"
     cap = int(lines["max_epochs"].iloc[0])
-    return f"{text} / {registered}" + (f" (cap {cap})" if cap != registered else "")
+    return run_of_registered(run.tolist(), registered, None if cap == registered else cap)
 
 
 def _seed_count(lines):

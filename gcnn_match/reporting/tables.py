@@ -1,8 +1,9 @@
 """Paper-vs-ours tables from run directories, as markdown and JSON.
 
-Each row shows the paper's number, ours (mean ± std over the finished seeds), the delta, the
-scale and data actually used, the vectors, seconds per epoch and the hardware; a row that was
-not run says so.
+Each row shows the paper's number, ours (mean ± sample standard deviation over the finished
+seeds), the delta, the scale and data actually used, the vectors, seconds per epoch, the epochs
+its seeds ran against the row's registered schedule (with the cap a command set) and the
+hardware; a row that was not run says so.
 
 A row shows one configuration of its runs, the most complete one (`_completeness`); the others
 stay in the table's JSON record and are listed under the table. Each run keeps its seed, machine
@@ -17,6 +18,7 @@ import re
 import shlex
 
 import numpy as np
+import pandas as pd
 
 from gcnn_match.experiments.registry import table_id
 from gcnn_match.files import write_atomic
@@ -34,10 +36,15 @@ SCALE_NOTES = {
 
 
 def _mean_std(values):
-    if not values:
+    """Mean and sample standard deviation (ddof=1; 0 for one value) of a Series; (None, None)
+    when it is empty."""
+    if values.empty:
         return None, None
-    arr = np.asarray(values, dtype=float)
-    return float(arr.mean()), float(arr.std(ddof=1)) if len(arr) > 1 else 0.0
+    return float(values.mean()), float(values.std(ddof=1)) if len(values) > 1 else 0.0
+
+
+# Run metrics averaged over seeds besides the headline metrics.
+_SPEED = ("seconds_per_epoch", "train_examples_per_second")
 
 
 # Fields of a row that come from the registry; the others describe one run set of the row.
@@ -50,6 +57,7 @@ _ROW_FIELDS = (
     "target_notes",
     "compare",
     "ensemble_size",
+    "registered_epochs",
 )
 _NOT_RECORDED = "unknown (run without environment.json)"
 
@@ -78,18 +86,11 @@ def collect(configs, run_dirs):
             "compare": [list(pair) for pair in config.compare],
             "runs": len(runs),
             "ensemble_size": config.ensemble_size,
+            "registered_epochs": config.epochs,
         }
-        metric_keys = sorted(
-            {
-                k
-                for m in runs
-                for k in m
-                if is_headline_metric(k) or k in ("seconds_per_epoch", "train_examples_per_second")
-            }
-        )
-        for key in metric_keys:
-            values = [m[key] for m in runs if m.get(key) is not None]
-            row[key] = _mean_std(values)
+        frame = pd.DataFrame(runs)
+        for key in sorted(k for k in frame if is_headline_metric(k) or k in _SPEED):
+            row[key] = _mean_std(frame[key].dropna())
         if runs:
             first = runs[0]
             epochs = read_json(dirs[0] / "config.json", {}).get("epochs")
@@ -102,9 +103,10 @@ def collect(configs, run_dirs):
                 epochs_run=[m["epochs_run"] for m in runs],
                 best_epoch=[m["best_epoch"] for m in runs],
                 configuration=_configuration(dirs[0]),
-                epoch_cap=None if epochs in (None, config.epochs) else epochs,
                 provenance=provenance,
             )
+            if epochs is not None:  # else unknown, as in records that predate `epoch_cap`
+                row["epoch_cap"] = None if epochs == config.epochs else epochs
         rows.append(row)
     return rows
 
@@ -248,6 +250,49 @@ def _epochs(row):
     return ", ".join(f"{b}/{r}" for b, r in zip(row["best_epoch"], row["epochs_run"]))
 
 
+_UNKNOWN_CAP = "unknown"
+
+
+def run_of_registered(epochs_run, registered, cap=None):
+    """ "12–20 / 20": the epochs a row's seeds ran / its registered schedule, with the cap a
+    command set below the schedule ("6 / 20 (cap 6)"; "(cap unknown)" for _UNKNOWN_CAP)."""
+    low, high = min(epochs_run), max(epochs_run)
+    text = f"{low}" if low == high else f"{low}–{high}"
+    return f"{text} / {registered}" + ("" if cap is None else f" (cap {cap})")
+
+
+def _run_epochs(row):
+    if not row.get("epochs_run"):
+        return "–"
+    registered = row["registered_epochs"]
+    return run_of_registered(row["epochs_run"], registered, _epoch_cap(row, registered))
+
+
+def _epoch_cap(run_set, registered):
+    """The epochs a command capped a run set at: None for the registered schedule, _UNKNOWN_CAP
+    where it cannot be told. A record that predates `epoch_cap` tells it by its commands, when
+    all of them set one number of epochs."""
+    if "epoch_cap" in run_set:
+        return run_set["epoch_cap"]
+    commands = _commands(run_set)
+    if not commands or _NOT_RECORDED in commands:
+        return _UNKNOWN_CAP
+    caps = {_commanded_epochs(command) for command in commands}
+    if len(caps) > 1:
+        return _UNKNOWN_CAP
+    cap = caps.pop()
+    return None if cap in (None, registered) else cap
+
+
+def _commanded_epochs(command):
+    """The epochs a command line set (`--override=epochs=N` wins over `--epochs=N`), or None."""
+    for pattern in (r"--override[= ]epochs=(\d+)", r"--epochs[= ](\d+)"):
+        found = re.findall(pattern, command)
+        if found:
+            return int(found[-1])
+    return None
+
+
 def _seeds(row):
     size = row.get("ensemble_size")
     return f"vote of {size}" if size and row["runs"] else row["runs"] or 0
@@ -287,9 +332,10 @@ def render_markdown(rows, title=None, command=None, paper_column=True):
         time_head = "| time/epoch (s) "
     head = (
         f"| row {metric_head}| seeds {time_head}"
-        "| best / run epochs | params (non-emb.) | data (train/dev/test) | vectors |"
+        "| best / run epochs | run / registered epochs | params (non-emb.) "
+        "| data (train/dev/test) | vectors |"
     )
-    columns = 8 + 3 * len(compare) if paper_column else 7 + len(compare)
+    columns = 9 + 3 * len(compare) if paper_column else 8 + len(compare)
     lines += [head, "|" + "---|" * columns]
     scales = set()
     for row in rows:
@@ -315,18 +361,37 @@ def render_markdown(rows, title=None, command=None, paper_column=True):
         lines.append(
             f"| {row['row']} {''.join(cells)}| {_seeds(row)} {paper_time}"
             f"| {_fmt(seconds, 1.0, 1) if seconds else 'not run'} | {_epochs(row)} "
-            f"| {f'{params:,}' if params else '–'} | {data} | {_vectors(row.get('embeddings'))} |"
+            f"| {_run_epochs(row)} | {f'{params:,}' if params else '–'} | {data} "
+            f"| {_vectors(row.get('embeddings'))} |"
         )
         if row.get("scale"):
             scales.add(row["scale"])
     lines.append("")
     for scale in sorted(scales) if paper_column else ():
         lines.append(f"- Scale: {SCALE_NOTES[scale]}.")
-    lines += _hardware(rows, paper_column) + _paper_notes(rows)
+    lines += _column_notes(rows) + _hardware(rows, paper_column) + _paper_notes(rows)
     trained_by = list(dict.fromkeys(c for row in rows if row["runs"] for c in _commands(row)))
     if trained_by:
         lines += ["", "Runs trained by:", ""] + [f"- `{c}`" for c in trained_by]
     return "\n".join(lines + _other_configurations(rows)) + "\n"
+
+
+def _column_notes(rows):
+    """What the epochs columns and ± say, once per table whose rows have run."""
+    if not any(row["runs"] for row in rows):
+        return []
+    lines = [
+        "- Epochs: *best / run*, per seed, the epoch selected on the held-out part and the last "
+        "one trained; *run / registered*, the epochs the seeds trained against the row's "
+        "registered schedule, with the cap a command set below it (`--epochs`; unknown where "
+        "the record does not say). Fewer epochs than both: early stopping."
+    ]
+    run_sets = rows + [s for row in rows for s in row.get("other_configurations", [])]
+    if any(s["runs"] > 1 for s in run_sets):
+        lines.append(
+            "- ±: the sample standard deviation (n − 1 in the denominator) over the row's seeds."
+        )
+    return lines
 
 
 def _hardware(rows, paper_column=True):

@@ -172,3 +172,53 @@ def test_each_sentence_of_the_paper_notes_is_printed_once():
     assert markdown.count("SNLI test accuracy % and #para (Table 7).") == 1
     sentences = [s for line in notes for s in line.split(": ", 1)[1].split(". ")]
     assert len(sentences) == len(set(sentences))
+
+
+def _cell(markdown, row, column):
+    """The cell of `column` in `row`'s line of the first table of `markdown`."""
+    lines = markdown.splitlines()
+    head = next(line for line in lines if line.startswith("| row |"))
+    line = next(line for line in lines if line.startswith(f"| {row} |"))
+    columns = [c.strip() for c in head.split("|")]
+    return [c.strip() for c in line.split("|")][columns.index(column)]
+
+
+def test_each_row_shows_the_epochs_its_seeds_ran_against_the_registered_schedule(tmp_path):
+    capped = [_run(tmp_path / "a", "cnn", s, 0.75, cap=3, argv=CAPPED) for s in (1, 2)]
+    registered = [_run(tmp_path / "a", "gcnn", 1, 0.76)]
+    markdown = tables.render_markdown(_rows({"cnn": capped, "gcnn": registered}))
+    assert _cell(markdown, "CNN", "best / run epochs") == "2/3, 2/3"
+    assert _cell(markdown, "CNN", "run / registered epochs") == "3 / 20 (cap 3)"
+    assert _cell(markdown, "GCNN", "run / registered epochs") == "20 / 20"
+    not_run = tables.render_markdown(_rows({"cnn": capped}))
+    assert _cell(not_run, "GCNN", "run / registered epochs") == "–"
+
+
+def test_a_record_that_predates_the_epoch_cap_tells_it_by_its_commands(tmp_path):
+    [row] = _rows({"cnn": [_run(tmp_path, "cnn", s, 0.75, cap=6) for s in (1, 2)]})[:1]
+    row = _record_before_provenance(row)
+
+    def shown(commands, epochs_run=(6, 5)):
+        record = dict(row, commands=commands, epochs_run=list(epochs_run))
+        return _cell(tables.render_markdown([record]), "CNN", "run / registered epochs")
+
+    assert shown(["python experiments/reproduce.py --epochs=6 --seeds=1,2"]) == "5–6 / 20 (cap 6)"
+    assert shown(["python experiments/reproduce.py --override=epochs=4 --epochs=6"]) == (
+        "5–6 / 20 (cap 4)"
+    )
+    # No --epochs: the registered schedule (early stopping ended the runs sooner).
+    assert shown(["python experiments/reproduce.py"], (12, 9)) == "9–12 / 20"
+    # Two caps, and which seed each trained is not recorded: never a guess.
+    two = ["python experiments/reproduce.py --epochs=6", "python experiments/reproduce.py"]
+    assert shown(two) == "5–6 / 20 (cap unknown)"
+    assert shown([]) == "5–6 / 20 (cap unknown)"
+
+
+def test_the_notes_say_once_that_plus_minus_is_the_sample_standard_deviation(tmp_path):
+    one_seed = tables.render_markdown(_rows({"cnn": [_run(tmp_path / "a", "cnn", 1, 0.75)]}))
+    assert "±" not in one_seed and one_seed.count("- Epochs: *best / run*") == 1
+    runs = [_run(tmp_path / "b", "cnn", s, 0.70 + s / 100) for s in (1, 2, 3)]
+    markdown = tables.render_markdown(_rows({"cnn": runs}))
+    # 0.71, 0.72, 0.73: the sample standard deviation is 1.00 point (the population one 0.82).
+    assert _cell(markdown, "CNN", "ours: test accuracy") == "72.00 ± 1.00"
+    assert markdown.count("- ±: the sample standard deviation (n − 1 in the denominator)") == 1
