@@ -4,8 +4,10 @@
 the process'), on batches drawn from the row's training part (the official dev split at the
 low-resource scale), so lengths are the real ones:
 
-- training pairs/s with per-batch padding + length bucketing, and with fixed padding to the
-  paper's cut-offs; inference pairs/s at batch 64; latency p50/p90 at batch 8;
+- training pairs/s with per-batch padding + length bucketing (and each timed step's seconds,
+  from which the claims report draws an interval for a ratio of two rows' times), and with
+  fixed padding to the paper's cut-offs; inference pairs/s at batch 64; latency p50/p90 at
+  batch 8;
 - with `full=True` (the TensorFlow worker): trainable parameters; FLOPs per pair of one
   training step (forward + backward, without the optimizer update) and of inference, counted
   by TF's graph profiler at the cut-off lengths (`flops.counted_flops`); the achieved
@@ -29,7 +31,7 @@ import numpy as np
 from gcnn_match.benchmarks.flops import counted_flops
 from gcnn_match.benchmarks.machine import matmul_peak_gflops, onednn_enabled
 from gcnn_match.benchmarks.peak_memory import PeakMemory
-from gcnn_match.benchmarks.timing import batch_shapes, timed
+from gcnn_match.benchmarks.timing import batch_shapes, recorded_seconds, timed
 from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.data.pipeline import batches_dataset, evaluation_schedule, training_schedule
 from gcnn_match.layers.fused_conv import set_fused
@@ -55,8 +57,8 @@ def _model(config, inputs, jit_compile, fused=True):
 
 
 def _train_rates(models, batches, warmup, max_seconds):
-    """{name: {"pairs_per_second", "warmup_seconds", "timed_steps"}} of `train_on_batch` of
-    each model."""
+    """{name: {"pairs_per_second", "warmup_seconds", "timed_steps", "step_seconds"}} of
+    `train_on_batch` of each model."""
     times, warm = timed(
         {name: (lambda b, m=m: m.train_on_batch(*b)) for name, m in models.items()},
         batches,
@@ -69,6 +71,7 @@ def _train_rates(models, batches, warmup, max_seconds):
         name: {
             "pairs_per_second": pairs / times[name].sum(),
             "timed_steps": steps,
+            "step_seconds": recorded_seconds(times[name]),
             "warmup_seconds": warm[name],
         }
         for name in models
@@ -215,6 +218,7 @@ def _bucketed_training(config, inputs, batches, warmup, max_seconds, compare):
         "train_pairs_per_second_bucket": configured["pairs_per_second"],
         "train_warmup_seconds_bucket": configured["warmup_seconds"],
         "timed_steps_bucket": configured["timed_steps"],
+        "train_step_seconds_bucket": configured["step_seconds"],
     }
     if "unfused" in failed:
         out["fused"] = {"error": failed["unfused"]}

@@ -74,7 +74,8 @@ def bert_batches(count, vocab_size, batch_size=8, length=64, seed=0):
 
 
 def measure(name, model, batches, warmup=3):
-    """One Table 5 row: trainable parameters and seconds per batch (mean, std, count)."""
+    """One Table 5 row: trainable parameters and seconds per batch (mean, std, count, and each
+    timed batch's seconds)."""
     times = timing.timed({name: model.predict_on_batch}, list(batches), warmup)[0][name]
     return {
         "model": name,
@@ -82,4 +83,5 @@ def measure(name, model, batches, warmup=3):
         "mean": float(times.mean()),
         "std": float(times.std(ddof=1)) if len(times) > 1 else 0.0,
         "batches": int(len(times)),
+        "batch_seconds": timing.recorded_seconds(times),
     }

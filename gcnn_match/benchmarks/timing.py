@@ -4,6 +4,9 @@ import time
 
 import numpy as np
 
+# Recorded step times keep 1e-5 s: far below a step's run-to-run spread, and short in JSON.
+RECORDED_DIGITS = 5
+
 
 def _features(batch):
     return batch[0] if isinstance(batch, tuple) else batch
@@ -43,3 +46,9 @@ def timed(fns, batches, warmup, max_seconds=None):
             fn(batch)
             times[name].append(time.perf_counter() - start)
     return {name: np.asarray(t) for name, t in times.items()}, warm
+
+
+def recorded_seconds(times):
+    """Each timed call's seconds as a JSON list, rounded to `RECORDED_DIGITS` decimals: what
+    the claims report resamples for a ratio's interval (docs/design.md#claims)."""
+    return [round(float(t), RECORDED_DIGITS) for t in times]

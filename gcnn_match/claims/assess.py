@@ -8,11 +8,14 @@ contradicted when it lies wholly outside, inconclusive otherwise.
 
 A row may have runs under several configs (e.g. an epoch cap); a claim uses, per row, the
 config with the most seeds (then the highest epoch cap). Units (examples or questions) are
-those both rows were scored on in every seed.
+those both rows were scored on in every seed. Beside the verdict, each row's metric is set
+against the floors of its table (`floor_check.py`); the verdict does not depend on them.
 
-Time claims read the side-by-side measurements of `make bench` and `make latency`. Those
-records keep each row's mean (and, for latency, its standard deviation), not the time of each
-step or batch, so no interval can be drawn; the ratio is shown with verdict "inconclusive".
+Time claims read the side-by-side measurements of `make bench` and `make latency`: the ratio
+A / B of the time per training pair (bench) or per batch (latency), with the bootstrap
+interval of `compare_ratio` over the recorded seconds of each timed step or batch, and the
+same verdict rule against a ratio of 1. Records written before the step times were kept hold
+each row's mean only: their ratio is shown without an interval, "inconclusive".
 """
 
 import dataclasses
@@ -21,15 +24,22 @@ import pathlib
 import shlex
 from typing import Optional
 
-from gcnn_match.claims import records
+import numpy as np
+
+from gcnn_match.claims import floor_check, records
 from gcnn_match.experiments import registry as experiments
-from gcnn_match.reporting.statistics import compare_rows
+from gcnn_match.reporting.statistics import compare_ratio, compare_rows
 from gcnn_match.reporting.tables import run_of_registered
 
 VERDICTS = ("confirmed", "inconclusive", "contradicted", "not run")
 SEEDS = (1, 2, 3, 4, 5)
 NOT_RUN_SCALE = "low-resource"  # the scale the "not run" commands train at
 BENCH_THROUGHPUT = "train_pairs_per_second_bucket"
+BENCH_STEP_SECONDS = "train_step_seconds_bucket"
+LATENCY_SECONDS = "batch_seconds"
+# Below this many timed steps (or batches) in a row, the percentile interval of a ratio may be
+# too narrow (about 85% coverage at 5 on separate batches; reporting/statistics.py).
+FEW_REPEATS = 10
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +56,7 @@ class Outcome:
         scale: the scale (or measurement) the numbers come from.
         note: what the reader should know about the numbers.
         command: for "not run", the command that produces the missing measurement.
+        floor: for a difference, the `floor_check.FloorCheck` of its rows.
     """
 
     claim: object
@@ -58,6 +69,7 @@ class Outcome:
     scale: str = ""
     note: str = ""
     command: str = ""
+    floor: Optional[floor_check.FloorCheck] = None
 
 
 def equivalence_verdict(low, high, margin):
@@ -139,6 +151,8 @@ def assess_difference(claim, store, scales):
         configs = [lines["config"].iloc[0] for lines in (a, b)]
         if len({c.removesuffix("-vote") for c in configs}) > 1:  # a vote is of its members' config
             notes.append(f"configs differ: A {configs[0]}, B {configs[1]}")
+        # Each row's metric as its runs report it: the mean over seeds of the mean over units.
+        means = [lines.groupby("seed")[column].mean().mean() for lines in (a, b)]
         return Outcome(
             claim,
             verdict,
@@ -149,6 +163,7 @@ def assess_difference(claim, store, scales):
             epochs=f"A {_epochs(a, claim.a)}; B {_epochs(b, claim.b)}",
             scale=scale,
             note="; ".join(notes),
+            floor=floor_check.check(store.results_dir, claim.table_id, scale, claim.metric, means),
         )
     missing = [
         row
@@ -185,21 +200,50 @@ def assess_bench(claim, results_dir):
         return Outcome(claim, "not run", command=command)
     path, measured = found
     a, b = measured[claim.a], measured[claim.b]
-    ratio = b[BENCH_THROUGHPUT] / a[BENCH_THROUGHPUT]  # time per pair of A over that of B
     machine = a["environment"]
+    sample = f"{a['timed_steps_bucket']} vs {b['timed_steps_bucket']} timed steps"
+    scale = (
+        f"{path.name}: training throughput, bucketed batches, {machine['cpu']} "
+        f"({machine['cpu_count']} cores); the paper's: one GPU"
+    )
+    if BENCH_STEP_SECONDS in a and BENCH_STEP_SECONDS in b:
+        values = [_seconds_per_pair(record) for record in (a, b)]
+        return _ratio_outcome(claim, *values, sample=sample, scale=scale)
+    ratio = b[BENCH_THROUGHPUT] / a[BENCH_THROUGHPUT]  # time per pair of A over that of B
+    why = f"{path.name} keeps each row's mean throughput over its timed steps, not each step's time"
     return Outcome(
         claim,
         "inconclusive",
         ratio,
-        sample=f"{a['timed_steps_bucket']} vs {b['timed_steps_bucket']} timed steps",
-        scale=f"{path.name}: training throughput, bucketed batches, {machine['cpu']} "
-        f"({machine['cpu_count']} cores); the paper's: one GPU",
-        note=_no_interval(
-            claim,
-            ratio,
-            f"{path.name} keeps each row's mean throughput over its timed steps, not each "
-            "step's time",
-        ),
+        sample=sample,
+        scale=scale,
+        note=_no_interval(claim, ratio, why),
+    )
+
+
+def _seconds_per_pair(record):
+    """Each timed step's seconds over the row's mean pairs per timed step: values whose mean is
+    the row's time per pair (1 / its recorded throughput)."""
+    seconds = np.asarray(record[BENCH_STEP_SECONDS])
+    pairs_per_step = record[BENCH_THROUGHPUT] * seconds.sum() / len(seconds)
+    return seconds / pairs_per_step
+
+
+def _ratio_outcome(claim, values_a, values_b, sample, scale):
+    """The ratio mean(values_a) / mean(values_b) with its bootstrap interval and verdict."""
+    result = compare_ratio(values_a, values_b, expected=claim.expected)
+    note = ""
+    if min(len(values_a), len(values_b)) < FEW_REPEATS:
+        note = f"under {FEW_REPEATS} timed steps in a row: the interval may be too narrow"
+    return Outcome(
+        claim,
+        result.verdict,
+        result.estimate,
+        result.low,
+        result.high,
+        sample=sample,
+        scale=scale,
+        note=note,
     )
 
 
@@ -217,12 +261,18 @@ def assess_latency(claim, results_dir):
     if claim.a not in measured or claim.b not in measured:
         return Outcome(claim, "not run", command="make latency")
     a, b = measured[claim.a], measured[claim.b]
+    sample = f"{a['batches']} vs {b['batches']} batches"
+    scale = f"{path.name}: CPU inference, batches of 8 pairs"
+    if LATENCY_SECONDS in a and LATENCY_SECONDS in b:
+        return _ratio_outcome(
+            claim, a[LATENCY_SECONDS], b[LATENCY_SECONDS], sample=sample, scale=scale
+        )
     return Outcome(
         claim,
         "inconclusive",
         a["mean"] / b["mean"],
-        sample=f"{a['batches']} vs {b['batches']} batches",
-        scale=f"{path.name}: CPU inference, batches of 8 pairs",
+        sample=sample,
+        scale=scale,
         note=_no_interval(
             claim,
             a["mean"] / b["mean"],

@@ -17,7 +17,11 @@ Every comparative statement the four papers make from their own rows
 (`gcnn_match/claims/`), checked against our measurements. Differences of accuracy-like
 metrics come from the per-example prediction records in `results/predictions/`; Δ is in
 points (accuracy, P@1, MAP or MRR × 100), A − B, with its 95% seed-and-test-set bootstrap
-interval; time claims are ratios A / B from `results/bench*.json` and `results/latency.json`.
+interval; time claims are ratios A / B from `results/bench*.json` and `results/latency.json`,
+with a 95% bootstrap interval over the timed steps (or batches) where the record keeps them.
+A verdict compares A with B only: both rows can be below the floors of their table (majority
+class, TF-IDF + LR; `results/floor-<table>-<scale>.json`), so the column "A, B vs floors" sets
+each row's metric (mean over seeds) against them.
 The method and the verdict rule: [docs/design.md#claims](docs/design.md#claims).
 """
 
@@ -63,6 +67,10 @@ def _ours_cell(outcome):
     return f"{text} [{_value(outcome.low, is_ratio)}, {_value(outcome.high, is_ratio)}]"
 
 
+def _floor_cell(outcome):
+    return outcome.floor.describe() if outcome.floor else "–"
+
+
 def _verdict_cell(outcome):
     if outcome.verdict == "not run":
         return f"not run: `{outcome.command}`"
@@ -91,8 +99,8 @@ def render_paper(outcomes, paper, figure=None):
         lines += [f"![{paper}: our Δ beside the paper's]({figure})", ""]
     lines += [
         "| # | claim: A vs B | table | the paper says | paper Δ | our Δ [95% CI] | seeds "
-        "| epochs (run / registered) | scale | verdict |",
-        "|---" * 10 + "|",
+        "| epochs (run / registered) | scale | A, B vs floors | verdict |",
+        "|---" * 11 + "|",
     ]
     for number, outcome in enumerate((o for o in outcomes if o.claim.paper == paper), 1):
         claim = outcome.claim
@@ -107,6 +115,7 @@ def render_paper(outcomes, paper, figure=None):
             outcome.sample or "–",
             outcome.epochs or "–",
             outcome.scale or "–",
+            _floor_cell(outcome),
             _verdict_cell(outcome),
         ]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")

@@ -27,7 +27,14 @@ one seed in a row that row's seed variance is left out entirely, and the result 
 (`Comparison.seed_variance`).
 
 `compare_ratio` handles speed claims: the ratio of mean timings (or other positive
-quantities) of A and B, each row's repeats resampled independently.
+quantities) of A and B, with the percentile interval of a bootstrap that resamples each row's
+repeats (timed steps or batches) independently. That is the bootstrap for two independent
+samples (Efron & Tibshirani 1993, §8.3): right when A and B were timed in separate runs, as the
+benchmarks time rows. In simulations (tests/reporting/test_statistics.py) it covers the true
+ratio in about 93-95% of experiments from 10 repeats a row on, and in about 85% with 5 (a
+percentile interval has no small-sample widening). Where both rows ran on the same batches,
+the step-to-step variation of the batches' lengths is common to both and is counted twice: the
+interval is then conservative (coverage about 97-99%).
 
 The verdict: "confirmed" when the interval excludes no-difference on the claimed side,
 "contradicted" when it excludes it on the other side, "inconclusive" otherwise. Replicates come
@@ -172,9 +179,10 @@ def compare_ratio(
 ):
     """mean(values_a) / mean(values_b) with a bootstrap interval over the repeats of each.
 
-    For speed claims: per-repeat timings of A and B (seconds per epoch, per batch...), "less"
-    claiming that A takes less time. The repeats of the two rows are resampled independently;
-    each row needs two at least, since a single one says nothing about its spread.
+    For speed claims: per-repeat timings of A and B (seconds per training step, per
+    batch...), "less" claiming that A takes less time. The repeats of the two rows are
+    resampled independently (module docstring); each row needs two at least, since a single one
+    says nothing about its spread.
     The percentile interval of the ratio is that of the log-ratio, mapped back.
 
     Args:

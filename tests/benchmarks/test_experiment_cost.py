@@ -48,6 +48,8 @@ def test_bench_measures_cost_and_optimisations(shared_data, tmp_path):
         "train_gflops_per_second_fixed",
     ):
         assert result[key] > 0, key
+    steps = result["train_step_seconds_bucket"]  # each timed step, for a ratio's interval
+    assert len(steps) == result["timed_steps_bucket"] == 2 and min(steps) > 0
     # A tiny model can fit in memory this long-lived test process freed earlier (not counted,
     # see PeakMemory; the benchmark measures each row in a fresh process), so only >= 0 here;
     # tests/benchmarks/test_peak_memory_and_machine.py checks the measurement on a real allocation.

@@ -14,6 +14,8 @@ def test_latency_rows_and_table():
     assert batches[0]["a_ids"].shape == (8, 32) and batches[0]["a_ids"].min() >= 2
     results = [latency.measure("COIN", coin, batches, warmup=1)]
     assert results[0]["batches"] == 3 and results[0]["mean"] > 0
+    assert len(results[0]["batch_seconds"]) == 3  # each timed batch, for a ratio's interval
+    assert results[0]["mean"] == pytest.approx(sum(results[0]["batch_seconds"]) / 3, abs=1e-5)
     assert results[0]["params"] == coin.count_params() - 20 * 4  # fixed vectors not counted
 
     pytest.importorskip("keras_hub")

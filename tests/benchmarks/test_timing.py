@@ -4,7 +4,7 @@ import time
 
 import numpy as np
 
-from gcnn_match.benchmarks.timing import timed
+from gcnn_match.benchmarks.timing import recorded_seconds, timed
 
 
 def test_timing_warms_every_shape_then_interleaves_and_keeps_to_its_budget():
@@ -18,3 +18,8 @@ def test_timing_warms_every_shape_then_interleaves_and_keeps_to_its_budget():
     assert len(times["a"]) == len(times["b"]) == 5 and set(warm) == {"a", "b"}
     slow = {"a": lambda b: time.sleep(0.02)}
     assert len(timed(slow, batches, warmup=1, max_seconds=0.01)[0]["a"]) == 2
+
+
+def test_recorded_seconds_are_a_compact_json_list():
+    seconds = recorded_seconds(np.array([0.0123456789, 1.5, 2e-7]))
+    assert seconds == [0.01235, 1.5, 0.0] and all(type(s) is float for s in seconds)

@@ -1,5 +1,6 @@
-"""The claims report on synthetic records: verdicts, "not run" with its command, time ratios
-without an interval, the markdown and the forest plots."""
+"""The claims report on synthetic records: verdicts, the rows against their floors, "not run"
+with its command, time ratios with and without an interval, the markdown and the forest
+plots."""
 
 import json
 import subprocess
@@ -140,19 +141,98 @@ def test_rows_without_records_are_not_run_with_the_command_that_runs_them(tmp_pa
     assert "--rows=gcnn,cnn" in nothing.command
 
 
-def test_time_ratios_without_repeats_have_no_interval(tmp_path):
+def _floor_record(results_dir, table, majority, tfidf_lr, scale="low-resource"):
+    record = {
+        "floors": [
+            {"name": "majority", "row": "reference: majority class", "metrics": majority},
+            {"name": "tfidf_lr", "row": "reference: TF-IDF + LR", "metrics": tfidf_lr},
+        ]
+    }
+    results_dir.mkdir(parents=True, exist_ok=True)
+    path = results_dir / f"floor-{table}-{scale}.json"
+    path.write_text(json.dumps(record), "utf-8")
+
+
+def test_each_difference_says_where_its_rows_lie_against_the_floors(tmp_path):
+    a, b = GCNN_BEATS_CNN[:2]
+    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), _row_lines(b, 0.7))
+    [no_floor] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
+    assert no_floor.floor.describe() == "no floor"
+    _floor_record(
+        tmp_path,
+        "gcnn-quora",
+        {"test_accuracy": 0.5, "dev_accuracy": 0.99},
+        {"test_accuracy": 0.8, "dev_accuracy": 0.99},
+    )
+    [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
+    mean_a, mean_b = outcome.floor.means
+    assert mean_a == pytest.approx(0.9, abs=0.01) and mean_b == pytest.approx(0.7, abs=0.01)
+    assert outcome.floor.floors == (("majority class", 0.5), ("TF-IDF + LR", 0.8))
+    assert outcome.floor.describe() == (
+        f"A {100 * mean_a:.2f}, B {100 * mean_b:.2f}: both above majority class (50.00); "
+        "A above, B below TF-IDF + LR (80.00)"
+    )
+    # The verdict rule ignores the floors.
+    assert outcome.verdict == no_floor.verdict == "confirmed"
+    text = report.render_markdown(assess.assess(select("GCNN"), tmp_path), "make claims")
+    assert "| A, B vs floors | verdict |" in text
+    [line] = [row for row in text.splitlines() if row.startswith("| 1 |")]
+    assert "| low-resource | A 9" in line
+    assert "B below TF-IDF + LR (80.00) | **confirmed** |" in line
+
+
+def _bench(results_dir, steps):
+    """results/bench.json of ESIM (4x slower per pair) and GCNN; `steps`: {row: step seconds}."""
     bench = {
         "results": [
             {
                 "name": name,
                 "train_pairs_per_second_bucket": rate,
-                "timed_steps_bucket": 5,
+                "timed_steps_bucket": len(steps[name]) if steps else 5,
                 "environment": {"cpu": "CPU X", "cpu_count": 2},
+                **({"train_step_seconds_bucket": steps[name]} if steps else {}),
             }
             for name, rate in (("gcnn/quora/esim_our_implement", 50.0), ("gcnn/quora/gcnn", 200.0))
         ]
     }
-    (tmp_path / "bench.json").write_text(json.dumps(bench), "utf-8")
+    (results_dir / "bench.json").write_text(json.dumps(bench), "utf-8")
+
+
+def test_time_ratios_get_an_interval_over_the_recorded_steps(tmp_path):
+    rng = np.random.default_rng(0)
+    # ESIM's steps take twice GCNN's on batches of half the pairs (50 pairs at 50 pairs/s vs
+    # 100 at 200): the ratio is of time per pair, 4, as the throughputs give it.
+    steps = {
+        "gcnn/quora/esim_our_implement": list(rng.lognormal(0.0, 0.1, 20)),
+        "gcnn/quora/gcnn": list(0.5 * rng.lognormal(0.0, 0.1, 20)),
+    }
+    _bench(tmp_path, steps)
+    latency = {
+        "results": [
+            {"model": model, "mean": mean, "std": 0.1, "batches": 50, "batch_seconds": seconds}
+            for model, mean, seconds in (
+                ("COIN", 0.05, list(0.05 * rng.lognormal(0.0, 0.1, 50))),
+                ("BERT", 0.5, list(0.5 * rng.lognormal(0.0, 0.1, 50))),
+            )
+        ]
+    }
+    (tmp_path / "latency.json").write_text(json.dumps(latency), "utf-8")
+    slower, faster = assess.assess([_claim(ESIM_SLOWER), _claim(COIN_FASTER)], tmp_path)
+    assert slower.estimate == pytest.approx(4.0)
+    assert 3.0 < slower.low < 4.0 < slower.high < 5.0
+    assert (slower.verdict, slower.note, slower.sample) == ("confirmed", "", "20 vs 20 timed steps")
+    seconds = {m["model"]: np.mean(m["batch_seconds"]) for m in latency["results"]}
+    assert faster.estimate == pytest.approx(seconds["BERT"] / seconds["COIN"])
+    assert faster.low < faster.estimate < faster.high and faster.verdict == "confirmed"
+    _bench(tmp_path, {name: values[:5] for name, values in steps.items()})
+    [few] = assess.assess([_claim(ESIM_SLOWER)], tmp_path)
+    assert few.note == "under 10 timed steps in a row: the interval may be too narrow"
+    text = report.render_markdown([slower, faster], "make claims")
+    assert f"| {slower.estimate:.2f}× [{slower.low:.2f}×, {slower.high:.2f}×] |" in text
+
+
+def test_time_ratios_without_repeats_have_no_interval(tmp_path):
+    _bench(tmp_path, None)
     latency = {
         "results": [
             {"model": "COIN", "mean": 0.05, "std": 0.005, "batches": 1000},

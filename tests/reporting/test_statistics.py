@@ -155,6 +155,36 @@ def test_a_ratio_of_timings_with_its_verdict():
     assert compare_ratio(fast, fast * 1.001).verdict == "inconclusive"
 
 
+def _step_seconds(rng, seconds, lengths):
+    """Timed steps of a row whose step takes `seconds` on a batch of mean length 1: the time
+    grows with the batch's length factor (`lengths`) and a step's own noise, both log-normal.
+    With the same noise in both rows, the true ratio of two rows' mean step times is the ratio
+    of their `seconds`."""
+    return seconds * lengths * rng.lognormal(0.0, 0.2, len(lengths))
+
+
+@pytest.mark.parametrize(
+    "steps,same_batches,low,high",
+    [
+        (20, False, 0.90, 0.99),  # separate runs on their own batches, as in results/bench.json
+        (5, False, 0.78, 0.92),  # few steps: the percentile interval is too narrow
+        (10, True, 0.95, 1.00),  # same batches, resampled independently: conservative
+    ],
+)
+def test_the_95_percent_interval_of_a_time_ratio_covers_the_true_ratio(
+    steps, same_batches, low, high
+):
+    rng = np.random.default_rng(5)
+    draws, covered = 300, 0
+    for draw in range(draws):
+        lengths_a = rng.lognormal(0.0, 0.3, steps)
+        lengths_b = lengths_a if same_batches else rng.lognormal(0.0, 0.3, steps)
+        a, b = _step_seconds(rng, 3.0, lengths_a), _step_seconds(rng, 1.0, lengths_b)
+        result = compare_ratio(a, b, expected="greater", resamples=400, seed=draw)
+        covered += result.low <= 3.0 <= result.high
+    assert low <= covered / draws <= high
+
+
 @pytest.mark.parametrize(
     "values,message", [([1.0], "at least 2 repeats"), ([1.0, -1.0], "positive")]
 )

@@ -1,0 +1,66 @@
+"""Rows A and B of a claim against their table's floors (docs/design.md#floors).
+
+A verdict says whether A beats B, not whether either learnt anything: two rows can differ
+significantly while both are below the majority class. So beside each verdict the report
+says where each row's metric (its mean over seeds) lies against each floor of the committed
+record results/floor-<table>-<scale>.json, on the claim's metric: the majority class and
+TF-IDF + LR for a classification table; random order, TF-IDF cosine and TF-IDF + LR for a
+ranking one.
+"""
+
+import dataclasses
+import math
+
+from gcnn_match.baselines import floor
+from gcnn_match.training.run_dir import read_json
+
+_TIE = 1e-9  # a row that always predicts the majority class scores exactly its floor
+
+
+@dataclasses.dataclass(frozen=True)
+class FloorCheck:
+    """Where rows A and B lie against the floors of their table.
+
+    Args:
+        means: (A, B), each row's metric as a fraction: the mean over its seeds.
+        floors: ((name, value), ...) of each floor in the record that has the claim's metric,
+            in the record's order ("majority class", "TF-IDF + LR"...); empty when the table has
+            no floor record at the scale (or none with the metric).
+    """
+
+    means: tuple
+    floors: tuple
+
+    def describe(self):
+        """E.g. "A 54.44, B 47.70: both below majority class (60.40) and TF-IDF + LR (72.11)";
+        "no floor" without one."""
+        if not self.floors:
+            return "no floor"
+        groups = {}
+        for name, value in self.floors:
+            groups.setdefault(self._sides(value), []).append(f"{name} ({100 * value:.2f})")
+        where = "; ".join(f"{sides} {' and '.join(names)}" for sides, names in groups.items())
+        a, b = (f"{100 * mean:.2f}" for mean in self.means)
+        return f"A {a}, B {b}: {where}"
+
+    def _sides(self, value):
+        a, b = (_side(mean, value) for mean in self.means)
+        return f"both {a}" if a == b else f"A {a}, B {b}"
+
+
+def _side(mean, value):
+    if math.isclose(mean, value, rel_tol=0.0, abs_tol=_TIE):
+        return "at"
+    return "above" if mean > value else "below"
+
+
+def check(results_dir, table, scale, metric, means):
+    """The `FloorCheck` of rows with metric `means` (A, B) against the floors of `table` at
+    `scale` on `metric` (e.g. "test_accuracy")."""
+    record = read_json(floor.record_path(results_dir, table, scale), {"floors": []})
+    floors = tuple(
+        (entry["row"].removeprefix("reference: "), entry["metrics"][metric])
+        for entry in record["floors"]
+        if metric in entry["metrics"]
+    )
+    return FloorCheck(tuple(means), floors)
