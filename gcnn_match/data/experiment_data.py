@@ -5,7 +5,7 @@ Scales: "full" trains on the official train split and selects on dev; "low-resou
 the official dev split minus a held-out part (split by sentence groups) that is used for
 selection, and tests on the official test split; "smoke" is low-resource on 1,000 training
 and 400 evaluation examples for two epochs, a pipeline check. A dataset's official splits are
-`DatasetSpec.official_splits`.
+`DatasetSpec.official_splits`; one without a train split (a stand-in sample) has no full scale.
 """
 
 import collections
@@ -50,6 +50,11 @@ def apply_scale(config):
     """Fills the split names, the scale's limits and the padding a model needs into `config`."""
     train, dev, test = official_splits(config.dataset, config.split_variant)
     changes = {}
+    if config.scale == "full" and train is None and config.train_split is None:
+        raise ValueError(
+            f"--scale=full: {config.dataset} has no train split; only --scale=low-resource "
+            "applies (it trains on the dev split minus a held-out part and tests on test)"
+        )
     if config.scale == "full":
         changes = dict(
             train_split=config.train_split or train,

@@ -19,8 +19,9 @@ PLANNED_FIELDS = {"scale": "--scale", "seed": "--seeds"}
 
 def planned_runs(registered, seeds, scale, runs_dir, changes=(), dataset=None):
     """(config, run directory) for each seed of a registered row at `scale`, with `changes`
-    ((dotted key, value) overrides) applied to each. A row that reports another row's runs
-    plans those (seeds 1..n for an n-run vote)."""
+    ((dotted key, value) overrides) applied to each; ValueError for a scale the row's dataset
+    cannot run (the full scale of a dataset without a train split). A row that reports another
+    row's runs plans those (seeds 1..n for an n-run vote)."""
     if registered.runs_of:
         if registered.ensemble_size:
             seeds = range(1, registered.ensemble_size + 1)
@@ -34,6 +35,8 @@ def planned_runs(registered, seeds, scale, runs_dir, changes=(), dataset=None):
     planned = []
     for seed in seeds:
         config = apply_overrides(registered.replace(scale=scale, seed=seed), changes)
+        if dataset is None:  # (the scales of yours are own_data.check_scale's)
+            apply_scale(config)  # refuses, before anything runs, a scale without its splits
         planned.append((config, default_run_dir(runs_dir, registered, config)))
     return planned
 

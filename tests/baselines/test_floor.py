@@ -119,6 +119,19 @@ def test_a_table_whose_rows_read_other_splits_has_no_floor(monkeypatch):
         floor.split_examples(config.replace(scale="smoke"), "data")
 
 
+def test_the_yelp_stand_in_has_a_low_resource_floor_only(shared_data):
+    # Single-text rows: both sides of each pair are the review.
+    config = floor.table_config("attconv-yelp_stars_standin", "low-resource")
+    roles = floor.split_examples(config, shared_data)
+    assert {role: len(examples) for role, examples in roles.items()} == {
+        "train": 4500,
+        "dev": 500,
+        "test": 5000,
+    }
+    with pytest.raises(ValueError, match="no train split"):
+        floor.table_config("attconv-yelp_stars_standin", "full")
+
+
 def test_floor_reads_exactly_the_rows_examples_on_real_quora(shared_data):
     """The same examples per role as the rows' data pipeline, in the same order; their counts
     are those of the committed table."""

@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from gcnn_match.claims.assess import reproduce_command
 from gcnn_match.claims.registry import Claim, select
 from gcnn_match.experiments import registry as experiments
 from gcnn_match.reporting import latency_report
@@ -97,6 +98,23 @@ def test_the_statements_the_issue_lists_are_registered():
         ("BERT", "COIN", "seconds_per_batch"),
     ]
     assert [key for key in expected if key not in registered] == []
+
+
+def test_table_3_claims_are_checked_on_the_paper_split_and_on_the_stand_in():
+    by_table = {}
+    for claim in select("ATTCONV"):
+        if claim.paper_table.startswith("Table 3"):
+            by_table.setdefault(claim.table_id, []).append(claim)
+    paper, standin = by_table.pop("attconv-yelp"), by_table.pop("attconv-yelp_stars_standin")
+    assert not by_table
+    assert [(c.statement, c.paper_value) for c in paper] == [
+        (c.statement, c.paper_value) for c in standin
+    ]
+    for claim in standin:
+        assert claim.paper_table == "Table 3 (Yelp stand-in)"
+        # The "not run" command trains the stand-in's rows, the ones that can run offline.
+        command = reproduce_command(claim, [claim.a, claim.b])
+        assert "--table=attconv-yelp_stars_standin" in command
 
 
 def test_paper_values_come_from_the_registered_targets():

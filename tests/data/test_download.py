@@ -203,7 +203,16 @@ def test_ensure_dataset_network_failure_names_url(tmp_path, monkeypatch):
 
 
 def test_verify_real_checksums(shared_data):
-    for name in ("snli", "quora", "scitail", "lcqmc", "fever", "sick", "wikiqa"):
+    for name in (
+        "snli",
+        "quora",
+        "scitail",
+        "lcqmc",
+        "fever",
+        "sick",
+        "wikiqa",
+        "yelp_stars_standin",
+    ):
         checks = verify(name, shared_data)
         assert checks and all(check.ok for check in checks), [c.describe() for c in checks]
 

@@ -26,6 +26,7 @@ SPLITS = {
         for split in ("train", "paper_dev", "paper_test", "shared_task_dev")
     ],
     "yelp": ["train", "dev", "test"],
+    "yelp_stars_standin": ["dev", "test"],
     "lcqmc": ["train", "dev", "test"],
     "sick": ["train", "dev", "test"],
     "wikiqa": ["train", "dev", "test"],
@@ -55,8 +56,10 @@ def test_official_splits_and_single_text_datasets():
     official = {name: spec.official_splits for name, spec in registry.DATASETS.items()}
     assert official.pop("multinli") == ("train", "dev_matched", "test_matched")
     assert official.pop("fever") == ("train", "paper_dev", "paper_test")
+    assert official.pop("yelp_stars_standin") == (None, "dev", "test")  # no train split
     assert set(official.values()) == {("train", "dev", "test")}
-    assert [name for name, spec in registry.DATASETS.items() if spec.single_text] == ["yelp"]
+    single_text = [name for name, spec in registry.DATASETS.items() if spec.single_text]
+    assert single_text == ["yelp", "yelp_stars_standin"]
 
 
 def test_a_dataset_is_registered_once():

@@ -28,6 +28,13 @@ def test_scale_and_seed_come_from_the_plan_not_an_override(tmp_path):
         planning.planned_runs(gcnn, [1], "full", tmp_path, [("epoch", 2)])
 
 
+def test_a_scale_the_dataset_has_no_splits_for_is_refused_before_anything_runs(tmp_path):
+    standin = registry.get("attconv/yelp_stars_standin/light")  # no train split
+    with pytest.raises(ValueError, match="only --scale=low-resource applies"):
+        planning.plan([standin], [1], "full", tmp_path)
+    assert planning.plan([standin], [1], "low-resource", tmp_path)
+
+
 def test_an_ensemble_row_plans_its_members_one_to_n(tmp_path):
     ensemble = registry.get("coin/quora/coin_ensemble")
     planned = planning.planned_runs(ensemble, [1], "low-resource", tmp_path)
