@@ -26,17 +26,21 @@ class NaiveCoupledLSTM(CoupledLSTM):
         # the "same" cell, the row predecessor the "back" one.
         by_rows = tf.constant(True)
         kernels = self._held_kernels(weights["recurrent_kernel"], by_rows)
+        # Every cell's input pre-activations (n·m, S, B', G), in row-major order, computed once.
+        cell = tf.range(n * m)
+        pre_all = tf.transpose(
+            self._cell_inputs(weights, inputs, cell // m, cell % m, by_rows), (2, 1, 0, 3)
+        )
         zeros = tf.zeros((2, streams, batch, 1, k), mask_x.dtype)  # [h; c] of one cell
 
         def body(index, left, cells):
             i, j = index // m, index % m
             left = tf.where(tf.equal(j, 0), zeros, left)  # (i, 0): zero boundary on its left
             above = tf.cond(i > 0, lambda: cells.read(tf.maximum(index - m, 0)), lambda: zeros)
-            pre_in = self._cell_inputs(weights, inputs, i[None], j[None], by_rows)
             valid = (mask_x[:, i] * mask_y[:, j])[:, None, None]
             h, c = self._cell(
                 kernels,
-                tf.transpose(pre_in, (1, 0, 2, 3)),
+                pre_all[index][:, :, None],
                 tf.unstack(left),
                 tf.unstack(above),
                 valid,
