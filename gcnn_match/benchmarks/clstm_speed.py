@@ -1,13 +1,13 @@
 """Wavefront vs cell-by-cell speed of the coupled LSTM layer, and how its cost grows with n·m.
 
 `CoupledLSTM` updates all cells of one anti-diagonal at once: n + m - 1 sequential steps, each
-over min(n, m) slots (the diagonal held along the shorter sentence). The
-reference here, `NaiveCoupledLSTM`, is the same layer with the same weights and the same cell
-arithmetic (`CoupledLSTM._cell`), but visits the n·m cells one at a time in a `tf.while_loop`
-(row-major, each step batched only over examples and directions). Both run as `tf.function`
-graphs without XLA, as training does (`ExperimentConfig.jit_compile` is off by default), and
-are timed forward + backward (gradients of a scalar of the output with respect to every
-weight and both inputs): the work of one training step, without the optimizer update.
+over min(n, m) + 1 slots (the diagonal held along the shorter sentence, plus one slot off the
+grid). The reference here, `NaiveCoupledLSTM`, is the same layer with the same weights and the
+same cell arithmetic (`CoupledLSTM._cell`), but visits the n·m cells one at a time in a
+`tf.while_loop` (row-major, each step batched only over examples and directions). Both run as
+`tf.function` graphs without XLA, as training does (`ExperimentConfig.jit_compile` is off by
+default), and are timed forward + backward (gradients of a scalar of the output with respect to
+every weight and both inputs): the work of one training step, without the optimizer update.
 """
 
 import dataclasses
@@ -75,7 +75,7 @@ class SpeedConfig:
     Attributes:
         cells: cell types ("loose", "tight").
         grids: grid shapes (n, m); square ones show the growth with n·m, oblong ones that
-            the wavefront's work follows min(n, m)·(n + m - 1), not n·(n + m - 1).
+            the wavefront's work follows (min(n, m) + 1)·(n + m - 1), not n·(n + m - 1).
         batches: sentence pairs per batch: 32 (the rows' batch, compute-bound) and 1 (where
             the number of sequential steps dominates).
         units, dim: hidden size k and word-vector size e (the paper's 50 and 100).
@@ -115,8 +115,8 @@ def measure(config: SpeedConfig, log=print) -> list[dict]:
 
 
 def wavefront_updates(n, m):
-    """Cell slots the wavefront computes: n + m - 1 diagonals of min(n, m) slots."""
-    return min(n, m) * (n + m - 1)
+    """Cell slots the wavefront computes: n + m - 1 diagonals of min(n, m) + 1 slots."""
+    return (min(n, m) + 1) * (n + m - 1)
 
 
 def _measure_one(config, cell, batch, n, m):

@@ -19,36 +19,41 @@ class NaiveCoupledLSTM(CoupledLSTM):
         As `CoupledLSTM`.
     """
 
-    def _scan(self, weights, row_term, col_term, grid_term, mask_x, mask_y):
-        width = self.num_streams * self.units
+    def _scan(self, weights, inputs, mask_x, mask_y):
+        streams, k = self.num_streams, self.units
         batch, n, m = tf.shape(mask_x)[0], tf.shape(mask_x)[1], tf.shape(mask_y)[1]
-        dtype = mask_x.dtype
-        zeros = tf.zeros((batch, 1, width), dtype)
+        # Row-major order is the frame of the scan held by rows: the column predecessor is
+        # the "same" cell, the row predecessor the "back" one.
+        by_rows = tf.constant(True)
+        kernels = self._held_kernels(weights["recurrent_kernel"], by_rows)
+        # Every cell's input pre-activations (n·m, S, B', G), in row-major order, computed once.
+        cell = tf.range(n * m)
+        pre_all = tf.transpose(
+            self._cell_inputs(weights, inputs, cell // m, cell % m, by_rows), (2, 1, 0, 3)
+        )
+        zeros = tf.zeros((2, streams, batch, 1, k), mask_x.dtype)  # [h; c] of one cell
 
-        def body(index, h_left, c_left, cells):
+        def body(index, left, cells):
             i, j = index // m, index % m
-            first_column = tf.equal(j, 0)  # (i, 0) has the zero boundary on its left
-            col_pred = tuple(tf.where(first_column, zeros, s) for s in (h_left, c_left))
-            above = tf.cond(
-                i > 0,
-                lambda: cells.read(tf.maximum(index - m, 0))[:, None],
-                lambda: tf.zeros((batch, 1, 2 * width), dtype),
+            left = tf.where(tf.equal(j, 0), zeros, left)  # (i, 0): zero boundary on its left
+            above = tf.cond(i > 0, lambda: cells.read(tf.maximum(index - m, 0)), lambda: zeros)
+            valid = (mask_x[:, i] * mask_y[:, j])[:, None, None]
+            h, c = self._cell(
+                kernels,
+                pre_all[index][:, :, None],
+                tf.unstack(left),
+                tf.unstack(above),
+                valid,
             )
-            row_pred = (above[..., :width], above[..., width:])
-            if grid_term is None:
-                pre_in = row_term[:, i][:, None] + col_term[:, j][:, None]
-            else:
-                pre_in = self._grid_input(weights, grid_term[:, i, j][:, None])
-            valid = (mask_x[:, i] * mask_y[:, j])[:, None]
-            h, c = self._cell(weights, pre_in, col_pred, row_pred, valid)
-            cells = cells.write(index, tf.concat([h, c], axis=-1)[:, 0])
-            return index + 1, h, c, cells
+            cell = tf.stack([h, c])
+            return index + 1, cell, cells.write(index, cell)
 
         cells = tf.TensorArray(
-            dtype, size=n * m, clear_after_read=False, element_shape=(None, 2 * width)
+            mask_x.dtype, size=n * m, clear_after_read=False, element_shape=zeros.shape
         )
-        _, _, _, cells = tf.while_loop(
-            lambda index, *_: index < n * m, body, (tf.constant(0), zeros, zeros, cells)
+        _, _, cells = tf.while_loop(
+            lambda index, *_: index < n * m, body, (tf.constant(0), zeros, cells)
         )
-        by_cell = tf.transpose(cells.stack()[..., :width], (1, 0, 2))  # (B', n·m, width)
-        return tf.reshape(by_cell, (batch, n, m, width))
+        h = cells.stack()[:, 0, :, :, 0]  # (n·m, S, B', k)
+        by_cell = tf.reshape(tf.transpose(h, (2, 0, 1, 3)), (batch, n * m, streams * k))
+        return tf.reshape(by_cell, (batch, n, m, streams * k))

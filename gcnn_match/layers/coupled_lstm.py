@@ -12,6 +12,8 @@ _WEIGHTS = ("input_kernel", "recurrent_kernel", "bias")  # of each block and wei
 # direction -> (reverse sentence X, reverse sentence Y); the scan of direction d starts at
 # the corner (1, 1), (1, m), (n, m), (n, 1) of the paper's §4.2.1 for d = 1, 2, 3, 4.
 _REVERSALS = {1: (False, False), 2: (False, True), 3: (True, True), 4: (True, False)}
+# TC's gates [c~; o; i; f1; f2] with the forget gates swapped: the transposed grid's order.
+_TC_SWAP = (0, 1, 2, 4, 3)
 
 
 def reverse_real(x, lengths, axis):
@@ -51,33 +53,49 @@ def _orient(t, direction, len_x, len_y, x_axis, y_axis):
 
 
 def _matmul(x, kernel):
-    """x (B', ..., I) @ kernel: (I, G) for every direction, or (D, I, G) with one (I, G) per
-    direction, whose copies fill B' in D consecutive chunks (see `CoupledLSTM.call`)."""
-    if len(kernel.shape) == 2:
+    """x (B', ..., I) @ kernel (*lead, I, G). lead = (): one (I, G) for all of x. Otherwise x
+    splits into prod(lead) consecutive chunks, one per (I, G): the LC streams (S, B', ...,
+    I) with kernels (S, I, G), the directions, whose copies fill B' in D chunks (see
+    `CoupledLSTM.call`), with (D, I, G), or both with (S, D, I, G)."""
+    lead = tuple(kernel.shape[:-2])
+    if not lead:
         return flat_matmul(x, kernel)
-    per_direction = ops.reshape(x, (kernel.shape[0], -1, ops.shape(x)[-1]))
-    return ops.reshape(ops.matmul(per_direction, kernel), ops.shape(x)[:-1] + (kernel.shape[-1],))
+    chunks = ops.reshape(x, lead + (-1, ops.shape(x)[-1]))
+    return ops.reshape(ops.matmul(chunks, kernel), ops.shape(x)[:-1] + (kernel.shape[-1],))
 
 
 def _add_bias(pre, bias):
-    """pre (B', ..., G) + bias: (G,) for every direction, or (D, G) one per direction."""
-    if len(bias.shape) == 1:
-        return pre + bias
-    per_direction = ops.reshape(pre, (bias.shape[0], -1, ops.shape(pre)[-1]))
-    return ops.reshape(per_direction + bias[:, None, :], ops.shape(pre))
+    """pre (B', ..., G) + bias (*lead, G), chunked as in `_matmul`."""
+    lead = tuple(bias.shape[:-1])
+    chunks = ops.reshape(pre, lead + (-1, ops.shape(pre)[-1]))
+    return ops.reshape(chunks + bias[..., None, :], ops.shape(pre))
 
 
-def _per_stream(x, kernels, biases=None):
-    """x (B', R, S, I) -> (B', R, S, G): every LC stream through `kernels[0]` (shared) or
-    stream s through `kernels[s]`; plus `biases` alike."""
-    if len(kernels) == 1:
-        out = _matmul(x, kernels[0])
-        return out if biases is None else _add_bias(out, biases[0])
-    streams = []
-    for s, kernel in enumerate(kernels):
-        out = _matmul(x[:, :, s], kernel)
-        streams.append(out if biases is None else _add_bias(out, biases[s]))
-    return ops.stack(streams, axis=2)
+def _blocks(t, order, axis=-1):
+    """`t` cut into len(order) equal blocks along `axis`, put back together in `order`."""
+    parts = ops.split(t, len(order), axis=axis)
+    return ops.concatenate([parts[i] for i in order], axis=axis)
+
+
+def _trade(pair, by_rows):
+    """The two tensors of `pair` as they are where `by_rows`, else swapped."""
+    first, second = pair
+    return [ops.where(by_rows, first, second), ops.where(by_rows, second, first)]
+
+
+def _back(t):
+    """`t` (..., slots, k) with slot a holding slot a - 1: the held axis' predecessors. Slot 0
+    receives the last slot, which lies off the grid and so is always zero: the boundary."""
+    return ops.roll(t, 1, axis=-2)
+
+
+def _gates(pre, units):
+    """pre (S, ..., G * units) -> G tensors (S, ..., units). One reshape and transpose, which
+    cost less than slicing the gates off the last axis."""
+    gates = pre.shape[-1] // units
+    split = ops.reshape(pre, ops.shape(pre)[:-1] + (gates, units))
+    rank = len(split.shape)
+    return ops.unstack(ops.transpose(split, (rank - 2,) + tuple(range(rank - 2)) + (rank - 1,)))
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
@@ -111,12 +129,15 @@ class CoupledLSTM(ExplicitMaskLayer):
 
     Computation: cell (i, j) needs only cells of the anti-diagonal i + j - 1, so each block
     scans the n + m - 1 anti-diagonals in ONE compiled loop (`carry_scan`, a while loop in
-    every backend, with unknown n and m, XLA-compilable), updating all cells of a diagonal at once.
-    The state carried is the previous diagonal indexed along the shorter sentence, say by
-    row i: the row predecessor (i - 1, j) is that diagonal shifted by one row, the column
-    predecessor (i, j - 1) is the same row (by column j, the roles swap). Directions 2-4
-    are direction 1 on length-aware reversed sentences (see `reverse_real`), batched with
-    direction 1 into one scan and reversed back.
+    every backend, with unknown n and m, XLA-compilable), updating all cells of a diagonal at
+    once. The state carried is the previous diagonal held along the shorter sentence, say by
+    row i: the column predecessor (i, j - 1) is the same slot, the row predecessor (i - 1, j)
+    the slot before. Held by column j, the scan is that of the transposed grid, whose weights
+    (and LC's two LSTMs) trade places. The input terms and masks are gathered into the
+    diagonals' layout before the loop, so a step is one (batched) matmul over every stream
+    and direction, the gates and a shift. Directions 2-4 are direction 1 on length-aware
+    reversed sentences (see `reverse_real`), batched with direction 1 into one scan and
+    reversed back.
 
     Args:
         units: int, hidden size k (50 in the paper).
@@ -295,14 +316,11 @@ class CoupledLSTM(ExplicitMaskLayer):
 
         grid = None
         for layer, block in enumerate(self.blocks):
-            weights = self._block_weights(block)
             if layer == 0:
-                row_term, col_term = self._first_layer_terms(
-                    weights, per_direction(x, 1, None), per_direction(y, None, 1)
-                )
-                out = self._scan(weights, row_term, col_term, None, *masks)
+                inputs = (per_direction(x, 1, None), per_direction(y, None, 1))
             else:
-                out = self._scan(weights, None, None, per_direction(grid, 1, 2), *masks)
+                inputs = per_direction(grid, 1, 2)
+            out = self._scan(self._block_weights(block), inputs, *masks)
             # Eq. 13: each direction's grid back in the original orientation, summed.
             chunks = ops.split(out, copies, axis=0)
             grid = sum(
@@ -310,123 +328,154 @@ class CoupledLSTM(ExplicitMaskLayer):
             )
         return grid
 
-    def _first_layer_terms(self, weights, xs, ys):
-        """Per-row and per-column input pre-activations (B', n, S, G) and (B', m, S, G)."""
+    def _cell_inputs(self, weights, inputs, rows, cols, by_rows):
+        """Input pre-activations (B', S, *rows.shape, G) of the cells (rows, cols), bias
+        included, per stream of the scan held along rows (`by_rows`) or columns (see
+        `_held_kernels`; TC: one stream, LC: LSTM1 then LSTM2 by rows, swapped by columns).
+
+        `inputs` is `(xs, ys)`, the words (B', n, e_x) and (B', m, e_y), for the first block
+        and the summed grid (B', n, m, d_out) of the block below for the others.
+        """
         kernels, biases = weights["input_kernel"], weights["bias"]
         if self.cell == "tight":
-            e = ops.shape(xs)[-1]
-            row = _add_bias(_matmul(xs, kernels[0][..., :e, :]), biases[0])
-            col = _matmul(ys, kernels[0][..., e:, :])
-            return row[:, :, None, :], col[:, :, None, :]
-        # LC: stream 0 (LSTM1) reads x_i, stream 1 (LSTM2) reads y_j.
-        row = _add_bias(_matmul(xs, kernels[0]), biases[0])
-        col = _add_bias(_matmul(ys, kernels[-1]), biases[-1])
-        return (
-            ops.stack([row, ops.zeros_like(row)], axis=2),
-            ops.stack([ops.zeros_like(col), col], axis=2),
+            kernel, bias = (
+                ops.where(by_rows, w[0], _blocks(w[0], _TC_SWAP)) for w in (kernels, biases)
+            )
+            if isinstance(inputs, tuple):
+                xs, ys = inputs
+                e = ops.shape(xs)[-1]
+                row = _add_bias(_matmul(xs, kernel[..., :e, :]), bias)
+                col = _matmul(ys, kernel[..., e:, :])
+                return (ops.take(row, rows, axis=1) + ops.take(col, cols, axis=1))[:, None]
+            shape = ops.shape(inputs)
+            flat = ops.reshape(inputs, (shape[0], -1, shape[-1]))
+            cells = ops.take(flat, (rows * shape[2] + cols)[None], axis=1)
+            return _add_bias(_matmul(cells, kernel), bias)
+        if isinstance(inputs, tuple):
+            # LSTM1 reads x_i, LSTM2 y_j: both tables in one, the held stream first.
+            xs, ys = inputs
+            table = ops.concatenate(
+                [
+                    _add_bias(_matmul(xs, kernels[0]), biases[0]),
+                    _add_bias(_matmul(ys, kernels[-1]), biases[-1]),
+                ],
+                axis=1,
+            )
+            index = ops.stack(_trade([rows, ops.shape(xs)[1] + cols], by_rows))
+            return ops.take(table, index, axis=1)
+        # LSTM s reads its half h^s of the grid below: half (cell, s) is row 2 * cell + s.
+        shape = ops.shape(inputs)
+        halves = ops.reshape(inputs, (shape[0], -1, self.units))
+        cell = 2 * (rows * shape[2] + cols)
+        cells = ops.take(halves, ops.stack(_trade([cell, cell + 1], by_rows)), axis=1)
+        kernel = ops.stack(_trade([kernels[0], kernels[-1]], by_rows))
+        bias = ops.stack(_trade([biases[0], biases[-1]], by_rows))
+        by_stream = ops.moveaxis(cells, 1, 0)
+        return ops.moveaxis(_add_bias(_matmul(by_stream, kernel), bias), 0, 1)
+
+    def _held_kernels(self, recurrent, by_rows):
+        """Recurrent kernels (S, [D,] 2k, G) of the scan held along rows (`by_rows`) or
+        columns, the frame `_cell` computes in.
+
+        Held by rows, the column predecessor is the "same" slot and the row predecessor the
+        "back" slot. Held by columns, it is the transposed grid (X and Y swapped) held by rows:
+        for TC the two recurrent halves and the forget gates f1, f2 trade places; for LC LSTM1
+        and LSTM2 trade places, and so do h1 and h2 in their recurrent input.
+        """
+
+        def swap_rows(kernel):
+            return _blocks(kernel, (1, 0), axis=-2)
+
+        if self.cell == "tight":
+            kernel = recurrent[0]
+            return ops.where(by_rows, kernel, _blocks(swap_rows(kernel), _TC_SWAP))[None]
+        first, second = recurrent[0], recurrent[-1]
+        return ops.stack(
+            [
+                ops.where(by_rows, first, swap_rows(second)),
+                ops.where(by_rows, second, swap_rows(first)),
+            ]
         )
 
-    def _grid_input(self, weights, cells):
-        """Pre-activations (B', n, S, G) of grid features (B', n, D) gathered on a diagonal."""
-        if self.cell == "tight":
-            pre = _add_bias(_matmul(cells, weights["input_kernel"][0]), weights["bias"][0])
-            return pre[:, :, None, :]
-        streams = ops.reshape(cells, ops.shape(cells)[:2] + (2, self.units))
-        return _per_stream(streams, weights["input_kernel"], weights["bias"])
+    def _cell(self, kernels, pre_in, same, back, keep):
+        """(h, c), each (S, B', R, k), of R cells per batch entry updated at once (Eq. 5-11),
+        in the frame of `_held_kernels` (held by rows).
 
-    def _cell(self, weights, pre_in, col_pred, row_pred, valid):
-        """(h, c), each (B', R, S * k), of R cells updated at once (Eq. 5-11).
-
-        `pre_in` (B', R, S, G) holds the cells' input pre-activations; `col_pred` and
-        `row_pred` are the (h, c) of their column predecessors (i, j -/+ 1) and row
-        predecessors (i -/+ 1, j); `valid` (B', R) is 0 where a cell is padding or off the
-        grid, whose states are zeroed.
+        `pre_in` (S, B', R, G) holds the cells' input pre-activations; `same` and `back` the
+        (h, c) of their column predecessors (i, j - 1) and row predecessors (i - 1, j);
+        `keep` (B', R, 1) is 0 where a cell is padding or off the grid, whose states are zeroed.
         """
-        (h_col, c_col), (h_row, c_row) = col_pred, row_pred
-        k, recurrent = self.units, weights["recurrent_kernel"]
+        (h_same, c_same), (h_back, c_back) = same, back
         if self.cell == "tight":
             # Eq. 9 orders the recurrent input as [h_{i,j-1}; h_{i-1,j}].
-            pre = pre_in[:, :, 0] + _matmul(ops.concatenate([h_col, h_row], axis=-1), recurrent[0])
-            cand, out_gate, in_gate, f_col, f_row = ops.split(pre, 5, axis=-1)
-            c = (
-                ops.tanh(cand) * ops.sigmoid(in_gate)
-                + ops.sigmoid(f_col) * c_col
-                + ops.sigmoid(f_row) * c_row
-            )
+            recurrent = ops.concatenate([h_same, h_back], axis=-1)
+            memories = (c_same, c_back)
         else:
-            # LSTM1 recurs on the row predecessor, LSTM2 on the column predecessor; both
-            # read [h1; h2] of their predecessor.
-            rec_in = ops.stack([h_row, h_col], axis=2)  # (B', R, 2, 2k)
-            pre = pre_in + _per_stream(rec_in, recurrent)
-            cand, out_gate, in_gate, forget = ops.split(pre, 4, axis=-1)
-            c_pred = ops.stack([c_row[..., :k], c_col[..., k:]], axis=2)
-            c = ops.tanh(cand) * ops.sigmoid(in_gate) + ops.sigmoid(forget) * c_pred
-            c = ops.reshape(c, ops.shape(c)[:2] + (self.num_streams * k,))
-            out_gate = ops.reshape(out_gate, ops.shape(c))
-        keep = valid[:, :, None]
+            # LSTM1 recurs on the row predecessor, LSTM2 on the column predecessor; both read
+            # [h1; h2] of their predecessor.
+            recurrent = ops.stack(
+                [ops.concatenate(ops.unstack(h), axis=-1) for h in (h_back, h_same)]
+            )
+            memories = (ops.stack([ops.unstack(c_back)[0], ops.unstack(c_same)[1]]),)
+        cand, out_gate, in_gate, *forget = _gates(pre_in + _matmul(recurrent, kernels), self.units)
+        c = ops.tanh(cand) * ops.sigmoid(in_gate)
+        for gate, memory in zip(forget, memories):
+            c = c + ops.sigmoid(gate) * memory
         c = c * keep
         return ops.sigmoid(out_gate) * ops.tanh(c) * keep, c
 
-    def _scan(self, weights, row_term, col_term, grid_term, mask_x, mask_y, by_rows=None):
+    def _scan(self, weights, inputs, mask_x, mask_y, by_rows=None):
         """All cells of one block in one pass over the anti-diagonals -> (B', n, m, d_out).
 
         Each diagonal is held along the shorter sentence (by row i if n <= m, else by column
-        j; `by_rows` forces one), so a block updates min(n, m) * (n + m - 1) cells instead of
-        up to n * (n + m - 1). Along the held axis, a cell's predecessor across it has the
-        same index in the previous diagonal and its predecessor along it is that diagonal
-        shifted by one. The choice is a run-time select, not control flow, so one trace
-        serves every batch shape and XLA compiles it.
+        j; `by_rows` forces one), in min(n, m) + 1 slots: the last is always off the grid.
+        Along the held axis, a cell's predecessor across it has the same slot in the previous
+        diagonal and its predecessor along it the slot before (`_back`). The scan by columns
+        is the scan by rows of the transposed grid, with the weights and streams swapped
+        (`_held_kernels`); the choice is a run-time select on indices and weights before the
+        loop, not control flow, so one trace serves every batch shape and XLA compiles it.
+        Every gather (input terms, masks) happens before the loop too: a step is one matmul,
+        the gates and a shift of the state.
         """
-        width = self.num_streams * self.units
         batch, n = ops.shape(mask_x)[0], ops.shape(mask_x)[1]
         m = ops.shape(mask_y)[1]
         steps = n + m - 1
         by_rows = ops.convert_to_tensor(n <= m if by_rows is None else by_rows)
-        index_a = ops.arange(ops.where(by_rows, n, m), dtype="int32")
-        if grid_term is not None:
-            flat_grid = ops.reshape(grid_term, (batch, -1, ops.shape(grid_term)[-1]))
-
-        def step(state, t):
-            # state (B', min(n, m), 2 * S * k): [h; c] of diagonal t - 1, by index.
-            index_b = t - index_a
-            rows = ops.where(by_rows, index_a, index_b)
-            cols = ops.where(by_rows, index_b, index_a)
-            in_range = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < m)
-            rows, cols = ops.clip(rows, 0, n - 1), ops.clip(cols, 0, m - 1)
-            valid = (
-                ops.take(mask_x, rows, axis=1)
-                * ops.take(mask_y, cols, axis=1)
-                * ops.cast(in_range, mask_x.dtype)
-            )
-            if grid_term is None:
-                pre_in = ops.take(row_term, rows, axis=1) + ops.take(col_term, cols, axis=1)
-            else:
-                pre_in = self._grid_input(weights, ops.take(flat_grid, rows * m + cols, axis=1))
-            # Predecessor along the held axis: the previous diagonal one index back.
-            back = ops.pad(state[:, :-1], ((0, 0), (1, 0), (0, 0)))
-            col_pred = ops.where(by_rows, state, back)
-            row_pred = ops.where(by_rows, back, state)
-            h, c = self._cell(
-                weights,
-                pre_in,
-                ops.split(col_pred, 2, axis=-1),
-                ops.split(row_pred, 2, axis=-1),
-                valid,
-            )
-            # The whole state is stacked by the scan; c is dropped afterwards.
-            return ops.concatenate([h, c], axis=-1)
-
-        start = ops.zeros((batch, ops.shape(index_a)[0], 2 * width), dtype=mask_x.dtype)
-        _, diagonals = carry_scan(step, start, ops.arange(steps, dtype="int32"))
-        # diagonals[t, b, a] is the cell at index a of diagonal t; cell (i, j) is on i + j.
-        by_index = ops.reshape(
-            ops.transpose(diagonals[..., :width], (1, 2, 0, 3)), (batch, -1, width)
+        slots = ops.where(by_rows, n, m) + 1
+        held = ops.arange(slots, dtype="int32")[None, :]
+        across = ops.arange(steps, dtype="int32")[:, None] - held  # (steps, slots)
+        rows, cols = ops.where(by_rows, held, across), ops.where(by_rows, across, held)
+        in_grid = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < m)
+        rows, cols = ops.clip(rows, 0, n - 1), ops.clip(cols, 0, m - 1)
+        keep = (
+            ops.take(mask_x, rows, axis=1)
+            * ops.take(mask_y, cols, axis=1)
+            * ops.cast(in_grid, mask_x.dtype)
         )
-        rows = ops.arange(n, dtype="int32")[:, None]
-        cols = ops.arange(m, dtype="int32")[None, :]
-        index = ops.where(by_rows, rows, cols) * steps + rows + cols
+        pre_in = self._cell_inputs(weights, inputs, rows, cols, by_rows)  # (B', S, steps, slots, G)
+        kernels = self._held_kernels(weights["recurrent_kernel"], by_rows)
+
+        def step(state, xs):
+            pre, keep_t = xs
+            return self._cell(kernels, pre, state, tuple(_back(s) for s in state), keep_t)
+
+        zeros = ops.zeros((self.num_streams, batch, slots, self.units), dtype=mask_x.dtype)
+        _, (h, _) = carry_scan(
+            step,
+            (zeros, zeros),
+            (ops.transpose(pre_in, (2, 1, 0, 3, 4)), ops.moveaxis(keep, 1, 0)[..., None]),
+        )
+        # h[t, s, b, a]: held stream s of the cell at slot a of diagonal t; cell (i, j) is on
+        # diagonal i + j, at slot i by rows or j by columns, LC's streams swapped by columns.
+        streams, k = self.num_streams, self.units
+        by_slot = ops.reshape(ops.transpose(h, (2, 0, 3, 1, 4)), (batch, -1, k))
+        rows = ops.arange(n, dtype="int32")[:, None, None]
+        cols = ops.arange(m, dtype="int32")[None, :, None]
+        stream = ops.arange(streams, dtype="int32")
+        stream = ops.where(by_rows, stream, streams - 1 - stream)
+        index = ((rows + cols) * slots + ops.where(by_rows, rows, cols)) * streams + stream
         return ops.reshape(
-            ops.take(by_index, ops.reshape(index, (-1,)), axis=1), (batch, n, m, width)
+            ops.take(by_slot, ops.reshape(index, (-1,)), axis=1), (batch, n, m, streams * k)
         )
 
     def compute_output_shape(self, input_shape):

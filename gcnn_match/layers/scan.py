@@ -13,12 +13,13 @@ from keras import ops
 
 def carry_scan(step, init, xs):
     """(last carry, every carry stacked on a new leading axis) of `carry = step(carry, x)`
-    over the leading axis of the tensor `xs`, starting from the tensor `init`."""
+    over the leading axis of `xs`, starting from `init`; `xs` and the carry are tensors or
+    nests of tensors (each carry leaf stacked on its own)."""
     if keras.backend.backend() == "tensorflow":
         import tensorflow as tf
 
         carries = tf.scan(step, xs, initializer=init)
-        return carries[-1], carries
+        return keras.tree.map_structure(lambda c: c[-1], carries), carries
 
     def both(carry, x):
         carry = step(carry, x)

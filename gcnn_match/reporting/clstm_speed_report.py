@@ -5,7 +5,7 @@ import numpy as np
 
 # The work each implementation's time is fitted against (row key, formula): slot updates of
 # the wavefront, cells of the per-cell loop.
-WORK = {"wavefront": ("updates", "min(n, m)·(n + m - 1)"), "naive": ("cells", "n·m")}
+WORK = {"wavefront": ("updates", "(min(n, m) + 1)·(n + m - 1)"), "naive": ("cells", "n·m")}
 
 
 def growth_exponents(rows, key, work="cells"):
@@ -33,7 +33,7 @@ def render_markdown(rows, config, environment, command):
         f"block(s) of {directions} directions, k = {config.units}, e = {config.dim}; "
         f"forward + backward, fastest of {config.repeats} calls: wall ms (process CPU "
         "ms, all threads, which waiting for a busy core does not inflate). The wavefront "
-        "takes n + m - 1 sequential steps of min(n, m) slots (its updates), the per-cell "
+        "takes n + m - 1 sequential steps of min(n, m) + 1 slots (its updates), the per-cell "
         "loop n·m steps of one cell.",
         "",
         "| cell | batch | n × m | n·m | wavefront updates | wavefront ms (CPU) "
