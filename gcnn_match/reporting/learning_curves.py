@@ -89,18 +89,15 @@ def _points_table(curve, record):
                 lines.append(f"| {_label(row)} | {_size_name(size)} | not run | 0 | – |")
                 continue
             pairs, values, entries = found[size]
-            mean, std = (
-                100 * np.mean(values),
-                np.std(values, ddof=1) * 100 if len(values) > 1 else 0,
-            )
+            value = f"{100 * np.mean(values):.2f}"
+            if len(values) > 1:
+                value += f" ± {100 * np.std(values, ddof=1):.2f}"
             registered = entries[0]["registered_epochs"]
             cap = entries[0]["max_epochs"]
             epochs = run_of_registered(
                 [e["epochs_run"] for e in entries], registered, None if cap == registered else cap
             )
-            lines.append(
-                f"| {_label(row)} | {pairs:,} | {mean:.2f} ± {std:.2f} | {len(values)} | {epochs} |"
-            )
+            lines.append(f"| {_label(row)} | {pairs:,} | {value} | {len(values)} | {epochs} |")
     return lines
 
 
@@ -142,9 +139,11 @@ def render_curve(curve, record, figure):
     that runs it. `figure`: the figure's path relative to the report."""
     lines = [f"### {curve.title} (`{curve.name}`)", ""]
     rows = ", ".join(f"{_label(row)} (`{row}`)" for row in curve.rows)
-    sizes = ", ".join(_size_name(size) for size in curve.sizes)
+    sizes = " and ".join(f"{size:,}" for size in curve.sizes if size is not None) + " pairs"
+    if None in curve.sizes:
+        sizes += " and the whole part"
     lines += [
-        f"Rows {rows}; {curve.scale} scale, training on nested subsets of {sizes} pairs of its "
+        f"Rows {rows}; {curve.scale} scale, training on nested subsets ({sizes}) of its "
         f"training part, seeds {', '.join(map(str, curve.seeds))}; every size selects on the "
         "same held-out part and is tested on the same test split (docs/design.md#learning-curves).",
         "",
@@ -163,6 +162,12 @@ def render_curve(curve, record, figure):
         "smallest), its interval from the same bootstrap; *opens* / *closes* when that interval "
         "lies above / below 0, *inconclusive* when it holds 0."
     )
+    cells = [c for gap in record["gaps"] for c in gap["sizes"] + [gap["change"]] if c]
+    if any(min(c["seeds_a"], c["seeds_b"]) < 2 for c in cells):
+        lines.append(
+            "- Some cells have one seed: their intervals reflect test-set sampling only, not "
+            "the seed variance."
+        )
     commands = list(dict.fromkeys(e["command"] or "not recorded" for e in record["runs"]))
     machines = list(dict.fromkeys(e["machine"] or "not recorded" for e in record["runs"]))
     lines.append(f"- Machines: {'; '.join(machines)}.")
