@@ -4,6 +4,7 @@
 #   make lint                                  # ruff lint (imports sorted) and format check
 #   make reproduce-quora SCALE=low-resource DATA_DIR=../shared/data [ROWS=GCNN,CNN] [SEEDS=1,2,3]
 #   make claims                                # CLAIMS.md: the papers' claims against our records
+#   make curves DATA_DIR=../shared/data [CURVES=gcnn-quora] # learning curves of the headline claims
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -21,7 +22,7 @@ GCNN_MATCH_TEST_DATA ?= $(wildcard ../shared/data)
 export GCNN_MATCH_TEST_DATA
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: install install-latest test test-fast lint format bench latency figures claims floor \
+.PHONY: install install-latest test test-fast lint format bench latency figures claims curves floor \
 	reproduce-mnli data-mnli
 
 EXTRAS := $(ACCEL),glove,plots,dev,fever,yahoo,jax
@@ -105,6 +106,14 @@ figures: install
 # fresh clone renders it; trains nothing. A claim whose rows never ran names the command.
 claims: install
 	$(PY) experiments/claims.py
+
+# Learning curves (docs/design.md#learning-curves): the rows of each headline claim trained on
+# nested subsets of ~1k, ~3k and all ~9k low-resource training pairs, 3 seeds; finished runs are
+# skipped. Records in results/curves-<name>.json, figures/curves-<name>.png, the "Learning
+# curves" section of REPRODUCTION.md. CURVES=gcnn-quora,attconv-snli,coin-quora picks some.
+curves: install
+	$(PY) experiments/curves.py --data_dir=$(DATA_DIR) --runs_dir=$(RUNS_DIR) \
+	  $(if $(CURVES),--curve="$(CURVES)") $(if $(EPOCHS),--epochs=$(EPOCHS))
 
 clean:
 	rm -rf $(VENV) $(RUNS_DIR) data/cache .pytest_cache .ruff_cache *.egg-info

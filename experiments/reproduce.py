@@ -20,11 +20,9 @@ training file, selection on your dev file (or a held-out part of the training fi
 file. The tables go to `<runs_dir>/<dataset>/REPORT.md` and their JSON records beside it.
 """
 
-import functools
 import pathlib
 import shlex
 import sys
-import time
 
 from absl import app, flags
 
@@ -33,10 +31,8 @@ from gcnn_match.baselines import floor
 from gcnn_match.claims import records
 from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
-from gcnn_match.experiments import overrides, own_data, planning, registry
-from gcnn_match.progress import RemainingTime
+from gcnn_match.experiments import driver, overrides, own_data, planning, registry
 from gcnn_match.reporting import table_sections, tables
-from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
 from gcnn_match.training.run_dir import read_json
 
 SHORTHANDS = ("epochs",)  # of overrides.SHORTHANDS; the scale and seeds are the plan's own
@@ -88,30 +84,6 @@ def _list():
             f"{registry.table_id(config):16s} {config.name:40s} {config.table:8s} "
             f"{config.row!r:28s} {targets}"
         )
-
-
-def _train(planned, pending):
-    """Trains the pending runs of `planned` (finished ones are skipped, interrupted ones
-    resume), with the duration estimated up front and after each run."""
-    try:
-        planning.ensure_data(pending, FLAGS.data_dir)
-    except MissingDataError as error:
-        raise SystemExit(f"error: {error}") from None
-    if FLAGS.estimate and pending:
-        probe = functools.partial(
-            probe_seconds_per_step, data_dir=FLAGS.data_dir, cache_dir=FLAGS.cache_dir
-        )
-        print(planning.estimate(pending, probe), flush=True)
-    start = time.time()
-    remaining = RemainingTime(len(pending))
-    for config, run_dir in planned:
-        print(f"== {config.name} (seed {config.seed}, {config.scale}) -> {run_dir}", flush=True)
-        trained = not (run_dir / "metrics.json").exists()
-        run_start = time.time()
-        run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir)
-        if trained:
-            print(remaining.finished(time.time() - run_start), flush=True)
-    print(f"reproduce: {(time.time() - start) / 60:.1f} min")
 
 
 def _own_dataset():
@@ -182,7 +154,7 @@ def main(argv):
     except ValueError as error:
         raise app.UsageError(str(error)) from None
     if not FLAGS.report_only:
-        _train(planned, planning.pending(planned))
+        driver.train_pending(planned, FLAGS.data_dir, FLAGS.cache_dir, FLAGS.estimate)
     # The table lists, besides this command, the command line that trained each of its runs.
     command = "python experiments/reproduce.py " + shlex.join(
         a for a in sys.argv[1:] if a not in ("--estimate", "--noestimate")

@@ -64,6 +64,7 @@ SPLIT_FIELDS = (
     "extra_eval_splits",
     "holdout_fraction",
     "split_seed",
+    "train_pairs",
     "max_train_examples",
     "max_eval_examples",
     "select_metric",
@@ -104,9 +105,10 @@ def split_examples(config, data_dir):
     a scaled `config`, as `experiment_data.prepare_data` gives them to its rows: the held-out
     part split off by `group_holdout_split` with the config's fraction and seed.
 
-    Refuses example limits (the smoke scale, --max_*_examples): a floor is computed on whole
-    splits."""
-    if config.scale == "smoke" or config.max_train_examples or config.max_eval_examples:
+    Refuses example limits (the smoke scale, --max_*_examples, --train_pairs): a floor is
+    computed on whole splits."""
+    limits = (config.max_train_examples, config.max_eval_examples, config.train_pairs)
+    if config.scale == "smoke" or any(limits):
         raise ValueError(
             f"{config.name}: a floor is computed on whole splits (the low-resource and full "
             "scales), not with example limits"

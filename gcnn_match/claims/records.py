@@ -144,16 +144,18 @@ def _split_lines(run_dir, run_config, split):
     return _classification_lines(path)
 
 
-def run_lines(config, run_dir):
-    """The record lines of one finished run of registered row `config`; None when the run has
-    not finished (no metrics.json)."""
+def run_lines(config, run_dir, splits=None):
+    """The record lines of one finished run of registered row `config`, on `splits` (default:
+    those its reported metrics are computed on); None when the run has not finished (no
+    metrics.json)."""
     run_dir = pathlib.Path(run_dir)
     metrics = read_json(run_dir / "metrics.json")
     if metrics is None:
         return None
     run_config = read_json(run_dir / "config.json")
     frames = [
-        _split_lines(run_dir, run_config, split).assign(split=split) for split in _splits(config)
+        _split_lines(run_dir, run_config, split).assign(split=split)
+        for split in splits or _splits(config)
     ]
     return _with_run(
         pd.concat(frames, ignore_index=True),

@@ -18,7 +18,7 @@ from gcnn_match.data import pos, registry
 from gcnn_match.data.features import TokenFeatures
 from gcnn_match.data.pipeline import EncodedSplit, PairEncoder, file_cache_key, tokenize_examples
 from gcnn_match.data.readers import ReadStats
-from gcnn_match.data.splits import group_holdout_split
+from gcnn_match.data.splits import group_holdout_split, nested_subset
 from gcnn_match.data.tokenizers import TextPolicy
 
 # The smoke budget: two passes over 1,000 pairs took the Quora GCNN-table rows above chance,
@@ -166,6 +166,18 @@ def first_whole_groups(examples, limit):
     return [i for i, ex in enumerate(examples) if ex.group in kept]
 
 
+def _take_train_pairs(config, by_role, notes):
+    """Keeps the nested subset of `config.train_pairs` training pairs (`nested_subset`, drawn
+    with the split seed, so it does not follow the run seed)."""
+    examples, pairs = by_role["train"]
+    keep = nested_subset(len(examples), config.train_pairs, config.split_seed)
+    by_role["train"] = ([examples[i] for i in keep], [pairs[i] for i in keep])
+    notes.append(
+        f"train: the nested subset of {len(keep)} of {len(examples)} pairs "
+        f"(train_pairs={config.train_pairs}, split seed {config.split_seed})"
+    )
+
+
 def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
     """Reads, splits, tokenizes and encodes the splits named in the (scaled) `config`.
 
@@ -225,6 +237,8 @@ def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
         by_role[role] = (examples[:limit_n], pairs[:limit_n])
         notes.append(f"{role}: limited to the first {limit_n} examples")
 
+    if config.train_pairs is not None:
+        _take_train_pairs(config, by_role, notes)
     limit("train", config.max_train_examples)
     for role in by_role:
         if role != "train":

@@ -68,3 +68,13 @@ def group_holdout_split(examples, fraction, seed):
     train = [ex for i, ex in enumerate(examples) if i not in held]
     held_out = [ex for i, ex in enumerate(examples) if i in held]
     return train, held_out
+
+
+def nested_subset(count, size, seed):
+    """Indices (ascending) of the first `size` of a permutation of range(`count`) drawn with
+    `seed`: for one `count` and `seed`, a smaller subset lies inside every larger one, whatever
+    else varies (the model, its seed). `size` at least `count` keeps all of them."""
+    if size < 1:
+        raise ValueError(f"a subset needs at least one example, got size {size}")
+    order = np.random.RandomState(seed).permutation(count)
+    return np.sort(order[:size]).tolist()

@@ -86,6 +86,11 @@ class ExperimentConfig:
             the scale trains on the official dev split.
         split_seed: seed of that held-out split; fixed (not the run seed) so that every model
             and every seed sees the same split.
+        train_pairs: train on this many pairs of the training part (after the held-out split):
+            the first N of one permutation of it drawn with `split_seed`, kept in file order,
+            so smaller subsets are nested in larger ones and every model and seed sees the same
+            pairs (learning curves, docs/design.md#learning-curves). None, or N at least the
+            part's size: the whole part. Classification only.
         select_metric: dev metric used for checkpoint selection ("p@1", "map" or "mrr" for
             ranking).
         bucket_width: batches are padded to a multiple of this many tokens.
@@ -154,6 +159,7 @@ class ExperimentConfig:
     extra_eval_splits: Tuple[str, ...] = ()
     holdout_fraction: float = 0.1
     split_seed: int = 0
+    train_pairs: Optional[int] = None
     max_train_examples: Optional[int] = None
     max_eval_examples: Optional[int] = None
     select_metric: str = "accuracy"
@@ -182,6 +188,13 @@ class ExperimentConfig:
             )
         if self.embedding_width is not None and self.embedding_width < 1:
             raise ValueError(f"embedding_width must be positive, got {self.embedding_width}")
+        if self.train_pairs is not None and self.train_pairs < 1:
+            raise ValueError(f"train_pairs must be positive, got {self.train_pairs}")
+        if self.train_pairs is not None and self.task == "ranking":
+            raise ValueError(
+                f"{self.name}: train_pairs subsets single pairs; a ranking row trains on whole "
+                "questions (max_train_examples keeps the first ones)"
+            )
         if self.padding not in ("bucket", "fixed"):
             raise ValueError(f"padding must be 'bucket' or 'fixed', got {self.padding!r}")
         if self.checkpoint_every_minutes is not None and self.checkpoint_every_minutes < 0:

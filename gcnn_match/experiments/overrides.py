@@ -68,6 +68,11 @@ SHORTHANDS = (
         "holdout_fraction", "holdout_fraction", "Held-out share for selection (low-resource)."
     ),
     Shorthand(
+        "train_pairs",
+        "train_pairs",
+        "Train on a nested subset of N pairs of the training part (learning curves).",
+    ),
+    Shorthand(
         "max_train_examples", "max_train_examples", "Use only the first N training examples."
     ),
     Shorthand("max_eval_examples", "max_eval_examples", "Use only the first N dev/test examples."),

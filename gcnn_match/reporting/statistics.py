@@ -149,24 +149,60 @@ def compare_rows(
             f"row A has {a.shape[1]} test units per seed and row B {b.shape[1]}: both rows "
             "must be scored on the same test examples (or questions), in the same order"
         )
+    return compare_contrast([a, b], [1.0, -1.0], expected, resamples, confidence, seed)
+
+
+def compare_contrast(
+    scores,
+    weights,
+    expected="greater",
+    resamples=RESAMPLES,
+    confidence=CONFIDENCE,
+    seed=SEED,
+):
+    """Σ_k weights[k] · metric_k over rows scored on the same units, with the seed-and-test-set
+    bootstrap of `compare_rows` (its case [A, B] with weights [1, −1]): each replicate draws the
+    seeds of every row independently and one set of units that all rows share.
+
+    A learning curve's change of gap, (A − B at the largest size) − (A − B at the smallest), is
+    the contrast of four rows with weights [1, −1, −1, 1]: a row trained on another subset is
+    another row, scored on the same test units.
+
+    Args:
+        scores: per row, its (seeds, units) per-unit scores (as `compare_rows`' scores_a).
+        weights: one coefficient per row.
+        expected, resamples, confidence, seed: as for `compare_rows`.
+
+    Returns:
+        A `Comparison` of the contrast against 0; `seeds_a` and `seeds_b` are the fewest seeds
+        among the rows with positive and with negative weights.
+    """
+    rows = [_seed_matrix(s, f"scores[{k}]") for k, s in enumerate(scores)]
+    if len(rows) != len(weights) or not rows:
+        raise ValueError(f"{len(rows)} rows of scores and {len(weights)} weights")
+    units = rows[0].shape[1]
+    if any(row.shape[1] != units for row in rows):
+        raise ValueError(
+            f"the rows have {[row.shape[1] for row in rows]} test units per seed: all rows "
+            "must be scored on the same test examples (or questions), in the same order"
+        )
     _check_settings(expected, resamples, confidence)
     rng = np.random.default_rng(seed)
-    weights_a = _resample_weights(rng, len(a), resamples)
-    weights_b = _resample_weights(rng, len(b), resamples)
-    units = a.shape[1]
-    deltas = np.empty(resamples)
+    draws = [_resample_weights(rng, len(row), resamples) for row in rows]
+    contrasts = np.empty(resamples)
     chunk = max(1, _CHUNK_VALUES // units)
     for start in range(0, resamples, chunk):
         stop = min(start + chunk, resamples)
-        # Per-unit Δ of this replicate's seed draws, then one unit draw shared by both rows.
-        per_unit = np.einsum("rs,su->ru", weights_a[start:stop], a) - np.einsum(
-            "rs,su->ru", weights_b[start:stop], b
-        )
+        # Per-unit contrast of this replicate's seed draws, then one unit draw shared by all rows.
+        per_unit = 0.0
+        for weight, draw, row in zip(weights, draws, rows):
+            per_unit = per_unit + weight * np.einsum("rs,su->ru", draw[start:stop], row)
         picked = rng.integers(0, units, size=per_unit.shape)
-        deltas[start:stop] = np.take_along_axis(per_unit, picked, axis=1).mean(axis=1)
-    return _comparison(
-        a.mean() - b.mean(), deltas, 0.0, expected, confidence, len(a), len(b), units
-    )
+        contrasts[start:stop] = np.take_along_axis(per_unit, picked, axis=1).mean(axis=1)
+    estimate = sum(weight * row.mean() for weight, row in zip(weights, rows))
+    seeds_a = min((len(r) for w, r in zip(weights, rows) if w > 0), default=0)
+    seeds_b = min((len(r) for w, r in zip(weights, rows) if w < 0), default=0)
+    return _comparison(estimate, contrasts, 0.0, expected, confidence, seeds_a, seeds_b, units)
 
 
 def compare_ratio(

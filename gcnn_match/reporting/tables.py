@@ -72,7 +72,7 @@ def collect(configs, run_dirs):
             if metrics is not None:
                 dirs.append(run_dir)
                 runs.append(metrics)
-        provenance = [_provenance(d, m["seed"]) for d, m in zip(dirs, runs)]
+        provenance = [run_provenance(d, m["seed"]) for d, m in zip(dirs, runs)]
         if config.ensemble_size:
             runs = [_vote(dirs, runs)] if len(runs) == config.ensemble_size else []
         row = {
@@ -117,7 +117,7 @@ def _configuration(run_dir):
     return re.sub(r"seed\d+", "seed*", run_dir.name)
 
 
-def _provenance(run_dir, seed):
+def run_provenance(run_dir, seed):
     """The seed, machine and command of one run (None where environment.json lacks them)."""
     env = read_json(run_dir / "environment.json", {})
     machine = None

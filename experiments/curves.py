@@ -1,0 +1,100 @@
+"""Learning curves: registered rows trained on nested subsets of their low-resource training
+part (about 1k, 3k and all ~9k pairs), to see whether a paper's gap opens or closes as data
+grows (docs/design.md#learning-curves).
+
+    python experiments/curves.py --curve=gcnn-quora --data_dir=../shared/data
+    python experiments/curves.py --data_dir=../shared/data          # every curve (make curves)
+    python experiments/curves.py --report_only                      # render the records only
+
+Trains the missing runs with reproduce.py's loop (`experiments/driver.py`: finished runs are
+skipped, interrupted ones resume; the whole-part runs are the table's own low-resource runs),
+adds the finished ones to results/curves-<name>.json and
+results/predictions/curves-<name>.csv.gz, draws figures/curves-<name>.png and renders the
+"Learning curves" section of REPRODUCTION.md from every curve's record. `--epochs=N` and
+`--override key=value` apply to every run (and name its run directory).
+"""
+
+import os
+import pathlib
+
+from absl import app, flags
+
+from gcnn_match import cli
+from gcnn_match.claims import learning_curves as curve_records
+from gcnn_match.data.experiment_data import check_epochs_for_scale
+from gcnn_match.experiments import curves, driver, overrides
+from gcnn_match.reporting import learning_curves as report
+from gcnn_match.reporting.tables import update_section
+from gcnn_match.training.run_dir import read_json
+
+SHORTHANDS = ("epochs",)  # of overrides.SHORTHANDS; the sizes and seeds are the curve's own
+
+FLAGS = flags.FLAGS
+flags.DEFINE_list("curve", [], f"Curves to run (default: all of {', '.join(curves.names())}).")
+flags.DEFINE_list("seeds", [], "Seeds of every row and size (default: the curve's).")
+flags.DEFINE_string("data_dir", "data", "Dataset and embeddings folder (a local mirror).")
+flags.DEFINE_string("runs_dir", "runs", "Where run directories are created.")
+flags.DEFINE_string("cache_dir", "data/cache", "Tokenization and embedding cache.")
+flags.DEFINE_string("results_dir", "results", "Folder of the curves' records.")
+flags.DEFINE_string("figures_dir", "figures", "Where the curves' figures go.")
+flags.DEFINE_string("report", "REPRODUCTION.md", "Markdown file that receives the section.")
+flags.DEFINE_bool("report_only", False, "Only add finished runs to the records and render.")
+flags.DEFINE_bool("estimate", True, "Probe throughput and print the expected duration first.")
+overrides.define_flags(SHORTHANDS)
+flags.adopt_module_key_flags(overrides)
+
+
+def _selected():
+    try:
+        return [curves.get(name) for name in FLAGS.curve or curves.names()]
+    except ValueError as error:
+        raise app.UsageError(f"--curve: {error}") from None
+
+
+def main(argv):
+    del argv
+    selected = _selected()
+    try:
+        changes = overrides.overrides_from_flags(SHORTHANDS)
+        check_epochs_for_scale("low-resource", dict(changes).get("epochs"))
+        plans = {
+            curve.name: curves.planned(
+                curve, [int(s) for s in FLAGS.seeds] or curve.seeds, FLAGS.runs_dir, changes
+            )
+            for curve in selected
+        }
+    except ValueError as error:
+        raise app.UsageError(str(error)) from None
+    for curve in selected:
+        planned = [run for runs in plans[curve.name].values() for run in runs]
+        if not FLAGS.report_only:
+            driver.train_pending(
+                planned, FLAGS.data_dir, FLAGS.cache_dir, FLAGS.estimate, label=curve.name
+            )
+        record = curve_records.update_record(curve, FLAGS.results_dir, plans[curve.name])
+        if record["runs"]:
+            path = report.write_figure(
+                curve, record, report.figure_path(FLAGS.figures_dir, curve.name)
+            )
+            print(f"{curve.name}: {len(record['runs'])} runs recorded, figure {path}")
+        for gap in record["gaps"]:
+            print(f"  {gap['a']} − {gap['b']}: {gap['verdict']}")
+    _render()
+
+
+def _render():
+    """The "Learning curves" section from every curve's record (a curve without: "not run")."""
+    output = pathlib.Path(FLAGS.report)
+    pairs, figures = [], {}
+    for name in curves.names():
+        record = read_json(curve_records.record_path(FLAGS.results_dir, name))
+        pairs.append((curves.get(name), record))
+        figure = pathlib.Path(report.figure_path(FLAGS.figures_dir, name)).resolve()
+        figures[name] = pathlib.Path(os.path.relpath(figure, output.resolve().parent)).as_posix()
+    markdown = report.render_section(pairs, figures)
+    update_section(output, report.SECTION, markdown)
+    print(f"{output}: section {report.SECTION}")
+
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,184 @@
+"""A learning curve's record and its gap statistics (docs/design.md#learning-curves).
+
+The record, results/curves-<name>.json, holds one entry per finished run (row, size, seed):
+its metric, training pairs, epochs run and allowed, and the command and machine that trained
+it; then, per gap A − B of the curve, the gap at each size and its change from the smallest to
+the largest size, each with a 95% interval, and the verdict. The runs' per-example outcomes go
+to results/predictions/curves-<name>.csv.gz (`records.py`'s format), which the intervals read.
+
+- Gap at a size: Δ = A − B with the seed-and-test-set bootstrap of `compare_rows`.
+- Change: (Δ at the largest size) − (Δ at the smallest), the contrast of four rows with
+  `compare_contrast` (every size is scored on the same test units).
+- Verdict: "opens" when the change's interval lies above 0 (A gains on B as data grows),
+  "closes" when it lies below (A loses ground: its lead shrinks or B's grows), "inconclusive"
+  when it holds 0, "not run" when fewer than two sizes have runs of both rows.
+"""
+
+import pathlib
+
+import pandas as pd
+
+from gcnn_match.claims import records
+from gcnn_match.experiments import registry
+from gcnn_match.reporting.statistics import compare_contrast, compare_rows
+from gcnn_match.reporting.tables import run_provenance, write_json
+from gcnn_match.training.run_dir import read_json
+
+VERDICTS = ("opens", "closes", "inconclusive", "not run")
+_FROM_STATISTICS = {"confirmed": "opens", "contradicted": "closes", "inconclusive": "inconclusive"}
+RUN_KEY = ("row", "size", "seed", "config")
+
+
+def record_path(results_dir, name):
+    return pathlib.Path(results_dir) / f"curves-{name}.json"
+
+
+def predictions_path(results_dir, name):
+    return pathlib.Path(results_dir) / "predictions" / f"curves-{name}.csv.gz"
+
+
+def run_entry(curve, row, size, run_dir):
+    """The record entry of one run of `row` at `size`; None when it has not finished."""
+    metrics = read_json(run_dir / "metrics.json")
+    if metrics is None:
+        return None
+    provenance = run_provenance(run_dir, metrics["seed"])
+    return {
+        "row": row,
+        "size": size,
+        "seed": metrics["seed"],
+        "config": records.config_label(run_dir),
+        "train_pairs": metrics["examples"]["train"],
+        "test_pairs": metrics["examples"].get("test"),
+        curve.metric: metrics[curve.metric],
+        "epochs_run": metrics["epochs_run"],
+        "max_epochs": read_json(run_dir / "config.json")["epochs"],
+        "registered_epochs": registry.get(row).epochs,
+        "machine": provenance["machine"],
+        "command": provenance["command"],
+    }
+
+
+def collect(curve, planned):
+    """(entries, prediction lines) of the finished runs of `planned` (`curves.planned`); the
+    lines are None when no run has finished."""
+    entries, frames = [], []
+    for (row, size), runs in planned.items():
+        for _, run_dir in runs:
+            entry = run_entry(curve, row, size, run_dir)
+            if entry is not None:
+                entries.append(entry)
+                split = records.split_and_column(curve.metric)[0]
+                frames.append(records.run_lines(registry.get(row), run_dir, splits=[split]))
+    return entries, pd.concat(frames, ignore_index=True) if frames else None
+
+
+def merge_runs(earlier, current):
+    """`earlier` entries with `current` ones added; an entry of the same run (row, size, seed,
+    config) is replaced by the current one."""
+    key = lambda entry: tuple(entry[k] for k in RUN_KEY)  # noqa: E731
+    merged = {key(entry): entry for entry in earlier}
+    merged.update((key(entry), entry) for entry in current)
+    return sorted(
+        merged.values(), key=lambda e: (e["row"], _order(e["size"]), e["config"], e["seed"])
+    )
+
+
+def _order(size):
+    """Sort key of a size: None (the whole training part) after every number."""
+    return float("inf") if size is None else size
+
+
+def shown_runs(runs, row, size):
+    """The entries of `row` at `size` under one config: the one with the most seeds, then the
+    highest epoch cap (a capped rerun does not hide the registered schedule)."""
+    by_config = {}
+    for entry in runs:
+        if entry["row"] == row and entry["size"] == size:
+            by_config.setdefault(entry["config"], []).append(entry)
+    if not by_config:
+        return []
+    best = max(by_config.values(), key=lambda e: (len(e), max(x["max_epochs"] for x in e)))
+    return sorted(best, key=lambda e: e["seed"])
+
+
+def _scores(lines, entries, column):
+    """(seeds, units) scores of the runs `entries` in the prediction `lines`."""
+    config = entries[0]["config"]
+    mine = lines[(lines["row"] == entries[0]["row"]) & (lines["config"] == config)]
+    mine = mine[mine["seed"].isin([e["seed"] for e in entries])]
+    return mine.pivot(index="seed", columns="uid", values=column)
+
+
+def _interval(comparison):
+    return {
+        "estimate": comparison.estimate,
+        "low": comparison.low,
+        "high": comparison.high,
+        "seeds_a": comparison.seeds_a,
+        "seeds_b": comparison.seeds_b,
+        "units": comparison.units,
+    }
+
+
+def gap_statistics(curve, runs, lines):
+    """Per gap of `curve`: {"a", "b", "sizes": [per size with runs of both rows: "size",
+    "train_pairs" and the interval of A − B], "change": the interval of the change from the
+    smallest to the largest of those sizes (None with fewer than two), "verdict"}."""
+    split, column = records.split_and_column(curve.metric)
+    lines = lines[lines["split"] == split] if lines is not None else None
+    gaps = []
+    for a, b in curve.gaps:
+        measured = []
+        for size in curve.sizes:
+            shown = [shown_runs(runs, row, size) for row in (a, b)]
+            if lines is None or not all(shown):
+                continue
+            scores = [_scores(lines, entries, column) for entries in shown]
+            measured.append((size, shown[0][0]["train_pairs"], scores))
+        if not measured:
+            gaps.append({"a": a, "b": b, "sizes": [], "change": None, "verdict": "not run"})
+            continue
+        units = measured[0][2][0].columns
+        for _, _, scores in measured:
+            for frame in scores:
+                units = units.intersection(frame.columns[frame.notna().all().to_numpy()])
+        matrices = [[frame[units].to_numpy() for frame in scores] for _, _, scores in measured]
+        sizes = [
+            {"size": size, "train_pairs": pairs, **_interval(compare_rows(*matrix))}
+            for (size, pairs, _), matrix in zip(measured, matrices)
+        ]
+        change, verdict = None, "not run"
+        if len(measured) > 1:
+            (a_last, b_last), (a_first, b_first) = matrices[-1], matrices[0]
+            result = compare_contrast([a_last, b_last, a_first, b_first], [1, -1, -1, 1])
+            change = {"from": measured[0][0], "to": measured[-1][0], **_interval(result)}
+            verdict = _FROM_STATISTICS[result.verdict]
+        gaps.append({"a": a, "b": b, "sizes": sizes, "change": change, "verdict": verdict})
+    return gaps
+
+
+def update_record(curve, results_dir, planned):
+    """Adds the finished runs of `planned` to the curve's records (predictions and JSON), kept
+    with the runs recorded before, recomputes the gap statistics and writes both atomically;
+    returns the JSON record."""
+    entries, lines = collect(curve, planned)
+    path = predictions_path(results_dir, curve.name)
+    all_lines = records.read_record(path)
+    if lines is not None:
+        all_lines = records.merge(all_lines, lines)
+        records.write_record(path, all_lines)
+    earlier = read_json(record_path(results_dir, curve.name), {}).get("runs", [])
+    runs = merge_runs(earlier, entries)
+    record = {
+        "curve": curve.name,
+        "title": curve.title,
+        "metric": curve.metric,
+        "scale": curve.scale,
+        "sizes": list(curve.sizes),
+        "runs": runs,
+        "gaps": gap_statistics(curve, runs, all_lines if len(all_lines) else None),
+    }
+    if runs:  # a curve never run keeps no record: its section says "not run"
+        write_json(record_path(results_dir, curve.name), record)
+    return record

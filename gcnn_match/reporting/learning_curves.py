@@ -1,0 +1,191 @@
+"""A learning curve's figure and its subsection of REPRODUCTION.md, from its record
+(results/curves-<name>.json, `claims/learning_curves.py`) alone.
+
+    write_figure(curve, record, "figures/curves-gcnn-quora.png")
+    markdown = render_section([(curve, record or None), ...], "figures")
+"""
+
+import os
+
+import numpy as np
+
+from gcnn_match.claims.learning_curves import shown_runs
+from gcnn_match.experiments import registry
+from gcnn_match.reporting.heatmaps import new_figure, save_png
+from gcnn_match.reporting.tables import run_of_registered
+
+SECTION = "learning-curves"
+HEADING = "## Learning curves"
+
+
+def figure_path(figures_dir, name):
+    return os.path.join(figures_dir, f"curves-{name}.png")
+
+
+def _label(row):
+    return registry.get(row).row
+
+
+def _size_name(size):
+    return "whole part" if size is None else f"{size:,}"
+
+
+def points(curve, record, row):
+    """[(size, training pairs, [metric per seed], entries)] of `row`'s sizes with runs."""
+    found = []
+    for size in curve.sizes:
+        entries = shown_runs(record["runs"], row, size)
+        if entries:
+            values = [entry[curve.metric] for entry in entries]
+            found.append((size, entries[0]["train_pairs"], values, entries))
+    return found
+
+
+def write_figure(curve, record, path):
+    """Test metric (%) against training pairs (log x): per row the mean over seeds with the
+    sample standard deviation as error bars, each seed as a dot."""
+    figure = new_figure(6.4, 4.2)
+    axes = figure.add_subplot(1, 1, 1)
+    for row in curve.rows:
+        found = points(curve, record, row)
+        if not found:
+            continue
+        pairs = np.array([p for _, p, _, _ in found], dtype=float)
+        means = np.array([100 * np.mean(v) for _, _, v, _ in found])
+        spreads = np.array([100 * np.std(v, ddof=1) if len(v) > 1 else 0.0 for _, _, v, _ in found])
+        line = axes.errorbar(pairs, means, yerr=spreads, marker="o", capsize=4, label=_label(row))
+        for x, (_, _, values, _) in zip(pairs, found):
+            axes.scatter(
+                [x] * len(values),
+                [100 * v for v in values],
+                s=10,
+                alpha=0.4,
+                color=line[0].get_color(),
+            )
+    axes.set_xscale("log")
+    all_pairs = sorted({e["train_pairs"] for e in record["runs"]})
+    if all_pairs:
+        axes.set_xticks(all_pairs, [f"{p:,}" for p in all_pairs])
+        axes.minorticks_off()
+    axes.set_xlabel("training pairs (nested subsets; log scale)")
+    metric = curve.metric.replace("_", " ")
+    axes.set_ylabel(f"{metric} (%): mean ± sample std, dots: seeds", fontsize="small")
+    axes.set_title(curve.title, fontsize="medium")
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize="small")
+    return save_png(figure, path)
+
+
+def _points_table(curve, record):
+    lines = [
+        f"| row | training pairs | {curve.metric.replace('_', ' ')} (%) | seeds "
+        "| run / registered epochs |",
+        "|---|---|---|---|---|",
+    ]
+    for row in curve.rows:
+        found = {size: rest for size, *rest in points(curve, record, row)}
+        for size in curve.sizes:
+            if size not in found:
+                lines.append(f"| {_label(row)} | {_size_name(size)} | not run | 0 | – |")
+                continue
+            pairs, values, entries = found[size]
+            value = f"{100 * np.mean(values):.2f}"
+            if len(values) > 1:
+                value += f" ± {100 * np.std(values, ddof=1):.2f}"
+            registered = entries[0]["registered_epochs"]
+            cap = entries[0]["max_epochs"]
+            epochs = run_of_registered(
+                [e["epochs_run"] for e in entries], registered, None if cap == registered else cap
+            )
+            lines.append(f"| {_label(row)} | {pairs:,} | {value} | {len(values)} | {epochs} |")
+    return lines
+
+
+def _interval_text(interval):
+    return (
+        f"{100 * interval['estimate']:+.2f} [{100 * interval['low']:+.2f}, "
+        f"{100 * interval['high']:+.2f}]"
+    )
+
+
+def _gaps_table(curve, record):
+    heads = " | ".join(_size_name(size) for size in curve.sizes)
+    lines = [
+        f"| gap A − B (points, 95% interval) | {heads} | change, smallest → largest | verdict |",
+        "|---|" + "---|" * (len(curve.sizes) + 2),
+    ]
+    for gap in record["gaps"]:
+        at = {entry["size"]: entry for entry in gap["sizes"]}
+        cells = [
+            f"{_interval_text(at[s])} ({at[s]['train_pairs']:,} pairs)" if s in at else "not run"
+            for s in curve.sizes
+        ]
+        change = gap["change"]
+        change_text = "–"
+        if change:
+            change_text = (
+                f"{_interval_text(change)} ({_size_name(change['from'])} → "
+                f"{_size_name(change['to'])})"
+            )
+        lines.append(
+            f"| {_label(gap['a'])} − {_label(gap['b'])} | {' | '.join(cells)} | {change_text} "
+            f"| **{gap['verdict']}** |"
+        )
+    return lines
+
+
+def render_curve(curve, record, figure):
+    """The subsection of one curve; `record` None (or without runs): "not run" with the command
+    that runs it. `figure`: the figure's path relative to the report."""
+    lines = [f"### {curve.title} (`{curve.name}`)", ""]
+    rows = ", ".join(f"{_label(row)} (`{row}`)" for row in curve.rows)
+    sizes = " and ".join(f"{size:,}" for size in curve.sizes if size is not None) + " pairs"
+    if None in curve.sizes:
+        sizes += " and the whole part"
+    lines += [
+        f"Rows {rows}; {curve.scale} scale, training on nested subsets ({sizes}) of its "
+        f"training part, seeds {', '.join(map(str, curve.seeds))}; every size selects on the "
+        "same held-out part and is tested on the same test split (docs/design.md#learning-curves).",
+        "",
+        f"Command: `{curve.command()}`",
+        "",
+    ]
+    if curve.note:
+        lines += [curve.note, ""]
+    if not record or not record["runs"]:
+        return "\n".join(lines + ["Not run.", ""])
+    lines += [f"![{curve.title}]({figure})", ""]
+    lines += _points_table(curve, record) + [""] + _gaps_table(curve, record) + [""]
+    lines.append(
+        "- ±: the sample standard deviation over seeds. Gap: Δ = A − B in points with the 95% "
+        "seed-and-test-set bootstrap interval; change: (Δ at the largest size) − (Δ at the "
+        "smallest), its interval from the same bootstrap; *opens* / *closes* when that interval "
+        "lies above / below 0, *inconclusive* when it holds 0."
+    )
+    cells = [c for gap in record["gaps"] for c in gap["sizes"] + [gap["change"]] if c]
+    if any(min(c["seeds_a"], c["seeds_b"]) < 2 for c in cells):
+        lines.append(
+            "- Some cells have one seed: their intervals reflect test-set sampling only, not "
+            "the seed variance."
+        )
+    commands = list(dict.fromkeys(e["command"] or "not recorded" for e in record["runs"]))
+    machines = list(dict.fromkeys(e["machine"] or "not recorded" for e in record["runs"]))
+    lines.append(f"- Machines: {'; '.join(machines)}.")
+    lines += ["", "Runs trained by:", ""] + [f"- `{c}`" for c in commands]
+    return "\n".join(lines) + "\n"
+
+
+def render_section(curves, figures):
+    """The "Learning curves" section: `curves` are (curve, record or None) pairs, `figures`
+    maps a curve's name to its figure's path relative to the report."""
+    parts = [
+        HEADING,
+        "",
+        "Does a paper's gap open or close as training data grows? Each curve trains its rows "
+        "on nested subsets of the low-resource training part; `make curves` runs all of them "
+        "(records: `results/curves-<name>.json`).",
+        "",
+    ]
+    for curve, record in curves:
+        parts.append(render_curve(curve, record, figures.get(curve.name)))
+    return "\n".join(parts)

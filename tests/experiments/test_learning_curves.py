@@ -1,0 +1,232 @@
+"""Learning curves: nested subsets, the record and its section, the verdict rule, and one tiny
+end-to-end run (docs/design.md#learning-curves)."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gcnn_match.claims import learning_curves as curve_records
+from gcnn_match.claims import records
+from gcnn_match.data.experiment_data import apply_scale, prepare_data
+from gcnn_match.data.splits import nested_subset
+from gcnn_match.experiments import curves, driver, registry
+from gcnn_match.experiments.overrides import OverrideError, default_run_dir
+from gcnn_match.reporting import learning_curves as report
+from tests.conftest import REPO
+
+LIGHT, HYPOTHESIS = "attconv/snli/attconv_light", "attconv/snli/w_o_context_i_e_hypothesis_only"
+TOY = curves.Curve(
+    name="toy",
+    title="light vs hypothesis only",
+    rows=(LIGHT, HYPOTHESIS),
+    gaps=((LIGHT, HYPOTHESIS),),
+    sizes=(100, 300, None),
+    seeds=(1, 2, 3),
+)
+
+
+def test_subsets_are_nested_and_do_not_follow_anything_but_the_split_seed():
+    small, large = nested_subset(8857, 1000, 0), nested_subset(8857, 3000, 0)
+    assert len(small) == 1000 and set(small) < set(large) and small == sorted(small)
+    assert nested_subset(8857, 1000, 0) == small
+    assert nested_subset(8857, 1000, 1) != small
+    assert nested_subset(50, 100, 0) == list(range(50))
+
+
+def test_the_field_names_the_run_directory_and_a_ranking_row_refuses_it():
+    registered = registry.get(LIGHT)
+    config = registered.replace(scale="low-resource", seed=2, train_pairs=1000)
+    assert default_run_dir("runs", registered, config).name == (
+        "low-resource-seed2-e300-train_pairs1000"
+    )
+    with pytest.raises(ValueError, match="ranking row trains on whole questions"):
+        registry.get("clstm/wikiqa/nbow").replace(train_pairs=100)
+    with pytest.raises(OverrideError, match="sets train_pairs itself"):
+        curves.planned(TOY, (1,), "runs", [("train_pairs", 5)])
+
+
+def test_the_registered_curves_plan_the_tables_runs_for_the_whole_part():
+    plan = curves.planned(curves.get("gcnn-quora"), (1,), "runs")
+    names = {size: runs[0][1].name for (row, size), runs in plan.items() if row.endswith("/gcnn")}
+    assert names == {
+        1000: "low-resource-seed1-e300-train_pairs1000",
+        3000: "low-resource-seed1-e300-train_pairs3000",
+        None: "low-resource-seed1-e300",
+    }
+    assert set(curves.names()) == {"gcnn-quora", "attconv-snli", "coin-quora"}
+
+
+def test_real_subsets_are_nested_across_sizes_and_seeds_and_apart_from_selection_and_test(
+    shared_data,
+):
+    def roles(size, seed):
+        config = apply_scale(
+            registry.get(LIGHT).replace(scale="low-resource", seed=seed, train_pairs=size)
+        )
+        splits = prepare_data(config, shared_data).splits
+        return {role: set(split.uids) for role, split in splits.items()}
+
+    small, small_other_seed, large = roles(1000, 1), roles(1000, 2), roles(3000, 1)
+    assert len(small["train"]) == 1000 and len(large["train"]) == 3000
+    assert small["train"] == small_other_seed["train"] and small["train"] < large["train"]
+    assert small["dev"] == large["dev"] and small["test"] == large["test"]
+    assert not large["train"] & (large["dev"] | large["test"])
+
+
+def _synthetic(gap_at, units=4000, seeds=(1, 2, 3), base=0.6):
+    """(record runs, prediction lines) of TOY: B scores `base`, A `base` + gap_at[size]; each
+    seed a fresh draw of which units are correct."""
+    rng = np.random.default_rng(0)
+    runs, frames = [], []
+    for size, gap in gap_at.items():
+        config = "low-resource-e300" + (f"-train_pairs{size}" if size else "")
+        pairs = size or 8857
+        for row, accuracy in ((LIGHT, base + gap), (HYPOTHESIS, base)):
+            for seed in seeds:
+                correct = (rng.random(units) < accuracy).astype(int)
+                runs.append(
+                    {
+                        "row": row,
+                        "size": size,
+                        "seed": seed,
+                        "config": config,
+                        "train_pairs": pairs,
+                        "test_pairs": units,
+                        "test_accuracy": float(correct.mean()),
+                        "epochs_run": 7,
+                        "max_epochs": 100,
+                        "registered_epochs": 100,
+                        "machine": "test machine",
+                        "command": "python experiments/curves.py --curve=toy",
+                    }
+                )
+                frames.append(
+                    pd.DataFrame(
+                        {
+                            "row": row,
+                            "seed": seed,
+                            "config": config,
+                            "epochs": 7,
+                            "max_epochs": 100,
+                            "split": "test",
+                            "uid": [f"u{i}" for i in range(units)],
+                            "gold": "",
+                            "predicted": "",
+                            "correct": correct,
+                            "average_precision": np.nan,
+                            "reciprocal_rank": np.nan,
+                        }
+                    )
+                )
+    return runs, pd.concat(frames, ignore_index=True)
+
+
+@pytest.mark.parametrize(
+    "gap_at, verdict",
+    [
+        ({100: 0.0, 300: 0.03, None: 0.08}, "opens"),
+        ({100: 0.08, 300: 0.04, None: 0.0}, "closes"),
+        ({100: -0.02, 300: -0.05, None: -0.08}, "closes"),  # B's lead grows: A loses ground
+        ({100: 0.05, 300: 0.05, None: 0.05}, "inconclusive"),
+        ({100: 0.05}, "not run"),
+    ],
+)
+def test_the_verdict_reads_the_change_of_the_gap(gap_at, verdict):
+    runs, lines = _synthetic(gap_at)
+    (gap,) = curve_records.gap_statistics(TOY, runs, lines)
+    assert gap["verdict"] == verdict
+    assert [entry["size"] for entry in gap["sizes"]] == list(gap_at)
+    if len(gap_at) > 1:
+        change = gap["change"]
+        assert (change["from"], change["to"]) == (100, None)
+        expected = gap_at[None] - gap_at[100]
+        assert change["low"] < change["estimate"] < change["high"]
+        assert abs(change["estimate"] - expected) < 0.03
+
+
+def test_the_record_round_trips_and_renders(tmp_path):
+    runs, lines = _synthetic({100: 0.0, 300: 0.03, None: 0.08})
+    records.write_record(curve_records.predictions_path(tmp_path, "toy"), lines)
+    record = {
+        "curve": "toy",
+        "runs": runs,
+        "gaps": curve_records.gap_statistics(TOY, runs, lines),
+    }
+    curve_records.write_json(curve_records.record_path(tmp_path, "toy"), record)
+    read = json.loads(curve_records.record_path(tmp_path, "toy").read_text())
+    assert read == json.loads(json.dumps(record))
+    again = records.read_record(curve_records.predictions_path(tmp_path, "toy"))
+    assert curve_records.gap_statistics(TOY, read["runs"], again) == read["gaps"]
+
+    markdown = report.render_curve(TOY, read, "figures/curves-toy.png")
+    assert "![light vs hypothesis only](figures/curves-toy.png)" in markdown
+    assert "| ATTCONV – light | 8,857 |" in markdown and "7 / 100 |" in markdown
+    assert "| **opens** |" in markdown and "Not run" not in markdown
+    assert report.write_figure(TOY, read, tmp_path / "curves-toy.png").stat().st_size > 1000
+
+
+def test_a_partial_or_missing_curve_says_not_run_with_its_command():
+    runs, _ = _synthetic({100: 0.0})
+    assert "Not run." in report.render_curve(TOY, None, "x.png")
+    assert "`python experiments/curves.py --curve=toy --data_dir=../shared/data`" in (
+        report.render_curve(TOY, None, "x.png")
+    )
+    partial = report.render_curve(TOY, {"runs": runs, "gaps": []}, "x.png")
+    assert "| ATTCONV – light | whole part | not run | 0 | – |" in partial
+
+
+def test_the_script_renders_every_curve_from_the_records(tmp_path):
+    runs, lines = _synthetic({1000: 0.0, 3000: 0.03, None: 0.08})
+    curve = curves.get("gcnn-quora")
+    for run in runs:
+        run["row"] = {LIGHT: "gcnn/quora/gcnn", HYPOTHESIS: "gcnn/quora/cnn"}[run["row"]]
+    lines["row"] = lines["row"].map({LIGHT: "gcnn/quora/gcnn", HYPOTHESIS: "gcnn/quora/cnn"})
+    records.write_record(curve_records.predictions_path(tmp_path, curve.name), lines)
+    curve_records.write_json(
+        curve_records.record_path(tmp_path, curve.name), {"runs": runs, "gaps": []}
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "experiments/curves.py",
+            "--report_only",
+            f"--results_dir={tmp_path}",
+            f"--figures_dir={tmp_path / 'figures'}",
+            f"--report={tmp_path / 'REPORT.md'}",
+            f"--runs_dir={tmp_path / 'runs'}",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(REPO), "TF_CPP_MIN_LOG_LEVEL": "2", "PATH": "/usr/bin:/bin"},
+    )
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "REPORT.md").read_text()
+    assert "<!-- begin learning-curves -->" in text and "## Learning curves" in text
+    assert "![GCNN vs CNN on Quora (GCNN Table 2)](figures/curves-gcnn-quora.png)" in text
+    assert "| GCNN − CNN |" in text and "**opens**" in text
+    assert text.count("Not run.") == 2  # the two curves without a record
+    assert (tmp_path / "figures" / "curves-gcnn-quora.png").exists()
+    assert not curve_records.record_path(tmp_path, "coin-quora").exists()
+
+
+def test_a_tiny_curve_trains_resumes_and_records(shared_data, tmp_path):
+    tiny = curves.Curve(
+        name="tiny", title="tiny", rows=TOY.rows, gaps=TOY.gaps, sizes=(60, 120), seeds=(1,)
+    )
+    changes = [("epochs", 1), ("max_eval_examples", 200)]
+    plan = curves.planned(tiny, tiny.seeds, tmp_path / "runs", changes)
+    planned = [run for runs in plan.values() for run in runs]
+    driver.train_pending(planned, shared_data, tmp_path / "cache", estimate=False)
+    record = curve_records.update_record(tiny, tmp_path, plan)
+    assert len(record["runs"]) == 4
+    assert {(r["size"], r["train_pairs"]) for r in record["runs"]} == {(60, 60), (120, 120)}
+    assert record["gaps"][0]["verdict"] in curve_records.VERDICTS
+    assert record["gaps"][0]["change"]["units"] == 200
+    stamps = [(d / "metrics.json").stat().st_mtime_ns for _, d in planned]
+    driver.train_pending(planned, shared_data, tmp_path / "cache", estimate=False)
+    assert [(d / "metrics.json").stat().st_mtime_ns for _, d in planned] == stamps
