@@ -174,6 +174,8 @@ def main(argv):
         }
         record = pathlib.Path(results_dir) / f"{table}-{scale}.json"
         rows = tables.keep_earlier_results(tables.collect(shown, run_dirs), read_json(record, []))
+        if not any(row["seeds"] for row in rows):
+            continue  # no row has run: no record to keep and no section to render
         first = table_configs[0]
         if dataset is None:
             markdown = table_sections.papers_table(table, rows, first, scale, command, results_dir)
