@@ -421,8 +421,8 @@ class CoupledLSTM(ExplicitMaskLayer):
         c = ops.tanh(cand) * ops.sigmoid(in_gate)
         for gate, memory in zip(forget, memories):
             c = c + ops.sigmoid(gate) * memory
-        c = c * keep
-        return ops.sigmoid(out_gate) * ops.tanh(c) * keep, c
+        c = c * keep  # padded and off-grid cells: c = 0, hence h = 0 too
+        return ops.sigmoid(out_gate) * ops.tanh(c), c
 
     def _scan(self, weights, inputs, mask_x, mask_y, by_rows=None):
         """All cells of one block in one pass over the anti-diagonals -> (B', n, m, d_out).

@@ -4,7 +4,8 @@
 gradient keeps its per-step values in lists of unknown size, which XLA refuses to compile
 ("XLA compilation requires a fixed tensor list size"). `tf.scan` bounds its loop by the number
 of steps; the other backends' `keras.ops.scan` compile as they are. Inside a scan body, multiply
-by weights with `flat_matmul`.
+by weights with `flat_matmul` or a batched matmul of equal-rank operands (a higher-rank x times
+a 2-D kernel goes through tensordot, whose gradient XLA cannot compile in a loop).
 """
 
 import keras

@@ -1,4 +1,7 @@
-"""The per-cell reference loop computes exactly what the wavefront layer computes."""
+"""The per-cell loop visits the cells in the order the wavefront layer does and gives its
+outputs. It shares the layer's cell, so it checks the visiting order only (default sharing,
+n < m); the cell itself is checked against a NumPy double loop in
+tests/layers/test_coupled_lstm.py (`test_matches_numpy_double_loop`)."""
 
 import numpy as np
 import pytest

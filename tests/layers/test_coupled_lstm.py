@@ -285,3 +285,15 @@ def test_invalid_arguments():
         CoupledLSTM(4, directions=[1, 5])
     with pytest.raises(ValueError, match="share_streams applies to LC"):
         CoupledLSTM(4, cell="tight", share_streams=True)
+
+
+@pytest.mark.parametrize("n,m", SHAPES)
+@pytest.mark.parametrize("cell", ["tight", "loose"])
+def test_matches_numpy_double_loop_when_the_sentences_widths_differ(cell, n, m):
+    # The input kernels split at x's width: unequal widths catch a wrong split (LC with one
+    # shared LSTM pair needs equal widths and refuses others).
+    x, y, mask_x, mask_y = _pair(seed=5, n=n, m=m)
+    y = np.concatenate([y, y[..., :2]], axis=-1)
+    layer = CoupledLSTM(UNITS, cell=cell, directions=[1, 2, 3, 4])
+    got = np.asarray(layer([x, y], mask=[mask_x, mask_y]))
+    np.testing.assert_allclose(got, np_coupled_lstm(layer, x, y, mask_x, mask_y), atol=1e-5)

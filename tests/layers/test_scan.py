@@ -74,8 +74,8 @@ XLA = pytest.mark.skipif(keras.backend.backend() != "tensorflow", reason="Tensor
 )
 def test_a_coupled_lstm_trains_under_xla_as_without_it(cell, sharing):
     # Keras' own TF scan leaves the loop unbounded, so the gradient did not compile with XLA;
-    # the cells' higher-rank matmuls (tensordot) did not compile either when n != m. Weights
-    # per direction run as batched matmuls, per LC stream as one matmul each.
+    # the cells' higher-rank matmuls (tensordot) did not compile either when n != m. Every
+    # step multiplies its directions and LC streams in one batched matmul.
     def build(x, y):
         grid = CoupledLSTM(4, cell=cell, num_layers=2, **sharing)([x, y])
         return keras.layers.GlobalMaxPooling2D()(grid)
