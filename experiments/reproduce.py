@@ -174,8 +174,10 @@ def main(argv):
         }
         record = pathlib.Path(results_dir) / f"{table}-{scale}.json"
         rows = tables.keep_earlier_results(tables.collect(shown, run_dirs), read_json(record, []))
-        if not any(row["seeds"] for row in rows):
-            continue  # no row has run: no record to keep and no section to render
+        if dataset is None and not any(row["seeds"] for row in rows):
+            # A papers' table none of whose rows has run: no record and no empty section. Own
+            # data keeps its table, which shows the floors of the user's splits.
+            continue
         first = table_configs[0]
         if dataset is None:
             markdown = table_sections.papers_table(table, rows, first, scale, command, results_dir)

@@ -186,3 +186,14 @@ def test_tables_of_your_own_data_show_the_floor_of_your_splits(tmp_path):
     report = (tmp_path / "entailment" / "REPORT.md").read_text("utf-8")
     assert "| *reference: majority class* |" in report
     assert "| *reference: TF-IDF + LR* |" in report
+
+
+def test_a_papers_table_that_never_ran_gets_no_record_and_no_section(tmp_path):
+    report = tmp_path / "REPORT.md"
+    report.write_text("# report\n", "utf-8")
+    args = ["experiments/reproduce.py", "--table=attconv-yelp", "--report_only"]
+    args += [f"--runs_dir={tmp_path}/runs", f"--results_dir={tmp_path}", f"--report={report}"]
+    result = subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert report.read_text("utf-8") == "# report\n"
+    assert not list(tmp_path.glob("*.json"))
