@@ -176,7 +176,7 @@ def keep_earlier_results(rows, earlier):
 
     Per row, the run sets are this command's and those of the record; this command's replaces
     a recorded one of its configuration unless that one has more seeds. The row shows the most
-    complete run set (`_completeness`; ties keep the one shown before) and lists the others in
+    complete run set (`_completeness`; ties show this command's) and lists the others in
     "other_configurations".
     """
     by_name = {row["name"]: row for row in earlier or []}
@@ -202,7 +202,9 @@ def _merge(row, earlier):
             run_sets[same[0]] = current
     if not run_sets:
         return row
-    shown, *others = sorted(run_sets, key=_completeness)
+    # Ties go to this command's runs: a rerun at today's defaults (e.g. the paper's width)
+    # with as many seeds shows, the earlier configuration is listed under the table.
+    shown, *others = sorted(run_sets, key=lambda s: (_completeness(s), s is not current))
     if shown is current and not others:
         return row
     merged = {k: v for k, v in row.items() if k in _ROW_FIELDS}

@@ -222,3 +222,15 @@ def test_the_notes_say_once_that_plus_minus_is_the_sample_standard_deviation(tmp
     # 0.71, 0.72, 0.73: the sample standard deviation is 1.00 point (the population one 0.82).
     assert _cell(markdown, "CNN", "ours: test accuracy") == "72.00 ± 1.00"
     assert markdown.count("- ±: the sample standard deviation (n − 1 in the denominator)") == 1
+
+
+def test_at_equal_seeds_a_rerun_in_another_configuration_shows_and_the_earlier_is_listed(tmp_path):
+    # e.g. the earlier runs read 50-d vectors, the rerun the paper's width, both 3 seeds, capped.
+    earlier = _rows({"cnn": [_run(tmp_path / "a", "cnn", s, 0.70, cap=2) for s in (1, 2, 3)]})
+    rerun = [_run(tmp_path / "b", "cnn", s, 0.75, cap=2) for s in (1, 2, 3)]
+    for run in rerun:
+        run.rename(run.with_name(run.name + "-e100"))
+    rerun = _rows({"cnn": [run.with_name(run.name + "-e100") for run in rerun]})
+    [cnn, _] = tables.keep_earlier_results(rerun, earlier)
+    assert cnn["test_accuracy"][0] == pytest.approx(0.75)
+    assert [o["test_accuracy"][0] for o in cnn["other_configurations"]] == [pytest.approx(0.70)]
