@@ -9,8 +9,10 @@ grows (docs/design.md#learning-curves).
 Trains the missing runs with reproduce.py's loop (`experiments/driver.py`: finished runs are
 skipped, interrupted ones resume; the whole-part runs are the table's own low-resource runs),
 adds the finished ones to results/curves-<name>.json and
-results/predictions/curves-<name>.csv.gz, draws figures/curves-<name>.png and renders the
-"Learning curves" section of REPRODUCTION.md from every curve's record. `--epochs=N` and
+results/predictions/curves-<name>.csv.gz, computes the floors of each size on that size's
+examples into the same record (also with --report_only; without the data under --data_dir the
+record keeps the floors it has), draws figures/curves-<name>.png and renders the "Learning
+curves" section of REPRODUCTION.md from every curve's record. `--epochs=N` and
 `--override key=value` apply to every run (and name its run directory).
 """
 
@@ -22,6 +24,7 @@ from absl import app, flags
 from gcnn_match import cli
 from gcnn_match.claims import learning_curves as curve_records
 from gcnn_match.data.experiment_data import check_epochs_for_scale
+from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import curves, driver, overrides
 from gcnn_match.reporting import learning_curves as report
 from gcnn_match.reporting.tables import update_section
@@ -32,13 +35,17 @@ SHORTHANDS = ("epochs",)  # of overrides.SHORTHANDS; the sizes and seeds are the
 FLAGS = flags.FLAGS
 flags.DEFINE_list("curve", [], f"Curves to run (default: all of {', '.join(curves.names())}).")
 flags.DEFINE_list("seeds", [], "Seeds of every row and size (default: the curve's).")
-flags.DEFINE_string("data_dir", "data", "Dataset and embeddings folder (a local mirror).")
+flags.DEFINE_string(
+    "data_dir", "data", "Dataset and embeddings folder (a local mirror); the floors read it too."
+)
 flags.DEFINE_string("runs_dir", "runs", "Where run directories are created.")
 flags.DEFINE_string("cache_dir", "data/cache", "Tokenization and embedding cache.")
 flags.DEFINE_string("results_dir", "results", "Folder of the curves' records.")
 flags.DEFINE_string("figures_dir", "figures", "Where the curves' figures go.")
 flags.DEFINE_string("report", "REPRODUCTION.md", "Markdown file that receives the section.")
-flags.DEFINE_bool("report_only", False, "Only add finished runs to the records and render.")
+flags.DEFINE_bool(
+    "report_only", False, "Only add finished runs and the floors to the records and render."
+)
 flags.DEFINE_bool("estimate", True, "Probe throughput and print the expected duration first.")
 overrides.define_flags(SHORTHANDS)
 flags.adopt_module_key_flags(overrides)
@@ -73,6 +80,7 @@ def main(argv):
             )
         record = curve_records.update_record(curve, FLAGS.results_dir, plans[curve.name])
         if record["runs"]:
+            record = _with_floors(curve, record)
             path = report.write_figure(
                 curve, record, report.figure_path(FLAGS.figures_dir, curve.name)
             )
@@ -80,6 +88,27 @@ def main(argv):
         for gap in record["gaps"]:
             print(f"  {gap['a']} − {gap['b']}: {gap['verdict']}")
     _render()
+
+
+def _with_floors(curve, record):
+    """`record` with the floors of `curve` computed now from --data_dir and stored; when its
+    files are not there, the record as it is (with the floors it had, if any), saying so."""
+    try:
+        floors = curve_records.compute_floors(curve, FLAGS.data_dir)
+    except MissingDataError as error:
+        kept = "kept the record's floors" if "floors" in record else "the record has no floors"
+        print(f"{curve.name}: floors not computed ({str(error).splitlines()[0]}); {kept}")
+        return record
+    try:
+        record = curve_records.write_floors(curve, FLAGS.results_dir, floors)
+    except ValueError as error:
+        raise SystemExit(f"error: {curve.name}: {error}") from None
+    for at in floors["sizes"]:
+        values = ", ".join(
+            f"{found['row']} {100 * found['metrics'][curve.metric]:.2f}" for found in at["floors"]
+        )
+        print(f"  floors at {at['examples']['train']:,} training pairs: {values}")
+    return record
 
 
 def _render():

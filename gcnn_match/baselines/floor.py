@@ -1,8 +1,9 @@
 """The floor of a table: what its rows must beat to have learnt more than the obvious
 (docs/design.md#floors).
 
-Computed on exactly the examples the table's rows read (`split_examples`), without a neural
-network, deterministically:
+Computed on exactly the examples the table's rows read (`split_examples`; with `train_pairs`,
+the nested training subset of a learning curve's size), without a neural network,
+deterministically:
 
 - classification: the majority class of the training part; TF-IDF + logistic regression on
   `PairFeatures`, its C chosen on the held-out (dev) part by the rows' selection metric;
@@ -28,7 +29,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 
 from gcnn_match.data import registry
-from gcnn_match.data.experiment_data import apply_scale
+from gcnn_match.data.experiment_data import apply_scale, train_pairs_subset
 from gcnn_match.data.splits import group_holdout_split
 from gcnn_match.experiments import registry as experiments
 from gcnn_match.files import write_atomic
@@ -84,34 +85,41 @@ def split_signature(config):
     return tuple(getattr(config, field) for field in SPLIT_FIELDS)
 
 
+def shared_config(scaled, what):
+    """The first of the scaled configs `scaled` (of a table, or of a curve's rows at one size:
+    `what`), whose splits they all read; raises when they read different ones (no single floor
+    fits them)."""
+    differing = [c.name for c in scaled if split_signature(c) != split_signature(scaled[0])]
+    if differing:
+        raise ValueError(
+            f"{what}: {differing[0]} reads other splits than {scaled[0].name}; no single floor"
+        )
+    return scaled[0]
+
+
 def table_config(table, scale):
-    """The scaled config of the registered rows of `table`, whose splits they all read;
-    raises when they read different ones (no single floor fits them)."""
+    """The scaled config of the registered rows of `table` (`shared_config`)."""
     scaled = [apply_scale(c.replace(scale=scale)) for c in experiments.select(table=table)]
     if not scaled:
         raise ValueError(
             f"no registered table {table!r} (known: {', '.join(experiments.tables())})"
         )
-    differing = [c.name for c in scaled if split_signature(c) != split_signature(scaled[0])]
-    if differing:
-        raise ValueError(
-            f"{table}: {differing[0]} reads other splits than {scaled[0].name}; no single floor"
-        )
-    return scaled[0]
+    return shared_config(scaled, table)
 
 
 def split_examples(config, data_dir):
     """The examples of each role ("train", "dev", "test", then the extra evaluation splits) of
     a scaled `config`, as `experiment_data.prepare_data` gives them to its rows: the held-out
-    part split off by `group_holdout_split` with the config's fraction and seed.
+    part split off by `group_holdout_split` with the config's fraction and seed, then with
+    `train_pairs` the training part's nested subset (`train_pairs_subset`, a learning curve's
+    size; the held-out part and test stay whole).
 
-    Refuses example limits (the smoke scale, --max_*_examples, --train_pairs): a floor is
-    computed on whole splits."""
-    limits = (config.max_train_examples, config.max_eval_examples, config.train_pairs)
-    if config.scale == "smoke" or any(limits):
+    Refuses the other example limits (the smoke scale, --max_*_examples): a floor is computed
+    on whole splits."""
+    if config.scale == "smoke" or config.max_train_examples or config.max_eval_examples:
         raise ValueError(
             f"{config.name}: a floor is computed on whole splits (the low-resource and full "
-            "scales), not with example limits"
+            "scales, a training subset of train_pairs), not with example limits"
         )
 
     def read(split):
@@ -123,6 +131,10 @@ def split_examples(config, data_dir):
         roles = dict(zip(("train", "dev"), held))
     else:
         roles = {"train": train, "dev": read(config.dev_split)}
+    if config.train_pairs is not None:
+        roles["train"] = [
+            roles["train"][i] for i in train_pairs_subset(config, len(roles["train"]))
+        ]
     if config.test_split is not None:
         roles["test"] = read(config.test_split)
     for split in config.extra_eval_splits:
@@ -326,6 +338,11 @@ def _sources(config, roles):
             f"(grouped by shared sentences, seed {config.split_seed})"
         )
         sources["dev"] = f"the held-out part of {config.train_split}"
+    if config.train_pairs is not None:
+        sources["train"] += (
+            f", its nested subset of {len(roles['train'])} pairs (train_pairs="
+            f"{config.train_pairs}, split seed {config.split_seed})"
+        )
     return {role: sources[role] for role in roles}
 
 

@@ -12,13 +12,19 @@ to results/predictions/curves-<name>.csv.gz (`records.py`'s format), which the i
 - Verdict: "opens" when the change's interval lies above 0 (A gains on B as data grows),
   "closes" when it lies below (A loses ground: its lead shrinks or B's grows), "inconclusive"
   when it holds 0, "not run" when fewer than two sizes have runs of both rows.
+
+The record's "floors" are the floors (`gcnn_match/baselines/floor.py`) at each size, computed on
+that size's nested training subset, held-out part and test split (`compute_floors`), so the
+section re-renders them without the data.
 """
 
 import pathlib
 
 import pandas as pd
 
+from gcnn_match.baselines import floor
 from gcnn_match.claims import records
+from gcnn_match.data.experiment_data import apply_scale
 from gcnn_match.experiments import registry
 from gcnn_match.reporting.statistics import compare_contrast, compare_rows
 from gcnn_match.reporting.tables import run_provenance, write_json
@@ -158,18 +164,64 @@ def gap_statistics(curve, runs, lines):
     return gaps
 
 
+def floor_config(curve, size):
+    """The scaled config whose splits every row of `curve` reads at `size` (a `train_pairs`
+    value; None: the whole training part), as its runs there read them."""
+    scaled = [
+        apply_scale(registry.get(row).replace(scale=curve.scale, train_pairs=size))
+        for row in curve.rows
+    ]
+    return floor.shared_config(scaled, f"curve {curve.name} at train_pairs={size}")
+
+
+def compute_floors(curve, data_dir):
+    """The floors of `curve` at each of its sizes (`floor.compute` on `floor_config`, so on the
+    training subset, held-out part and test split that size's runs read): {"command" that
+    recomputes them, "selection", "C_grid", "library", "sizes": [per size: "size", "splits" in
+    words, "examples" per role, "floors" (`floor.floors_of`'s)]}."""
+    sizes = []
+    for size in curve.sizes:
+        computed, _ = floor.compute(floor_config(curve, size), data_dir)
+        sizes.append({"size": size, **{k: computed[k] for k in ("splits", "examples", "floors")}})
+    return {
+        "command": curve.command(report_only=True),
+        **{key: computed[key] for key in ("selection", "C_grid", "library")},
+        "sizes": sizes,
+    }
+
+
+def write_floors(curve, results_dir, floors):
+    """Stores `floors` (`compute_floors`) in the curve's JSON record, which must exist;
+    returns the record. Raises when the training or test pairs of a size's shown runs differ
+    from the floors' there (they were not computed on the runs' examples)."""
+    path = record_path(results_dir, curve.name)
+    record = dict(read_json(path), floors=floors)
+    for at in floors["sizes"]:
+        for row in curve.rows:
+            for entry in shown_runs(record["runs"], row, at["size"]):
+                counts = {"train": entry["train_pairs"], "test": entry["test_pairs"]}
+                counts = {role: count for role, count in counts.items() if count is not None}
+                if counts != {role: at["examples"][role] for role in counts}:
+                    raise ValueError(
+                        f"{row} at train_pairs={at['size']} read {counts} pairs, the floors "
+                        f"{at['examples']}: not the same examples"
+                    )
+    write_json(path, record)
+    return record
+
+
 def update_record(curve, results_dir, planned):
     """Adds the finished runs of `planned` to the curve's records (predictions and JSON), kept
-    with the runs recorded before, recomputes the gap statistics and writes both atomically;
-    returns the JSON record."""
+    with the runs (and floors) recorded before, recomputes the gap statistics and writes both
+    atomically; returns the JSON record."""
     entries, lines = collect(curve, planned)
     path = predictions_path(results_dir, curve.name)
     all_lines = records.read_record(path)
     if lines is not None:
         all_lines = records.merge(all_lines, lines)
         records.write_record(path, all_lines)
-    earlier = read_json(record_path(results_dir, curve.name), {}).get("runs", [])
-    runs = merge_runs(earlier, entries)
+    earlier = read_json(record_path(results_dir, curve.name), {})
+    runs = merge_runs(earlier.get("runs", []), entries)
     record = {
         "curve": curve.name,
         "title": curve.title,
@@ -179,6 +231,8 @@ def update_record(curve, results_dir, planned):
         "runs": runs,
         "gaps": gap_statistics(curve, runs, all_lines if len(all_lines) else None),
     }
+    if "floors" in earlier:
+        record["floors"] = earlier["floors"]
     if runs:  # a curve never run keeps no record: its section says "not run"
         write_json(record_path(results_dir, curve.name), record)
     return record

@@ -166,11 +166,17 @@ def first_whole_groups(examples, limit):
     return [i for i, ex in enumerate(examples) if ex.group in kept]
 
 
+def train_pairs_subset(config, count):
+    """Indices (ascending) of the pairs of a training part of `count` pairs that
+    `config.train_pairs` keeps: the nested subset (`nested_subset`) drawn with the split seed,
+    so it does not follow the run seed. The rows' pipeline and their floors both read it."""
+    return nested_subset(count, config.train_pairs, config.split_seed)
+
+
 def _take_train_pairs(config, by_role, notes):
-    """Keeps the nested subset of `config.train_pairs` training pairs (`nested_subset`, drawn
-    with the split seed, so it does not follow the run seed)."""
+    """Keeps the nested subset of `config.train_pairs` training pairs (`train_pairs_subset`)."""
     examples, pairs = by_role["train"]
-    keep = nested_subset(len(examples), config.train_pairs, config.split_seed)
+    keep = train_pairs_subset(config, len(examples))
     by_role["train"] = ([examples[i] for i in keep], [pairs[i] for i in keep])
     notes.append(
         f"train: the nested subset of {len(keep)} of {len(examples)} pairs "

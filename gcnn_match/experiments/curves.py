@@ -55,11 +55,14 @@ class Curve:
         if numbers != sorted(numbers) or None in self.sizes[:-1]:
             raise ValueError(f"curve {self.name}: sizes ascend, None (the whole part) last")
 
-    def command(self, seeds=None):
-        """The command that trains the curve's missing runs and renders it."""
+    def command(self, seeds=None, report_only=False):
+        """The command that trains the curve's missing runs and renders it; `report_only`:
+        the one that records the finished runs and the floors, and renders, training nothing."""
         args = [f"--curve={self.name}"]
         if seeds and tuple(seeds) != self.seeds:
             args.append(f"--seeds={','.join(map(str, seeds))}")
+        if report_only:
+            args.append("--report_only")
         return "python experiments/curves.py " + shlex.join(args + ["--data_dir=../shared/data"])
 
 

@@ -1,5 +1,6 @@
 """A learning curve's figure and its subsection of REPRODUCTION.md, from its record
-(results/curves-<name>.json, `claims/learning_curves.py`) alone.
+(results/curves-<name>.json, `claims/learning_curves.py`) alone; the floors it holds are drawn
+as grey reference lines and listed as reference rows (docs/design.md#floors).
 
     write_figure(curve, record, "figures/curves-gcnn-quora.png")
     markdown = render_section([(curve, record or None), ...], "figures")
@@ -41,9 +42,25 @@ def points(curve, record, row):
     return found
 
 
-def write_figure(curve, record, path):
+# How each floor is drawn: grey, so that the rows' colours stay theirs.
+_FLOOR_STYLES = {"tfidf_lr": dict(linestyle="--", marker="s"), "majority": dict(linestyle=":")}
+
+
+def floor_points(curve, record):
+    """{floor name: (its row label, [(training pairs, metric) per size])} of the record's
+    floors; empty without floors."""
+    found = {}
+    for at in record.get("floors", {}).get("sizes", []):
+        for floor in at["floors"]:
+            if curve.metric in floor["metrics"]:
+                points = found.setdefault(floor["name"], (floor["row"], []))[1]
+                points.append((at["examples"]["train"], floor["metrics"][curve.metric]))
+    return found
+
+
+def draw(curve, record):
     """Test metric (%) against training pairs (log x): per row the mean over seeds with the
-    sample standard deviation as error bars, each seed as a dot."""
+    sample standard deviation as error bars, each seed as a dot; each floor a grey line."""
     figure = new_figure(6.4, 4.2)
     axes = figure.add_subplot(1, 1, 1)
     for row in curve.rows:
@@ -62,8 +79,14 @@ def write_figure(curve, record, path):
                 alpha=0.4,
                 color=line[0].get_color(),
             )
+    floors = floor_points(curve, record)
+    for name, (label, found) in floors.items():
+        pairs, values = zip(*found)
+        style = _FLOOR_STYLES.get(name, dict(linestyle="-."))
+        axes.plot(pairs, [100 * v for v in values], color="grey", label=label, **style)
     axes.set_xscale("log")
-    all_pairs = sorted({e["train_pairs"] for e in record["runs"]})
+    all_pairs = {e["train_pairs"] for e in record["runs"]}
+    all_pairs = sorted(all_pairs | {n for _, found in floors.values() for n, _ in found})
     if all_pairs:
         axes.set_xticks(all_pairs, [f"{p:,}" for p in all_pairs])
         axes.minorticks_off()
@@ -72,8 +95,16 @@ def write_figure(curve, record, path):
     axes.set_ylabel(f"{metric} (%): mean ± sample std, dots: seeds", fontsize="small")
     axes.set_title(curve.title, fontsize="medium")
     axes.grid(alpha=0.3)
-    axes.legend(fontsize="small")
-    return save_png(figure, path)
+    # The rows first, then the floors (matplotlib lists plain lines before error bars).
+    handles, labels = axes.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: labels[i].startswith("reference: "))
+    axes.legend([handles[i] for i in order], [labels[i] for i in order], fontsize="small")
+    return figure
+
+
+def write_figure(curve, record, path):
+    """Saves `draw`'s figure to `path` (PNG); returns `path`."""
+    return save_png(draw(curve, record), path)
 
 
 def _points_table(curve, record):
@@ -98,7 +129,41 @@ def _points_table(curve, record):
                 [e["epochs_run"] for e in entries], registered, None if cap == registered else cap
             )
             lines.append(f"| {_label(row)} | {pairs:,} | {value} | {len(values)} | {epochs} |")
+    for label, found in floor_points(curve, record).values():
+        lines += [f"| *{label}* | {pairs:,} | {100 * v:.2f} | – | – |" for pairs, v in found]
     return lines
+
+
+def _floors_note(curve, record):
+    """The note on the reference rows: how they were computed, or that the record has none."""
+    floors = record.get("floors")
+    if not floors:
+        return (
+            "- No floors in the record yet: the command above (or with `--report_only`) "
+            "computes them where the data is under `--data_dir`."
+        )
+    by_size = [
+        (at["examples"]["train"], {f["name"]: f for f in at["floors"]}) for at in floors["sizes"]
+    ]
+    details = []
+    majority = [(n, found["majority"]["label"]) for n, found in by_size if "majority" in found]
+    if len({label for _, label in majority}) == 1:
+        details.append(f"majority class: always '{majority[0][1]}', at every size")
+    elif majority:
+        labels = ", ".join(f"'{label}' at {n:,}" for n, label in majority)
+        details.append(f"majority class: the training subset's most frequent label ({labels})")
+    chosen = [
+        f"C = {found['tfidf_lr']['C']:g} at {n:,}" for n, found in by_size if "tfidf_lr" in found
+    ]
+    if chosen:
+        details.append(f"TF-IDF + LR: C chosen by the {floors['selection']} ({', '.join(chosen)})")
+    return (
+        "- *Reference* rows (grey lines in the figure): computed by this project, not the "
+        "paper's, without a neural network (docs/design.md#floors), at each size on exactly "
+        "the examples that size's runs read: its nested training subset, the same held-out "
+        f"part and test split; {'; '.join(details)}. Computed by `{floors['command']}` "
+        f"({floors['library']})."
+    )
 
 
 def _interval_text(interval):
@@ -162,6 +227,7 @@ def render_curve(curve, record, figure):
         "smallest), its interval from the same bootstrap; *opens* / *closes* when that interval "
         "lies above / below 0, *inconclusive* when it holds 0."
     )
+    lines.append(_floors_note(curve, record))
     cells = [c for gap in record["gaps"] for c in gap["sizes"] + [gap["change"]] if c]
     if any(min(c["seeds_a"], c["seeds_b"]) < 2 for c in cells):
         lines.append(

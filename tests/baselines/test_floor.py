@@ -1,5 +1,6 @@
 """The floors: majority class, TF-IDF + LR and the ranking floors on synthetic data with a
-known answer, and on real Quora exactly the examples the table's rows read."""
+known answer, and on real Quora and SNLI exactly the examples the table's (or a learning
+curve's) rows read."""
 
 import dataclasses
 import gzip
@@ -12,9 +13,11 @@ import numpy as np
 import pytest
 
 from gcnn_match.baselines import floor
+from gcnn_match.claims import learning_curves as curve_records
 from gcnn_match.data.example import Example
-from gcnn_match.data.experiment_data import prepare_data
+from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.data.registry import DatasetSpec
+from gcnn_match.experiments import curves
 
 PAIRS = DatasetSpec(
     name="pairs",
@@ -148,6 +151,31 @@ def test_floor_reads_exactly_the_rows_examples_on_real_quora(shared_data):
     floor.check_examples({"examples": counts}, rows)
     with pytest.raises(ValueError, match="not the same splits"):
         floor.check_examples({"examples": {**counts, "dev": 999}}, rows)
+
+
+def test_a_curves_floor_trains_on_exactly_its_runs_subset_on_real_snli(shared_data):
+    """At train_pairs=1000 the floor's training examples are those the rows' pipeline trains
+    on (the nested subset, in the same order), its held-out part and test those of the whole
+    part; the curve's planned runs at that size read the same splits."""
+    curve = curves.get("attconv-snli")
+    config = curve_records.floor_config(curve, 1000)
+    roles = floor.split_examples(config, shared_data)
+    prepared = prepare_data(config, shared_data)
+    assert {r: [e.uid for e in exs] for r, exs in roles.items()} == {
+        r: list(split.uids) for r, split in prepared.splits.items()
+    }
+    whole = floor.split_examples(curve_records.floor_config(curve, None), shared_data)
+    uids = {r: [e.uid for e in exs] for r, exs in whole.items()}
+    assert len(roles["train"]) == 1000 and {e.uid for e in roles["train"]} < set(uids["train"])
+    assert [e.uid for e in roles["dev"]] == uids["dev"]
+    assert [e.uid for e in roles["test"]] == uids["test"]
+    for row in curve.rows:
+        for planned, _ in curves.planned(curve, curve.seeds, "runs")[(row, 1000)]:
+            assert floor.split_signature(apply_scale(planned)) == floor.split_signature(config)
+    record = floor.compute(config, shared_data)[0]
+    assert "its nested subset of 1000 pairs (train_pairs=1000" in record["splits"]["train"]
+    with pytest.raises(ValueError, match="whole splits"):
+        floor.split_examples(config.replace(max_eval_examples=10), shared_data)
 
 
 def test_predictions_file_has_one_line_per_evaluated_example(tmp_path):

@@ -125,6 +125,39 @@ def _synthetic(gap_at, units=4000, seeds=(1, 2, 3), base=0.6):
     return runs, pd.concat(frames, ignore_index=True)
 
 
+def _floors(sizes=(100, 300, None), whole=8857):
+    """A floors entry of the record (`compute_floors`'s) at `sizes`: majority 34%, TF-IDF + LR
+    40% plus one point per size."""
+    return {
+        "command": "python experiments/curves.py --curve=toy --report_only",
+        "selection": "held-out (dev) accuracy",
+        "C_grid": [0.1, 1.0],
+        "library": "scikit-learn 0",
+        "sizes": [
+            {
+                "size": size,
+                "splits": {},
+                "examples": {"train": size or whole, "dev": 985, "test": 4000},
+                "floors": [
+                    {
+                        "name": "majority",
+                        "row": "reference: majority class",
+                        "label": "entailment",
+                        "metrics": {"test_accuracy": 0.34},
+                    },
+                    {
+                        "name": "tfidf_lr",
+                        "row": "reference: TF-IDF + LR",
+                        "C": 1.0,
+                        "metrics": {"test_accuracy": 0.40 + 0.01 * i},
+                    },
+                ],
+            }
+            for i, size in enumerate(sizes)
+        ],
+    }
+
+
 @pytest.mark.parametrize(
     "gap_at, verdict",
     [
@@ -169,6 +202,76 @@ def test_the_record_round_trips_and_renders(tmp_path):
     assert report.write_figure(TOY, read, tmp_path / "curves-toy.png").stat().st_size > 1000
 
 
+def test_the_floors_are_reference_rows_and_grey_lines(tmp_path):
+    runs, _ = _synthetic({100: 0.0, 300: 0.03, None: 0.08})
+    record = {"runs": runs, "gaps": []}
+    assert "No floors in the record yet" in report.render_curve(TOY, record, "x.png")
+    record["floors"] = _floors()
+    markdown = report.render_curve(TOY, record, "x.png")
+    for pairs, lr in (("100", "40.00"), ("300", "41.00"), ("8,857", "42.00")):
+        assert f"| *reference: TF-IDF + LR* | {pairs} | {lr} | – | – |" in markdown
+        assert f"| *reference: majority class* | {pairs} | 34.00 | – | – |" in markdown
+    assert "docs/design.md#floors" in markdown and "always 'entailment', at every size" in markdown
+    assert "C = 1 at 100, C = 1 at 300, C = 1 at 8,857" in markdown
+    assert "`python experiments/curves.py --curve=toy --report_only`" in markdown
+    lines = {line.get_label(): line for line in report.draw(TOY, record).axes[0].get_lines()}
+    lr = lines["reference: TF-IDF + LR"]
+    assert list(lr.get_xdata()) == [100, 300, 8857] and lr.get_linestyle() == "--"
+    assert list(lr.get_ydata()) == pytest.approx([40.0, 41.0, 42.0])
+    assert lines["reference: majority class"].get_color() == "grey"
+
+
+def test_the_floors_are_computed_per_size_on_its_subset_and_checked_against_the_runs(
+    tmp_path, monkeypatch
+):
+    read = []
+
+    def compute(config, data_dir):
+        read.append((config.train_pairs, config.dev_split, config.test_split))
+        size = _floors((config.train_pairs,))["sizes"][0]
+        return {"selection": "s", "C_grid": [1.0], "library": "l", "splits": {}, **size}, b""
+
+    monkeypatch.setattr(curve_records.floor, "compute", compute)
+    floors = curve_records.compute_floors(TOY, "data")
+    assert read == [(100, "holdout", "test"), (300, "holdout", "test"), (None, "holdout", "test")]
+    assert [at["size"] for at in floors["sizes"]] == [100, 300, None]
+    assert floors["command"] == (
+        "python experiments/curves.py --curve=toy --report_only --data_dir=../shared/data"
+    )
+    runs, _ = _synthetic({100: 0.0, None: 0.08})
+    curve_records.write_json(curve_records.record_path(tmp_path, "toy"), {"runs": runs})
+    floors = _floors()
+    assert curve_records.write_floors(TOY, tmp_path, floors)["floors"] == floors
+    # A later update keeps them.
+    assert curve_records.update_record(TOY, tmp_path, {})["floors"] == floors
+    floors["sizes"][0]["examples"]["train"] = 99
+    with pytest.raises(ValueError, match="not the same examples"):
+        curve_records.write_floors(TOY, tmp_path, floors)
+
+
+def test_the_committed_curves_floors_are_of_their_runs_examples():
+    """Per size the floors' training and test pairs are the runs'; on the whole part they are
+    the table's own floors (results/floor-<table>-low-resource.json)."""
+    for path in sorted((REPO / "results").glob("curves-*.json")):
+        record = json.loads(path.read_text("utf-8"))
+        if "floors" not in record:
+            continue
+        curve = curves.get(record["curve"])
+        assert [at["size"] for at in record["floors"]["sizes"]] == list(curve.sizes)
+        for at in record["floors"]["sizes"]:
+            pairs = {
+                (r["train_pairs"], r["test_pairs"])
+                for r in record["runs"]
+                if r["size"] == at["size"]
+            }
+            assert pairs == {(at["examples"]["train"], at["examples"]["test"])}
+        table = registry.table_id(registry.get(curve.rows[0]))
+        whole = json.loads((REPO / "results" / f"floor-{table}-low-resource.json").read_text())
+        metrics = [floor["metrics"] for floor in record["floors"]["sizes"][-1]["floors"]]
+        assert metrics == [floor["metrics"] for floor in whole["floors"]]
+        assert record["floors"]["sizes"][-1]["examples"] == whole["examples"]
+
+
 def test_a_partial_or_missing_curve_says_not_run_with_its_command():
     runs, _ = _synthetic({100: 0.0})
     assert "Not run." in report.render_curve(TOY, None, "x.png")
@@ -186,14 +289,17 @@ def test_the_script_renders_every_curve_from_the_records(tmp_path):
         run["row"] = {LIGHT: "gcnn/quora/gcnn", HYPOTHESIS: "gcnn/quora/cnn"}[run["row"]]
     lines["row"] = lines["row"].map({LIGHT: "gcnn/quora/gcnn", HYPOTHESIS: "gcnn/quora/cnn"})
     records.write_record(curve_records.predictions_path(tmp_path, curve.name), lines)
+    floors = _floors((1000, 3000, None), whole=8857)
     curve_records.write_json(
-        curve_records.record_path(tmp_path, curve.name), {"runs": runs, "gaps": []}
+        curve_records.record_path(tmp_path, curve.name),
+        {"runs": runs, "gaps": [], "floors": floors},
     )
     result = subprocess.run(
         [
             sys.executable,
             "experiments/curves.py",
             "--report_only",
+            f"--data_dir={tmp_path / 'no data'}",
             f"--results_dir={tmp_path}",
             f"--figures_dir={tmp_path / 'figures'}",
             f"--report={tmp_path / 'REPORT.md'}",
@@ -212,6 +318,12 @@ def test_the_script_renders_every_curve_from_the_records(tmp_path):
     assert text.count("Not run.") == 2  # the two curves without a record
     assert (tmp_path / "figures" / "curves-gcnn-quora.png").exists()
     assert not curve_records.record_path(tmp_path, "coin-quora").exists()
+    # Without the data the record keeps its floors, and says so.
+    assert "gcnn-quora: floors not computed" in result.stdout
+    assert "kept the record's floors" in result.stdout
+    kept = json.loads(curve_records.record_path(tmp_path, curve.name).read_text())
+    assert kept["floors"] == floors
+    assert "| *reference: TF-IDF + LR* | 1,000 | 40.00 | – | – |" in text
 
 
 def test_a_tiny_curve_trains_resumes_and_records(shared_data, tmp_path):
