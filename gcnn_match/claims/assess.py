@@ -10,6 +10,8 @@ A row may have runs under several configs (e.g. an epoch cap); a claim uses, per
 config with the most seeds (then the highest epoch cap). Units (examples or questions) are
 those both rows were scored on in every seed. Beside the verdict, each row's metric is set
 against the floors of its table (`floor_check.py`); the verdict does not depend on them.
+`difference` is that measurement for any two rows of a table: `readings.py` (and
+experiments/compare.py) reads it both ways for rows that are no claim of the paper.
 
 Time claims read the side-by-side measurements of `make bench` and `make latency`: the ratio
 A / B of the time per training pair (bench) or per batch (latency), with the bootstrap
@@ -28,7 +30,7 @@ import numpy as np
 
 from gcnn_match.claims import floor_check, records
 from gcnn_match.experiments import registry as experiments
-from gcnn_match.reporting.statistics import compare_ratio, compare_rows
+from gcnn_match.reporting import statistics
 from gcnn_match.reporting.tables import run_of_registered
 
 VERDICTS = ("confirmed", "inconclusive", "contradicted", "not run")
@@ -117,61 +119,124 @@ def _seed_count(lines):
     return "vote" if list(seeds) == [0] else str(len(seeds))
 
 
-def reproduce_command(claim, rows):
-    """The reproduce.py command that trains `rows` of the claim's table, 5 seeds."""
+def reproduce_command(table, rows, scale=NOT_RUN_SCALE):
+    """The reproduce.py command that trains `rows` (registered names) of `table`, 5 seeds."""
     slugs = ",".join(name.rsplit("/", 1)[-1] for name in rows)
     return "python experiments/reproduce.py " + shlex.join(
         [
-            f"--table={claim.table_id}",
+            f"--table={table}",
             f"--rows={slugs}",
-            f"--scale={NOT_RUN_SCALE}",
+            f"--scale={scale}",
             f"--seeds={','.join(map(str, SEEDS))}",
         ]
     )
 
 
-def assess_difference(claim, store, scales):
-    split, column = records.split_and_column(claim.metric)
+@dataclasses.dataclass(frozen=True)
+class Difference:
+    """Δ = A − B of two rows' metric, measured on the per-example records at one scale.
+
+    Attributes:
+        comparison: the `statistics.Comparison` of Δ: estimate, 95% interval, seeds, units
+            (its verdict reads the interval for "A above B").
+        scale: the scale of the records.
+        means: each row's metric as its runs report it: the mean over seeds of the mean over
+            units (a fraction).
+        seeds: each row's seeds in words ("5", or "vote" for a majority-vote row).
+        epochs: each row's epochs run / registered in words ("8–12 / 20 (cap 6)").
+        configs: each row's config, the run directories' name without the seed.
+    """
+
+    comparison: object
+    scale: str
+    means: tuple
+    seeds: tuple
+    epochs: tuple
+    configs: tuple
+
+    @property
+    def sample(self):
+        """ "5 vs 5 seeds, 9824 units"."""
+        return f"{self.seeds[0]} vs {self.seeds[1]} seeds, {self.comparison.units} units"
+
+    @property
+    def notes(self):
+        """What the reader should know about the numbers: a row of one seed, differing
+        configs."""
+        notes = [self.comparison.note] if self.comparison.note else []
+        # A vote is of its members' config.
+        if len({c.removesuffix("-vote") for c in self.configs}) > 1:
+            notes.append(f"configs differ: A {self.configs[0]}, B {self.configs[1]}")
+        return notes
+
+
+def difference(store, table, a, b, metric, scales):
+    """Δ = A − B of rows `a` and `b` (registered names) of `table` on `metric` (a mean over
+    test units), at the first of `scales` where the records hold both rows.
+
+    Per row, the config with the most seeds (then the highest epoch cap); the units are those
+    both rows were scored on in every seed; the interval is that of `statistics.compare_rows`.
+
+    Args:
+        store: the `Records` to read.
+        table: the results table, e.g. "c-lstms-snli".
+        a, b: registered row names of `table`.
+        metric: e.g. "test_accuracy", "test_p@1", "dev_mismatched_accuracy".
+        scales: scales in order of preference.
+
+    Returns:
+        A `Difference`, or None when no scale's records hold both rows.
+    """
+    split, column = records.split_and_column(metric)
     for scale in scales:
-        a, b = (store.lines(claim.table_id, scale, row, split) for row in (claim.a, claim.b))
-        if a.empty or b.empty:
+        lines = [store.lines(table, scale, row, split) for row in (a, b)]
+        if any(rows.empty for rows in lines):
             continue
-        a, b = _one_config(a), _one_config(b)
-        scores_a = a.pivot(index="seed", columns="uid", values=column)
-        scores_b = b.pivot(index="seed", columns="uid", values=column)
-        units = scores_a.columns.intersection(scores_b.columns)
-        complete = scores_a[units].notna().all() & scores_b[units].notna().all()
+        lines = [_one_config(rows) for rows in lines]
+        scores = [rows.pivot(index="seed", columns="uid", values=column) for rows in lines]
+        units = scores[0].columns.intersection(scores[1].columns)
+        complete = scores[0][units].notna().all() & scores[1][units].notna().all()
         units = units[complete.to_numpy()]
-        expected = "greater" if claim.expected == "equivalent" else claim.expected
-        result = compare_rows(scores_a[units].to_numpy(), scores_b[units].to_numpy(), expected)
-        verdict = result.verdict
-        if claim.expected == "equivalent":
-            verdict = equivalence_verdict(result.low, result.high, claim.margin)
-        notes = [result.note] if result.note else []
-        configs = [lines["config"].iloc[0] for lines in (a, b)]
-        if len({c.removesuffix("-vote") for c in configs}) > 1:  # a vote is of its members' config
-            notes.append(f"configs differ: A {configs[0]}, B {configs[1]}")
-        # Each row's metric as its runs report it: the mean over seeds of the mean over units.
-        means = [lines.groupby("seed")[column].mean().mean() for lines in (a, b)]
-        return Outcome(
-            claim,
-            verdict,
-            result.estimate,
-            result.low,
-            result.high,
-            sample=f"{_seed_count(a)} vs {_seed_count(b)} seeds, {len(units)} units",
-            epochs=f"A {_epochs(a, claim.a)}; B {_epochs(b, claim.b)}",
-            scale=scale,
-            note="; ".join(notes),
-            floor=floor_check.check(store.results_dir, claim.table_id, scale, claim.metric, means),
+        return Difference(
+            statistics.compare_rows(*(s[units].to_numpy() for s in scores)),
+            scale,
+            means=tuple(rows.groupby("seed")[column].mean().mean() for rows in lines),
+            seeds=tuple(_seed_count(rows) for rows in lines),
+            epochs=tuple(_epochs(rows, name) for rows, name in zip(lines, (a, b))),
+            configs=tuple(rows["config"].iloc[0] for rows in lines),
         )
-    missing = [
-        row
-        for row in (claim.a, claim.b)
-        if store.lines(claim.table_id, NOT_RUN_SCALE, row, split).empty
-    ]
+    return None
+
+
+def assess_difference(claim, store, scales):
+    found = difference(store, claim.table_id, claim.a, claim.b, claim.metric, scales)
+    if found is None:
+        split, _ = records.split_and_column(claim.metric)
+        missing = [
+            row
+            for row in (claim.a, claim.b)
+            if store.lines(claim.table_id, NOT_RUN_SCALE, row, split).empty
+        ]
+        command = reproduce_command(claim.table_id, missing or [claim.a, claim.b])
+        return Outcome(claim, "not run", command=command)
+    result = found.comparison
+    if claim.expected == "equivalent":
+        verdict = equivalence_verdict(result.low, result.high, claim.margin)
+    else:
+        verdict = statistics.verdict(result.low, result.high, 0.0, claim.expected)
     return Outcome(
-        claim, "not run", command=reproduce_command(claim, missing or [claim.a, claim.b])
+        claim,
+        verdict,
+        result.estimate,
+        result.low,
+        result.high,
+        sample=found.sample,
+        epochs=f"A {found.epochs[0]}; B {found.epochs[1]}",
+        scale=found.scale,
+        note="; ".join(found.notes),
+        floor=floor_check.check(
+            store.results_dir, claim.table_id, found.scale, claim.metric, found.means
+        ),
     )
 
 
@@ -231,7 +296,7 @@ def _seconds_per_pair(record):
 
 def _ratio_outcome(claim, values_a, values_b, sample, scale):
     """The ratio mean(values_a) / mean(values_b) with its bootstrap interval and verdict."""
-    result = compare_ratio(values_a, values_b, expected=claim.expected)
+    result = statistics.compare_ratio(values_a, values_b, expected=claim.expected)
     note = ""
     if min(len(values_a), len(values_b)) < FEW_REPEATS:
         note = f"under {FEW_REPEATS} timed steps in a row: the interval may be too narrow"

@@ -113,7 +113,7 @@ def test_table_3_claims_are_checked_on_the_paper_split_and_on_the_stand_in():
     for claim in standin:
         assert claim.paper_table == "Table 3 (Yelp stand-in)"
         # The "not run" command trains the stand-in's rows, the ones that can run offline.
-        command = reproduce_command(claim, [claim.a, claim.b])
+        command = reproduce_command(claim.table_id, [claim.a, claim.b])
         assert "--table=attconv-yelp_stars_standin" in command
 
 

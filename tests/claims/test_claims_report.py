@@ -7,11 +7,11 @@ import subprocess
 import sys
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from gcnn_match.claims import assess, records, report
+from gcnn_match.claims import assess, report
 from gcnn_match.claims.registry import select
+from tests.claims.synthetic_records import row_lines, write_lines
 
 GCNN_BEATS_CNN = ("gcnn/quora/gcnn", "gcnn/quora/cnn", "test_accuracy")
 GCNN_LIKE_ESIM = ("gcnn/multinli/gcnn", "gcnn/multinli/esim_our_implement", "dev_accuracy")
@@ -24,38 +24,6 @@ def _claim(key):
     return claim
 
 
-def _row_lines(row, accuracy, split="test", seeds=5, units=2000, rng=None):
-    """Lines of a row whose seeds are right on each example with probability `accuracy`."""
-    rng = rng or np.random.default_rng(0)
-    frames = []
-    for seed in range(1, seeds + 1):
-        correct = (rng.random(units) < accuracy).astype(int)
-        frames.append(
-            pd.DataFrame(
-                {
-                    "row": row,
-                    "seed": seed,
-                    "config": "low-resource-e300",
-                    "epochs": 7 + seed,
-                    "max_epochs": 20,
-                    "split": split,
-                    "uid": [f"u{i}" for i in range(units)],
-                    "gold": "same",
-                    "predicted": np.where(correct == 1, "same", "different"),
-                    "correct": correct,
-                    "average_precision": np.nan,
-                    "reciprocal_rank": np.nan,
-                }
-            )
-        )
-    return pd.concat(frames, ignore_index=True)
-
-
-def _write(results_dir, table, *frames, scale="low-resource"):
-    path = records.record_path(results_dir, table, scale)
-    records.write_record(path, pd.concat(frames, ignore_index=True))
-
-
 @pytest.mark.parametrize(
     "accuracy_a,accuracy_b,verdict",
     [(0.85, 0.75, "confirmed"), (0.75, 0.85, "contradicted"), (0.80, 0.80, "inconclusive")],
@@ -65,11 +33,11 @@ def test_a_difference_claim_gets_its_verdict_from_the_records(
 ):
     rng = np.random.default_rng(0)
     a, b = GCNN_BEATS_CNN[:2]
-    _write(
+    write_lines(
         tmp_path,
         "gcnn-quora",
-        _row_lines(a, accuracy_a, rng=rng),
-        _row_lines(b, accuracy_b, rng=rng),
+        row_lines(a, accuracy_a, rng=rng),
+        row_lines(b, accuracy_b, rng=rng),
     )
     [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
     assert outcome.verdict == verdict
@@ -82,8 +50,8 @@ def test_a_difference_claim_gets_its_verdict_from_the_records(
 
 def test_the_preferred_scale_with_both_rows_is_used(tmp_path):
     a, b = GCNN_BEATS_CNN[:2]
-    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), _row_lines(b, 0.7))
-    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), scale="full")  # B never ran at full
+    write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9), row_lines(b, 0.7))
+    write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9), scale="full")  # B never ran at full
     [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path, ("full", "low-resource"))
     assert (outcome.scale, outcome.verdict) == ("low-resource", "confirmed")
 
@@ -99,20 +67,20 @@ def test_a_comparable_claim_is_judged_against_its_margin(tmp_path, wrong_in_b, v
     a, b = GCNN_LIKE_ESIM[:2]
     lines = []
     for row, wrong in ((a, 0.0), (b, wrong_in_b)):
-        frame = _row_lines(row, 0.0, "dev", units=len(base), rng=rng)
+        frame = row_lines(row, 0.0, "dev", units=len(base), rng=rng)
         seeds = frame["seed"].to_numpy()
         kept = np.tile(base & (rng.random(len(base)) >= wrong), seeds.max())
         frame["correct"] = (kept ^ (rng.random(len(frame)) < 0.01)).astype(int)
         lines.append(frame)
-    _write(tmp_path, "gcnn-multinli", *lines)
+    write_lines(tmp_path, "gcnn-multinli", *lines)
     [outcome] = assess.assess([_claim(GCNN_LIKE_ESIM)], tmp_path)
     assert outcome.verdict == verdict
 
 
 def test_one_seed_and_different_configs_are_said(tmp_path):
     a, b = GCNN_BEATS_CNN[:2]
-    capped = _row_lines(b, 0.7, seeds=1).assign(config="low-resource-e300-epochs6", max_epochs=6)
-    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), capped)
+    capped = row_lines(b, 0.7, seeds=1).assign(config="low-resource-e300-epochs6", max_epochs=6)
+    write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9), capped)
     [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
     assert "test-set sampling only" in outcome.note
     assert "configs differ: A low-resource-e300, B low-resource-e300-epochs6" in outcome.note
@@ -121,8 +89,8 @@ def test_one_seed_and_different_configs_are_said(tmp_path):
 
 def test_the_ensemble_claim_compares_the_vote_with_the_single_seeds(tmp_path):
     key = ("coin/quora/coin_ensemble", "coin/quora/coin_ours", "test_accuracy")
-    vote = _row_lines(key[0], 0.92, seeds=1).assign(seed=0, config="low-resource-e300-vote")
-    _write(tmp_path, "coin-quora", vote, _row_lines(key[1], 0.85))
+    vote = row_lines(key[0], 0.92, seeds=1).assign(seed=0, config="low-resource-e300-vote")
+    write_lines(tmp_path, "coin-quora", vote, row_lines(key[1], 0.85))
     [outcome] = assess.assess([_claim(key)], tmp_path)
     assert outcome.sample == "vote vs 5 seeds, 2000 units" and outcome.verdict == "confirmed"
     assert outcome.note == "one seed in a row: the interval reflects test-set sampling only"
@@ -130,7 +98,7 @@ def test_the_ensemble_claim_compares_the_vote_with_the_single_seeds(tmp_path):
 
 def test_rows_without_records_are_not_run_with_the_command_that_runs_them(tmp_path):
     a, _ = GCNN_BEATS_CNN[:2]
-    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9))
+    write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9))
     [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
     assert outcome.verdict == "not run"
     assert outcome.command == (
@@ -155,7 +123,7 @@ def _floor_record(results_dir, table, majority, tfidf_lr, scale="low-resource"):
 
 def test_each_difference_says_where_its_rows_lie_against_the_floors(tmp_path):
     a, b = GCNN_BEATS_CNN[:2]
-    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), _row_lines(b, 0.7))
+    write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9), row_lines(b, 0.7))
     [no_floor] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
     assert no_floor.floor.describe() == "no floor"
     _floor_record(
@@ -256,7 +224,7 @@ def test_time_ratios_without_repeats_have_no_interval(tmp_path):
 
 def test_the_markdown_counts_and_lists_every_claim(tmp_path):
     a, b = GCNN_BEATS_CNN[:2]
-    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), _row_lines(b, 0.7))
+    write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9), row_lines(b, 0.7))
     claims = select("GCNN")
     outcomes = assess.assess(claims, tmp_path)
     text = report.render_markdown(outcomes, "make claims", {"GCNN": "figures/claims-gcnn.png"})
@@ -276,7 +244,7 @@ def test_the_markdown_counts_and_lists_every_claim(tmp_path):
 
 def test_the_forest_plot_is_written(tmp_path):
     a, b = GCNN_BEATS_CNN[:2]
-    _write(tmp_path, "gcnn-quora", _row_lines(a, 0.9), _row_lines(b, 0.7))
+    write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9), row_lines(b, 0.7))
     outcomes = assess.assess(select("GCNN"), tmp_path)
     path = report.plot_forest(outcomes, report.figure_path(tmp_path / "figures", "GCNN"), "GCNN")
     assert path.name == "claims-gcnn.png"
@@ -288,7 +256,7 @@ def test_make_claims_renders_from_the_records_alone(tmp_path):
     """experiments/claims.py in a fresh process: CLAIMS.md and one figure per paper."""
     a, b = GCNN_BEATS_CNN[:2]
     results = tmp_path / "results"
-    _write(results, "gcnn-quora", _row_lines(a, 0.9), _row_lines(b, 0.7))
+    write_lines(results, "gcnn-quora", row_lines(a, 0.9), row_lines(b, 0.7))
     output = tmp_path / "CLAIMS.md"
     done = subprocess.run(
         [
