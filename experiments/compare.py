@@ -54,10 +54,12 @@ def _pairs():
         return [("--a", FLAGS.a, "--b", FLAGS.b)]
     pairs = []
     for pair in FLAGS.pairs:
-        a, _, b = pair.partition(":")
-        if not (a and b):
-            raise app.UsageError(f"--pairs: {pair!r} is not A:B, two rows joined by a colon")
-        pairs.append(("--pairs", a, "--pairs", b))
+        rows = pair.split(":")
+        if len(rows) != 2 or not all(rows):
+            raise app.UsageError(
+                f"--pairs: {pair!r} is not of the form A:B, two rows joined by one colon"
+            )
+        pairs.append(("--pairs", rows[0], "--pairs", rows[1]))
     return pairs
 
 
@@ -68,6 +70,19 @@ def _row(table, flag, value):
         slugs = ", ".join(c.name.rsplit("/", 1)[-1] for c in registry.select(table=table))
         raise app.UsageError(f"{flag}: no row of {table} is named {value!r} (its rows: {slugs})")
     return found[0].name
+
+
+def _resolved(table, flag_a, a, flag_b, b):
+    """(flag of A, registered A, flag of B, registered B); refuses a row compared with itself."""
+    name_a, name_b = _row(table, flag_a, a), _row(table, flag_b, b)
+    if name_a == name_b:
+        if flag_a == "--pairs":
+            pair = f"{a}:{b}"
+            problem = f"--pairs: {pair!r} compares {name_a} with itself"
+        else:
+            problem = f"--a and --b: both name {name_a}"
+        raise app.UsageError(f"{problem}; name two different rows")
+    return flag_a, name_a, flag_b, name_b
 
 
 def _metric(table):
@@ -94,14 +109,17 @@ def _not_measured(store, table, metric, scales, rows):
                 str(records.record_path(store.results_dir, table, s)) for s in scales
             )
             command = assess.reproduce_command(table, [name], FLAGS.scale or assess.NOT_RUN_SCALE)
-            return f"{flag}: {name} has no {split} predictions in {paths}; train it: {command}"
+            return (
+                f"{flag}: no per-example {split} predictions are recorded for {name} in {paths} "
+                f"(runs made before predictions were kept have none); (re)train it: {command}"
+            )
     return f"--scale: no record holds both rows at one of {', '.join(scales)}"
 
 
 def main(argv):
     del argv
     table = _table()
-    pairs = [(fa, _row(table, fa, a), fb, _row(table, fb, b)) for fa, a, fb, b in _pairs()]
+    pairs = [_resolved(table, *given) for given in _pairs()]
     metric = _metric(table)
     scales = [FLAGS.scale] if FLAGS.scale else ["full", "low-resource"]
     store = assess.Records(FLAGS.results_dir)

@@ -13,7 +13,8 @@ results/predictions/curves-<name>.csv.gz, computes the floors of each size on th
 examples into the same record (also with --report_only; without the data under --data_dir the
 record keeps the floors it has), draws figures/curves-<name>.png and renders the "Learning
 curves" section of REPRODUCTION.md from every curve's record. `--epochs=N` and
-`--override key=value` apply to every run (and name its run directory).
+`--override key=value` apply to every run (and name its run directory) and to the floors'
+splits.
 """
 
 import os
@@ -80,7 +81,7 @@ def main(argv):
             )
         record = curve_records.update_record(curve, FLAGS.results_dir, plans[curve.name])
         if record["runs"]:
-            record = _with_floors(curve, record)
+            record = _with_floors(curve, plans[curve.name], record)
             path = report.write_figure(
                 curve, record, report.figure_path(FLAGS.figures_dir, curve.name)
             )
@@ -90,15 +91,18 @@ def main(argv):
     _render()
 
 
-def _with_floors(curve, record):
-    """`record` with the floors of `curve` computed now from --data_dir and stored; when its
-    files are not there, the record as it is (with the floors it had, if any), saying so."""
+def _with_floors(curve, planned, record):
+    """`record` with the floors of `curve` computed now from --data_dir on the splits of its
+    `planned` runs (overrides included) and stored; when its files are not there, the record as
+    it is (with the floors it had, if any), saying so."""
     try:
-        floors = curve_records.compute_floors(curve, FLAGS.data_dir)
+        floors = curve_records.compute_floors(curve, planned, FLAGS.data_dir)
     except MissingDataError as error:
         kept = "kept the record's floors" if "floors" in record else "the record has no floors"
         print(f"{curve.name}: floors not computed ({str(error).splitlines()[0]}); {kept}")
         return record
+    except ValueError as error:  # rows reading different splits, or example limits
+        raise app.UsageError(f"{curve.name}: floors: {error}") from None
     try:
         record = curve_records.write_floors(curve, FLAGS.results_dir, floors)
     except ValueError as error:

@@ -14,8 +14,8 @@ to results/predictions/curves-<name>.csv.gz (`records.py`'s format), which the i
   when it holds 0, "not run" when fewer than two sizes have runs of both rows.
 
 The record's "floors" are the floors (`gcnn_match/baselines/floor.py`) at each size, computed on
-that size's nested training subset, held-out part and test split (`compute_floors`), so the
-section re-renders them without the data.
+the nested training subset, held-out part and test split that size's planned runs read, their
+overrides included (`compute_floors`), so the section re-renders them without the data.
 """
 
 import pathlib
@@ -164,24 +164,23 @@ def gap_statistics(curve, runs, lines):
     return gaps
 
 
-def floor_config(curve, size):
-    """The scaled config whose splits every row of `curve` reads at `size` (a `train_pairs`
-    value; None: the whole training part), as its runs there read them."""
-    scaled = [
-        apply_scale(registry.get(row).replace(scale=curve.scale, train_pairs=size))
-        for row in curve.rows
-    ]
+def floor_config(curve, size, planned):
+    """The scaled config whose splits every run of `curve` at `size` (a `train_pairs` value;
+    None: the whole training part) reads, from the runs `planned` (`curves.planned`, so with
+    the same overrides, split fields included)."""
+    scaled = [apply_scale(config) for row in curve.rows for config, _ in planned[(row, size)]]
     return floor.shared_config(scaled, f"curve {curve.name} at train_pairs={size}")
 
 
-def compute_floors(curve, data_dir):
+def compute_floors(curve, planned, data_dir):
     """The floors of `curve` at each of its sizes (`floor.compute` on `floor_config`, so on the
-    training subset, held-out part and test split that size's runs read): {"command" that
-    recomputes them, "selection", "C_grid", "library", "sizes": [per size: "size", "splits" in
-    words, "examples" per role, "floors" (`floor.floors_of`'s)]}."""
+    training subset, held-out part and test split that size's `planned` runs read): {"command"
+    that recomputes them, "selection", "C_grid", "library", "sizes": [per size: "size",
+    "splits" in words, "examples" per role, "floors" (`floor.floors_of`'s)]}. ValueError when
+    the rows at a size read different splits, or the splits carry example limits."""
     sizes = []
     for size in curve.sizes:
-        computed, _ = floor.compute(floor_config(curve, size), data_dir)
+        computed, _ = floor.compute(floor_config(curve, size, planned), data_dir)
         sizes.append({"size": size, **{k: computed[k] for k in ("splits", "examples", "floors")}})
     return {
         "command": curve.command(report_only=True),

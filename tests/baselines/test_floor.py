@@ -158,19 +158,20 @@ def test_a_curves_floor_trains_on_exactly_its_runs_subset_on_real_snli(shared_da
     on (the nested subset, in the same order), its held-out part and test those of the whole
     part; the curve's planned runs at that size read the same splits."""
     curve = curves.get("attconv-snli")
-    config = curve_records.floor_config(curve, 1000)
+    plan = curves.planned(curve, curve.seeds, "runs")
+    config = curve_records.floor_config(curve, 1000, plan)
     roles = floor.split_examples(config, shared_data)
     prepared = prepare_data(config, shared_data)
     assert {r: [e.uid for e in exs] for r, exs in roles.items()} == {
         r: list(split.uids) for r, split in prepared.splits.items()
     }
-    whole = floor.split_examples(curve_records.floor_config(curve, None), shared_data)
+    whole = floor.split_examples(curve_records.floor_config(curve, None, plan), shared_data)
     uids = {r: [e.uid for e in exs] for r, exs in whole.items()}
     assert len(roles["train"]) == 1000 and {e.uid for e in roles["train"]} < set(uids["train"])
     assert [e.uid for e in roles["dev"]] == uids["dev"]
     assert [e.uid for e in roles["test"]] == uids["test"]
     for row in curve.rows:
-        for planned, _ in curves.planned(curve, curve.seeds, "runs")[(row, 1000)]:
+        for planned, _ in plan[(row, 1000)]:
             assert floor.split_signature(apply_scale(planned)) == floor.split_signature(config)
     record = floor.compute(config, shared_data)[0]
     assert "its nested subset of 1000 pairs (train_pairs=1000" in record["splits"]["train"]

@@ -11,7 +11,7 @@ from gcnn_match.claims import assess, readings
 from tests.claims.synthetic_records import row_lines, write_lines
 
 TABLE = "c-lstms-snli"
-SHARED, PER_DIRECTION = "clstm/snli/lc_lstms_shared_lstm_pair", "clstm/snli/lc_lstms"
+SHARED, PAPER_ROW = "clstm/snli/lc_lstms_shared_lstm_pair", "clstm/snli/lc_lstms"
 
 
 @pytest.mark.parametrize(
@@ -20,10 +20,10 @@ SHARED, PER_DIRECTION = "clstm/snli/lc_lstms_shared_lstm_pair", "clstm/snli/lc_l
 )
 def test_the_difference_and_its_two_sided_reading(tmp_path, accuracy_a, accuracy_b, expected):
     rng = np.random.default_rng(0)
-    a, b = row_lines(SHARED, accuracy_a, rng=rng), row_lines(PER_DIRECTION, accuracy_b, rng=rng)
+    a, b = row_lines(SHARED, accuracy_a, rng=rng), row_lines(PAPER_ROW, accuracy_b, rng=rng)
     write_lines(tmp_path, TABLE, a, b)
     found = assess.difference(
-        assess.Records(tmp_path), TABLE, SHARED, PER_DIRECTION, "test_accuracy", ["low-resource"]
+        assess.Records(tmp_path), TABLE, SHARED, PAPER_ROW, "test_accuracy", ["low-resource"]
     )
     result = found.comparison
     # Every seed scored every unit: each row's metric is the mean of its written lines.
@@ -33,7 +33,7 @@ def test_the_difference_and_its_two_sided_reading(tmp_path, accuracy_a, accuracy
     assert result.estimate == pytest.approx(accuracy_a - accuracy_b, abs=0.02)
     assert result.low < result.estimate < result.high
     assert readings.reading(result.low, result.high) == expected
-    line = readings.describe(found, TABLE, "test_accuracy", SHARED, PER_DIRECTION)
+    line = readings.describe(found, TABLE, "test_accuracy", SHARED, PAPER_ROW)
     assert line.startswith(
         f"{TABLE} low-resource test_accuracy: A lc_lstms_shared_lstm_pair "
         f"{100 * found.means[0]:.2f} (5 seeds, epochs 8–12 / 20) vs B lc_lstms "
@@ -45,9 +45,9 @@ def test_the_difference_and_its_two_sided_reading(tmp_path, accuracy_a, accuracy
 
 
 def test_no_records_at_the_scale_gives_nothing(tmp_path):
-    write_lines(tmp_path, TABLE, row_lines(SHARED, 0.8), row_lines(PER_DIRECTION, 0.8))
+    write_lines(tmp_path, TABLE, row_lines(SHARED, 0.8), row_lines(PAPER_ROW, 0.8))
     store = assess.Records(tmp_path)
-    args = (store, TABLE, SHARED, PER_DIRECTION, "test_accuracy")
+    args = (store, TABLE, SHARED, PAPER_ROW, "test_accuracy")
     assert assess.difference(*args, ["full"]) is None
     assert assess.difference(*args, ["full", "low-resource"]).scale == "low-resource"
 
@@ -77,7 +77,7 @@ def test_the_command_prints_one_line_per_pair(tmp_path):
         tmp_path,
         TABLE,
         row_lines(SHARED, 0.85, rng=rng),
-        row_lines(PER_DIRECTION, 0.75, rng=rng),
+        row_lines(PAPER_ROW, 0.75, rng=rng),
         row_lines(single, 0.75, rng=rng),
     )
     done = _compare(
@@ -99,10 +99,22 @@ def test_the_command_prints_one_line_per_pair(tmp_path):
         (["--table=c-lstms", "--a=x", "--b=y"], "--table: 'c-lstms' is none of the tables;"),
         ([f"--table={TABLE}", "--a=lc_lstms", "--b=lstm"], f"--b: no row of {TABLE} is named"),
         ([f"--table={TABLE}", "--a=lc_lstms"], "--a and --b: name both rows"),
-        ([f"--table={TABLE}", "--pairs=lc_lstms"], "--pairs: 'lc_lstms' is not A:B"),
+        ([f"--table={TABLE}", "--pairs=lc_lstms"], "--pairs: 'lc_lstms' is not of the form A:B"),
+        (
+            [f"--table={TABLE}", "--pairs=lc_lstms:tc_lstms:lstm"],
+            "--pairs: 'lc_lstms:tc_lstms:lstm' is not of the form A:B",
+        ),
+        (
+            [f"--table={TABLE}", "--a=lc_lstms", "--b=LC-LSTMs"],
+            "--a and --b: both name clstm/snli/lc_lstms; name two different rows",
+        ),
+        (
+            [f"--table={TABLE}", "--pairs=tc_lstms:lc_lstms,LC-LSTMs:lc_lstms"],
+            "--pairs: 'LC-LSTMs:lc_lstms' compares clstm/snli/lc_lstms with itself",
+        ),
         (
             [f"--table={TABLE}", "--a=tc_lstms", "--b=lc_lstms"],
-            "--a: clstm/snli/tc_lstms has no test predictions in ",
+            "--a: no per-example test predictions are recorded for clstm/snli/tc_lstms in ",
         ),
         (
             ["--table=c-lstms-wikiqa", "--a=lc_lstms", "--b=tc_lstms"],
@@ -115,8 +127,14 @@ def test_the_command_prints_one_line_per_pair(tmp_path):
     ],
 )
 def test_each_mistake_is_one_line_naming_its_flag(tmp_path, flags, message):
-    write_lines(tmp_path, TABLE, row_lines(PER_DIRECTION, 0.8))
+    write_lines(tmp_path, TABLE, row_lines(PAPER_ROW, 0.8))
     done = _compare(tmp_path, *flags)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"error: {message}")
     assert done.stderr.count("\n") == 1
+    if "no per-example" in message:
+        assert done.stderr.rstrip().endswith(
+            "(runs made before predictions were kept have none); (re)train it: python "
+            "experiments/reproduce.py --table=c-lstms-snli --rows=tc_lstms --scale=low-resource "
+            "--seeds=1,2,3,4,5"
+        )

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from gcnn_match.baselines import floor
 from gcnn_match.claims import learning_curves as curve_records
 from gcnn_match.claims import records
 from gcnn_match.data.experiment_data import apply_scale, prepare_data
@@ -232,7 +233,7 @@ def test_the_floors_are_computed_per_size_on_its_subset_and_checked_against_the_
         return {"selection": "s", "C_grid": [1.0], "library": "l", "splits": {}, **size}, b""
 
     monkeypatch.setattr(curve_records.floor, "compute", compute)
-    floors = curve_records.compute_floors(TOY, "data")
+    floors = curve_records.compute_floors(TOY, curves.planned(TOY, TOY.seeds, "runs"), "data")
     assert read == [(100, "holdout", "test"), (300, "holdout", "test"), (None, "holdout", "test")]
     assert [at["size"] for at in floors["sizes"]] == [100, 300, None]
     assert floors["command"] == (
@@ -247,6 +248,23 @@ def test_the_floors_are_computed_per_size_on_its_subset_and_checked_against_the_
     floors["sizes"][0]["examples"]["train"] = 99
     with pytest.raises(ValueError, match="not the same examples"):
         curve_records.write_floors(TOY, tmp_path, floors)
+
+
+def test_the_floors_read_the_splits_of_the_overridden_runs():
+    """An override of split fields moves the floors' splits with the runs' at every size; rows
+    reading different splits get no floor."""
+    changes = [("split_seed", 7), ("holdout_fraction", 0.2)]
+    plan = curves.planned(TOY, (1, 2), "runs", changes)
+    for size in TOY.sizes:
+        config = curve_records.floor_config(TOY, size, plan)
+        assert (config.split_seed, config.holdout_fraction, config.train_pairs) == (7, 0.2, size)
+        for row in TOY.rows:
+            for run, _ in plan[(row, size)]:
+                assert floor.split_signature(apply_scale(run)) == floor.split_signature(config)
+    (first, run_dir), *others = plan[(HYPOTHESIS, 100)]
+    plan[(HYPOTHESIS, 100)] = [(first.replace(split_seed=8), run_dir), *others]
+    with pytest.raises(ValueError, match="reads other splits"):
+        curve_records.floor_config(TOY, 100, plan)
 
 
 def test_the_committed_curves_floors_are_of_their_runs_examples():
@@ -294,22 +312,23 @@ def test_the_script_renders_every_curve_from_the_records(tmp_path):
         curve_records.record_path(tmp_path, curve.name),
         {"runs": runs, "gaps": [], "floors": floors},
     )
-    result = subprocess.run(
-        [
-            sys.executable,
-            "experiments/curves.py",
-            "--report_only",
-            f"--data_dir={tmp_path / 'no data'}",
-            f"--results_dir={tmp_path}",
-            f"--figures_dir={tmp_path / 'figures'}",
-            f"--report={tmp_path / 'REPORT.md'}",
-            f"--runs_dir={tmp_path / 'runs'}",
-        ],
+    command = [
+        sys.executable,
+        "experiments/curves.py",
+        "--report_only",
+        f"--data_dir={tmp_path / 'no data'}",
+        f"--results_dir={tmp_path}",
+        f"--figures_dir={tmp_path / 'figures'}",
+        f"--report={tmp_path / 'REPORT.md'}",
+        f"--runs_dir={tmp_path / 'runs'}",
+    ]
+    how = dict(
         cwd=REPO,
         capture_output=True,
         text=True,
         env={"PYTHONPATH": str(REPO), "TF_CPP_MIN_LOG_LEVEL": "2", "PATH": "/usr/bin:/bin"},
     )
+    result = subprocess.run(command, **how)
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "REPORT.md").read_text()
     assert "<!-- begin learning-curves -->" in text and "## Learning curves" in text
@@ -324,6 +343,13 @@ def test_the_script_renders_every_curve_from_the_records(tmp_path):
     kept = json.loads(curve_records.record_path(tmp_path, curve.name).read_text())
     assert kept["floors"] == floors
     assert "| *reference: TF-IDF + LR* | 1,000 | 40.00 | – | – |" in text
+    # Floors the overridden runs' splits do not allow: one line, no traceback.
+    limited = subprocess.run(
+        command + ["--curve=gcnn-quora", "--override=max_eval_examples=10"], **how
+    )
+    assert limited.returncode == 2, limited.stderr
+    assert limited.stderr.startswith("error: gcnn-quora: floors: ")
+    assert "whole splits" in limited.stderr and "Traceback" not in limited.stderr
 
 
 def test_a_tiny_curve_trains_resumes_and_records(shared_data, tmp_path):
