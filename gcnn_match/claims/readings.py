@@ -11,6 +11,7 @@ experiments/compare.py.
 from gcnn_match.claims import records
 from gcnn_match.claims import registry as claims
 from gcnn_match.experiments import registry as experiments
+from gcnn_match.reporting import statistics
 
 READINGS = ("A higher", "B higher", "no difference resolved")
 METHOD = "95% seed-and-test-set bootstrap, docs/design.md#claims"
@@ -41,12 +42,10 @@ def primary_metric(table):
 
 
 def reading(low, high):
-    """The two-sided reading of Δ's interval [low, high], one of READINGS."""
-    if low > 0:
-        return READINGS[0]
-    if high < 0:
-        return READINGS[1]
-    return READINGS[2]
+    """The two-sided reading of Δ's interval [low, high], one of READINGS: the claims' verdict
+    rule (`statistics.verdict`) for "A above B", with no side claimed."""
+    verdict = statistics.verdict(low, high, 0.0, "greater")
+    return dict(zip(("confirmed", "contradicted", "inconclusive"), READINGS))[verdict]
 
 
 def _row(name, mean, seeds, epochs):
