@@ -10,8 +10,9 @@ Trains the missing runs with reproduce.py's loop (`experiments/driver.py`: finis
 skipped, interrupted ones resume; the whole-part runs are the table's own low-resource runs),
 adds the finished ones to results/curves-<name>.json and
 results/predictions/curves-<name>.csv.gz, computes the floors of each size on that size's
-examples into the same record (also with --report_only; without the data under --data_dir the
-record keeps the floors it has), draws figures/curves-<name>.png and renders the "Learning
+examples into the same record (also with --report_only; a size whose splits are those of the
+record's floors keeps them unfit, and without the data under --data_dir the record keeps the
+floors it has), draws figures/curves-<name>.png and renders the "Learning
 curves" section of REPRODUCTION.md from every curve's record. `--epochs=N` and
 `--override key=value` apply to every run (and name its run directory) and to the floors'
 splits.
@@ -81,7 +82,7 @@ def main(argv):
             )
         record = curve_records.update_record(curve, FLAGS.results_dir, plans[curve.name])
         if record["runs"]:
-            record = _with_floors(curve, plans[curve.name], record)
+            record = _with_floors(curve, plans[curve.name], record, changes)
             path = report.write_figure(
                 curve, record, report.figure_path(FLAGS.figures_dir, curve.name)
             )
@@ -91,12 +92,15 @@ def main(argv):
     _render()
 
 
-def _with_floors(curve, planned, record):
-    """`record` with the floors of `curve` computed now from --data_dir on the splits of its
-    `planned` runs (overrides included) and stored; when its files are not there, the record as
-    it is (with the floors it had, if any), saying so."""
+def _with_floors(curve, planned, record, changes):
+    """`record` with the floors of `curve` on the splits of its `planned` runs (with their
+    overrides `changes`) stored: those of the record where its splits are the same, the others
+    computed now from --data_dir; when their files are not there, the record as it is (with
+    the floors it had, if any), saying so."""
     try:
-        floors = curve_records.compute_floors(curve, planned, FLAGS.data_dir)
+        floors = curve_records.compute_floors(
+            curve, planned, FLAGS.data_dir, record.get("floors"), changes
+        )
     except MissingDataError as error:
         kept = "kept the record's floors" if "floors" in record else "the record has no floors"
         print(f"{curve.name}: floors not computed ({str(error).splitlines()[0]}); {kept}")
@@ -104,7 +108,7 @@ def _with_floors(curve, planned, record):
     except ValueError as error:  # rows reading different splits, or example limits
         raise app.UsageError(f"{curve.name}: floors: {error}") from None
     try:
-        record = curve_records.write_floors(curve, FLAGS.results_dir, floors)
+        record = curve_records.write_floors(curve, FLAGS.results_dir, record, floors)
     except ValueError as error:
         raise SystemExit(f"error: {curve.name}: {error}") from None
     for at in floors["sizes"]:

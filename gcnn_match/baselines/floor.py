@@ -54,6 +54,9 @@ ROWS = {
 }
 
 
+# The fitting library: floors it computed are reused only by the same version.
+LIBRARY = f"scikit-learn {sklearn.__version__}"
+
 # What decides the examples of each role and how a floor selects its C.
 SPLIT_FIELDS = (
     "dataset",
@@ -83,6 +86,11 @@ def predictions_path(results_dir, key, scale):
 
 def split_signature(config):
     return tuple(getattr(config, field) for field in SPLIT_FIELDS)
+
+
+def split_fields(config):
+    """The split fields of `config` by name, as a JSON record holds them."""
+    return json.loads(json.dumps(dict(zip(SPLIT_FIELDS, split_signature(config)))))
 
 
 def shared_config(scaled, what):
@@ -363,7 +371,7 @@ def compute(config, data_dir):
         "C_grid": list(C_GRID),
         "selection": f"held-out (dev) {config.select_metric}",
         "floors": floors,
-        "library": f"scikit-learn {sklearn.__version__}",
+        "library": LIBRARY,
     }
     record["seconds"] = time.perf_counter() - start
     return record, predictions_csv(roles, dataset, columns, config.task == "ranking")

@@ -172,29 +172,40 @@ def floor_config(curve, size, planned):
     return floor.shared_config(scaled, f"curve {curve.name} at train_pairs={size}")
 
 
-def compute_floors(curve, planned, data_dir):
+def compute_floors(curve, planned, data_dir, known=None, changes=()):
     """The floors of `curve` at each of its sizes (`floor.compute` on `floor_config`, so on the
     training subset, held-out part and test split that size's `planned` runs read): {"command"
-    that recomputes them, "selection", "C_grid", "library", "sizes": [per size: "size",
-    "splits" in words, "examples" per role, "floors" (`floor.floors_of`'s)]}. ValueError when
-    the rows at a size read different splits, or the splits carry example limits."""
-    sizes = []
+    that recomputes them (with the overrides `changes` of `planned`), "selection", "C_grid",
+    "library", "sizes": [per size: "size", "split_fields" (`floor.split_fields`), "splits" in
+    words, "examples" per role, "floors" (`floor.floors_of`'s)]}. A size whose split fields
+    and library equal those of the floors `known` (the record's) keeps them, unread and unfit.
+    ValueError when the rows at a size read different splits, or the splits carry example
+    limits."""
+    reusable = {}
+    if known and known.get("library") == floor.LIBRARY:
+        reusable = {at["size"]: at for at in known["sizes"] if "split_fields" in at}
+    sizes, fitted = [], None
     for size in curve.sizes:
-        computed, _ = floor.compute(floor_config(curve, size, planned), data_dir)
-        sizes.append({"size": size, **{k: computed[k] for k in ("splits", "examples", "floors")}})
+        config = floor_config(curve, size, planned)
+        fields = floor.split_fields(config)
+        if reusable.get(size, {}).get("split_fields") == fields:
+            sizes.append(reusable[size])
+            continue
+        fitted, _ = floor.compute(config, data_dir)
+        kept = {key: fitted[key] for key in ("splits", "examples", "floors")}
+        sizes.append({"size": size, "split_fields": fields, **kept})
+    source = fitted or known
     return {
-        "command": curve.command(report_only=True),
-        **{key: computed[key] for key in ("selection", "C_grid", "library")},
+        "command": curve.command(report_only=True, changes=changes),
+        **{key: source[key] for key in ("selection", "C_grid", "library")},
         "sizes": sizes,
     }
 
 
-def write_floors(curve, results_dir, floors):
-    """Stores `floors` (`compute_floors`) in the curve's JSON record, which must exist;
-    returns the record. Raises when the training or test pairs of a size's shown runs differ
-    from the floors' there (they were not computed on the runs' examples)."""
-    path = record_path(results_dir, curve.name)
-    record = dict(read_json(path), floors=floors)
+def write_floors(curve, results_dir, record, floors):
+    """`record` (the curve's, as `update_record` wrote it) with `floors` (`compute_floors`),
+    written when they are new; returns it. Raises when the training or test pairs of a size's
+    shown runs differ from the floors' there (they were not computed on the runs' examples)."""
     for at in floors["sizes"]:
         for row in curve.rows:
             for entry in shown_runs(record["runs"], row, at["size"]):
@@ -205,7 +216,9 @@ def write_floors(curve, results_dir, floors):
                         f"{row} at train_pairs={at['size']} read {counts} pairs, the floors "
                         f"{at['examples']}: not the same examples"
                     )
-    write_json(path, record)
+    if record.get("floors") != floors:
+        record = dict(record, floors=floors)
+        write_json(record_path(results_dir, curve.name), record)
     return record
 
 

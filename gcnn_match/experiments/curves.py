@@ -9,6 +9,7 @@ held-out (selection) part and the same test split.
 """
 
 import dataclasses
+import json
 import shlex
 from typing import Optional, Tuple
 
@@ -55,15 +56,22 @@ class Curve:
         if numbers != sorted(numbers) or None in self.sizes[:-1]:
             raise ValueError(f"curve {self.name}: sizes ascend, None (the whole part) last")
 
-    def command(self, seeds=None, report_only=False):
+    def command(self, seeds=None, report_only=False, changes=()):
         """The command that trains the curve's missing runs and renders it; `report_only`:
-        the one that records the finished runs and the floors, and renders, training nothing."""
+        the one that records the finished runs and the floors, and renders, training nothing;
+        `changes`: the overrides ((key, value) pairs) it applies, each as an `--override`."""
         args = [f"--curve={self.name}"]
         if seeds and tuple(seeds) != self.seeds:
             args.append(f"--seeds={','.join(map(str, seeds))}")
+        args += [f"--override={key}={override_text(value)}" for key, value in changes]
         if report_only:
             args.append("--report_only")
         return "python experiments/curves.py " + shlex.join(args + ["--data_dir=../shared/data"])
+
+
+def override_text(value):
+    """`value` as `--override` parses it back: JSON, except text (which stays text)."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def register(curve):

@@ -222,9 +222,9 @@ def test_the_floors_are_reference_rows_and_grey_lines(tmp_path):
     assert lines["reference: majority class"].get_color() == "grey"
 
 
-def test_the_floors_are_computed_per_size_on_its_subset_and_checked_against_the_runs(
-    tmp_path, monkeypatch
-):
+def _count_fits(monkeypatch):
+    """Replaces `floor.compute` by a stand-in that records the (train_pairs, dev, test split)
+    of every fit and returns `_floors` at that size."""
     read = []
 
     def compute(config, data_dir):
@@ -233,21 +233,53 @@ def test_the_floors_are_computed_per_size_on_its_subset_and_checked_against_the_
         return {"selection": "s", "C_grid": [1.0], "library": "l", "splits": {}, **size}, b""
 
     monkeypatch.setattr(curve_records.floor, "compute", compute)
+    monkeypatch.setattr(curve_records.floor, "LIBRARY", "l")
+    return read
+
+
+def test_the_floors_are_computed_per_size_on_its_subset_and_checked_against_the_runs(
+    tmp_path, monkeypatch
+):
+    read = _count_fits(monkeypatch)
     floors = curve_records.compute_floors(TOY, curves.planned(TOY, TOY.seeds, "runs"), "data")
     assert read == [(100, "holdout", "test"), (300, "holdout", "test"), (None, "holdout", "test")]
     assert [at["size"] for at in floors["sizes"]] == [100, 300, None]
+    assert [at["split_fields"]["train_pairs"] for at in floors["sizes"]] == [100, 300, None]
     assert floors["command"] == (
         "python experiments/curves.py --curve=toy --report_only --data_dir=../shared/data"
     )
     runs, _ = _synthetic({100: 0.0, None: 0.08})
-    curve_records.write_json(curve_records.record_path(tmp_path, "toy"), {"runs": runs})
+    record = {"runs": runs}
+    curve_records.write_json(curve_records.record_path(tmp_path, "toy"), record)
     floors = _floors()
-    assert curve_records.write_floors(TOY, tmp_path, floors)["floors"] == floors
-    # A later update keeps them.
+    assert curve_records.write_floors(TOY, tmp_path, record, floors)["floors"] == floors
+    # Written, and a later update keeps them.
+    assert json.loads(curve_records.record_path(tmp_path, "toy").read_text())["floors"] == floors
     assert curve_records.update_record(TOY, tmp_path, {})["floors"] == floors
     floors["sizes"][0]["examples"]["train"] = 99
     with pytest.raises(ValueError, match="not the same examples"):
-        curve_records.write_floors(TOY, tmp_path, floors)
+        curve_records.write_floors(TOY, tmp_path, record, floors)
+
+
+def test_the_floors_of_unchanged_splits_are_kept_and_changed_ones_refit(monkeypatch):
+    """A size whose splits and library are the record's keeps its floors without a fit; an
+    override that moves the splits, or another library version, fits them again, and the
+    command that recomputes them carries the override."""
+    read = _count_fits(monkeypatch)
+    plan = curves.planned(TOY, TOY.seeds, "runs")
+    known = curve_records.compute_floors(TOY, plan, "data")
+    assert len(read) == 3
+    assert curve_records.compute_floors(TOY, plan, "data", known) == known
+    assert len(read) == 3  # nothing fitted again
+    changes = [("split_seed", 7)]
+    moved = curve_records.compute_floors(
+        TOY, curves.planned(TOY, TOY.seeds, "runs", changes), "data", known, changes
+    )
+    assert len(read) == 6 and moved["sizes"][0]["split_fields"]["split_seed"] == 7
+    assert "--override=split_seed=7 --report_only" in moved["command"]
+    monkeypatch.setattr(curve_records.floor, "LIBRARY", "another version")
+    curve_records.compute_floors(TOY, plan, "data", known)
+    assert len(read) == 9
 
 
 def test_the_floors_read_the_splits_of_the_overridden_runs():
