@@ -9,12 +9,11 @@ held-out (selection) part and the same test split.
 """
 
 import dataclasses
-import json
 import shlex
 from typing import Optional, Tuple
 
 from gcnn_match.experiments import planning, registry
-from gcnn_match.experiments.overrides import OverrideError
+from gcnn_match.experiments.overrides import OverrideError, override_text
 
 SIZES = (1000, 3000, None)
 SEEDS = (1, 2, 3)
@@ -67,11 +66,6 @@ class Curve:
         if report_only:
             args.append("--report_only")
         return "python experiments/curves.py " + shlex.join(args + ["--data_dir=../shared/data"])
-
-
-def override_text(value):
-    """`value` as `--override` parses it back: JSON, except text (which stays text)."""
-    return value if isinstance(value, str) else json.dumps(value)
 
 
 def register(curve):

@@ -174,6 +174,11 @@ def _coerce(key, value, annotation):
     raise OverrideError(f"--override: {key} takes {expected}, got {value!r}")
 
 
+def override_text(value):
+    """`value` as `parse_override` reads it back: JSON, except text (which stays text)."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def parse_override(text, flag="--override"):
     """ "optimizer.learning_rate=1e-3" -> ("optimizer.learning_rate", 0.001): a JSON value, or
     the text itself where it is not JSON (`embeddings=random`)."""
