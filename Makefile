@@ -3,7 +3,7 @@
 #   make test-fast                             # everything not marked slow: the edit loop
 #   make lint                                  # ruff lint (imports sorted) and format check
 #   make reproduce-quora SCALE=low-resource DATA_DIR=../shared/data [ROWS=GCNN,CNN] [SEEDS=1,2,3]
-#   make claims                                # CLAIMS.md: the papers' claims against our records
+#   make claims DATA_DIR=../shared/data        # CLAIMS.md: the papers' claims against our records
 #   make curves DATA_DIR=../shared/data [CURVES=gcnn-quora] # learning curves of the headline claims
 PYTHON ?= python3
 VENV ?= .venv
@@ -103,9 +103,10 @@ figures: install
 
 # CLAIMS.md and figures/claims-<paper>.png: each comparative claim of the papers against the
 # committed records only (results/predictions/, results/bench*.json, results/latency.json), so a
-# fresh clone renders it; trains nothing. A claim whose rows never ran names the command.
+# fresh clone renders it; trains nothing. A claim whose rows never ran names the command, and
+# which files under DATA_DIR its rows would read are missing.
 claims: install
-	$(PY) experiments/claims.py
+	$(PY) experiments/claims.py --data_dir=$(DATA_DIR)
 
 # Learning curves (docs/design.md#learning-curves): the rows of each headline claim trained on
 # nested subsets of ~1k, ~3k and all ~9k low-resource training pairs, 3 seeds; finished runs are

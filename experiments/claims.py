@@ -3,11 +3,14 @@ CLAIMS.md and one forest plot per paper (`make claims`).
 
     python experiments/claims.py
     python experiments/claims.py --paper=GCNN --scales=low-resource
+    python experiments/claims.py --data_dir=../shared/data
 
 It reads only what is committed: the per-example prediction records
 (results/predictions/<table>-<scale>.csv.gz, written by reproduce.py) and the benchmark records
 (results/bench*.json, results/latency.json), so a fresh clone renders the same report. A claim
-whose rows have no record says "not run", with the command that would run them.
+whose rows have no record says "not run", with the command that would run them; with
+--data_dir, also which files those rows would read are absent from that folder (such claims
+wait for data, not only for compute).
 """
 
 import os
@@ -33,6 +36,12 @@ flags.DEFINE_list(
     "which both its rows ran.",
 )
 flags.DEFINE_string("paper", None, f"Only this paper's claims (one of {registry.PAPERS}).")
+flags.DEFINE_string(
+    "data_dir",
+    None,
+    'Dataset folder: each "not run" claim also names the files its rows read that are absent '
+    "there. Not given: not checked.",
+)
 
 
 def main(argv):
@@ -42,7 +51,9 @@ def main(argv):
         raise app.UsageError(f"--scales: {unknown[0]!r} is not a scale; use some of {SCALES}")
     if FLAGS.paper and FLAGS.paper not in registry.PAPERS:
         raise app.UsageError(f"--paper: {FLAGS.paper!r} is none of {', '.join(registry.PAPERS)}")
-    outcomes = assess.assess(registry.select(FLAGS.paper), FLAGS.results_dir, FLAGS.scales)
+    outcomes = assess.assess(
+        registry.select(FLAGS.paper), FLAGS.results_dir, FLAGS.scales, FLAGS.data_dir
+    )
     output = pathlib.Path(FLAGS.output)
     figures = {}
     for paper in dict.fromkeys(o.claim.paper for o in outcomes):
@@ -50,8 +61,9 @@ def main(argv):
         report.plot_forest([o for o in outcomes if o.claim.paper == paper], path, paper)
         figures[paper] = pathlib.Path(os.path.relpath(path, output.resolve().parent)).as_posix()
     command = "python experiments/claims.py " + shlex.join(sys.argv[1:])
-    write_text_atomic(output, report.render_markdown(outcomes, command.strip(), figures))
-    print("\n".join(report.render_counts(outcomes)))
+    text = report.render_markdown(outcomes, command.strip(), figures, FLAGS.data_dir)
+    write_text_atomic(output, text)
+    print("\n".join(report.render_counts(outcomes, data_checked=FLAGS.data_dir is not None)))
     print(f"{output}, {len(figures)} figures in {FLAGS.figures_dir}")
 
 

@@ -18,6 +18,9 @@ A / B of the time per training pair (bench) or per batch (latency), with the boo
 interval of `compare_ratio` over the recorded seconds of each timed step or batch, and the
 same verdict rule against a ratio of 1. Records written before the step times were kept hold
 each row's mean only: their ratio is shown without an interval, "inconclusive".
+
+Given a data folder, a "not run" claim also says which files its rows would read at
+NOT_RUN_SCALE are absent from it: those claims wait for data, not only for compute.
 """
 
 import dataclasses
@@ -29,7 +32,9 @@ from typing import Optional
 import numpy as np
 
 from gcnn_match.claims import floor_check, records
+from gcnn_match.data.registry import available_splits
 from gcnn_match.experiments import registry as experiments
+from gcnn_match.experiments.planning import splits_read
 from gcnn_match.reporting import statistics
 from gcnn_match.reporting.tables import run_of_registered
 
@@ -59,6 +64,8 @@ class Outcome:
         note: what the reader should know about the numbers.
         command: for "not run", the command that produces the missing measurement.
         floor: for a difference, the `floor_check.FloorCheck` of its rows.
+        missing_data: for "not run" checked against a data folder, the splits its rows read
+            that are absent there, in words; "" when all are present or it was not checked.
     """
 
     claim: object
@@ -72,6 +79,7 @@ class Outcome:
     note: str = ""
     command: str = ""
     floor: Optional[floor_check.FloorCheck] = None
+    missing_data: str = ""
 
 
 def equivalence_verdict(low, high, margin):
@@ -348,17 +356,48 @@ def assess_latency(claim, results_dir):
     )
 
 
-def assess(claims, results_dir, scales=("full", "low-resource")):
-    """The `Outcome` of every claim; `scales` in order of preference."""
+def missing_data(claim, data_dir):
+    """The splits the rows of `claim` read at NOT_RUN_SCALE (bench reads the same files) that
+    have no file under `data_dir`: "multinli: dev_matched, test_matched not under data"; ""
+    when all are there or the claim reads no data (latency).
+
+    Args:
+        claim: a `Claim`.
+        data_dir: the data folder, as the reader should see it named.
+    """
+    if claim.configs is None:
+        return ""
+    needed = splits_read(c.replace(scale=NOT_RUN_SCALE) for c in claim.configs)
+    missing = []
+    for dataset, splits in needed.items():
+        present = available_splits(dataset, data_dir)
+        absent = [split for split in splits if split not in present]
+        if absent:
+            missing.append(f"{dataset}: {', '.join(absent)}")
+    return f"{'; '.join(missing)} not under {data_dir}" if missing else ""
+
+
+def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
+    """The `Outcome` of every claim.
+
+    Args:
+        claims: the `Claim`s.
+        results_dir: the folder of the committed records.
+        scales: scales in order of preference.
+        data_dir: when given, each "not run" outcome names the data its rows lack there.
+    """
     store = Records(results_dir)
     outcomes = []
     for claim in claims:
         if claim.metric == "seconds_per_batch":
-            outcomes.append(assess_latency(claim, results_dir))
+            outcome = assess_latency(claim, results_dir)
         elif claim.metric == "seconds_per_epoch":
-            outcomes.append(assess_bench(claim, results_dir))
+            outcome = assess_bench(claim, results_dir)
         else:
-            outcomes.append(assess_difference(claim, store, scales))
+            outcome = assess_difference(claim, store, scales)
+        if data_dir is not None and outcome.verdict == "not run":
+            outcome = dataclasses.replace(outcome, missing_data=missing_data(claim, data_dir))
+        outcomes.append(outcome)
     return outcomes
 
 

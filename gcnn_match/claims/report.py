@@ -73,7 +73,8 @@ def _floor_cell(outcome):
 
 def _verdict_cell(outcome):
     if outcome.verdict == "not run":
-        return f"not run: `{outcome.command}`"
+        missing = f" (data missing: {outcome.missing_data})" if outcome.missing_data else ""
+        return f"not run{missing}: `{outcome.command}`"
     text = f"**{outcome.verdict}**"
     return f"{text} ({outcome.note})" if outcome.note else text
 
@@ -82,13 +83,29 @@ def _cell(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def render_counts(outcomes):
-    lines = ["| paper | " + " | ".join(VERDICTS) + " |", "|---" * (len(VERDICTS) + 1) + "|"]
+def _count_cells(outcomes, data_checked):
+    """The verdicts' counts, then (when the data were checked) how many lack data."""
+    found = counts(outcomes)
+    cells = [found[v] for v in VERDICTS]
+    if data_checked:
+        cells.append(sum(bool(o.missing_data) for o in outcomes))
+    return " | ".join(map(str, cells))
+
+
+def render_counts(outcomes, data_checked=False):
+    """The counts table: claims per paper and verdict.
+
+    Args:
+        outcomes: the `Outcome`s.
+        data_checked: whether they were assessed against a data folder; adds the column of
+            the "not run" claims whose data are missing there.
+    """
+    columns = list(VERDICTS) + (["of which data missing"] if data_checked else [])
+    lines = ["| paper | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
     for paper in PAPERS:
-        found = counts(o for o in outcomes if o.claim.paper == paper)
-        lines.append(f"| {paper} | " + " | ".join(str(found[v]) for v in VERDICTS) + " |")
-    total = counts(outcomes)
-    lines.append("| all | " + " | ".join(str(total[v]) for v in VERDICTS) + " |")
+        found = [o for o in outcomes if o.claim.paper == paper]
+        lines.append(f"| {paper} | {_count_cells(found, data_checked)} |")
+    lines.append(f"| all | {_count_cells(outcomes, data_checked)} |")
     return lines
 
 
@@ -122,15 +139,27 @@ def render_paper(outcomes, paper, figure=None):
     return lines
 
 
-def render_markdown(outcomes, command, figures=None):
+def render_markdown(outcomes, command, figures=None, data_dir=None):
     """CLAIMS.md: counts per paper, then each paper's forest plot and table.
 
-    `figures`: {paper: figure path relative to CLAIMS.md}, for the papers that have one.
+    Args:
+        outcomes: the `Outcome`s.
+        command: the command that rendered it.
+        figures: {paper: figure path relative to CLAIMS.md}, for the papers that have one.
+        data_dir: the data folder the outcomes were checked against, as the command names it;
+            None when they were not.
     """
     figures = figures or {}
     lines = ["# Claims", "", INTRO]
     lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
-    lines += render_counts(outcomes) + [""]
+    lines += render_counts(outcomes, data_checked=data_dir is not None) + [""]
+    if data_dir is not None:
+        lines += [
+            "“Of which data missing”: claims not run whose rows read files absent from "
+            f"`{data_dir}`, the data folder checked; their commands would download those files "
+            "or name where to place them, so they wait for data, not only for compute.",
+            "",
+        ]
     for paper in PAPERS:
         if any(o.claim.paper == paper for o in outcomes):
             lines += render_paper(outcomes, paper, figures.get(paper)) + [""]

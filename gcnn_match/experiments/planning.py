@@ -62,17 +62,23 @@ def pending(planned):
     return [c for c, d in planned if not (d / "metrics.json").exists()]
 
 
-def ensure_data(pending_configs, data_dir):
-    """Finds (or downloads, where a URL exists) every split the pending runs read, before any
-    training starts; a missing file stops here with the list of what to place where."""
+def splits_read(configs):
+    """{dataset: sorted split names} that `configs` (each with its scale) read once scaled:
+    train, dev, test and the extra evaluation splits; a held-out dev part has no file."""
     needed = {}
-    for config in pending_configs:
+    for config in configs:
         scaled = apply_scale(config)
         splits = {scaled.train_split, scaled.dev_split, scaled.test_split}
         splits = (splits - {"holdout", None}) | set(scaled.extra_eval_splits)
         needed.setdefault(config.dataset, set()).update(splits)
-    for dataset, splits in needed.items():
-        ensure_dataset(dataset, data_dir, sorted(splits))
+    return {dataset: sorted(splits) for dataset, splits in needed.items()}
+
+
+def ensure_data(pending_configs, data_dir):
+    """Finds (or downloads, where a URL exists) every split the pending runs read, before any
+    training starts; a missing file stops here with the list of what to place where."""
+    for dataset, splits in splits_read(pending_configs).items():
+        ensure_dataset(dataset, data_dir, splits)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,6 +11,7 @@ import pytest
 
 from gcnn_match.claims import assess, report
 from gcnn_match.claims.registry import select
+from gcnn_match.data import registry as datasets
 from tests.claims.synthetic_records import row_lines, write_lines
 
 GCNN_BEATS_CNN = ("gcnn/quora/gcnn", "gcnn/quora/cnn", "test_accuracy")
@@ -107,6 +108,30 @@ def test_rows_without_records_are_not_run_with_the_command_that_runs_them(tmp_pa
     )
     [nothing] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path / "empty")
     assert "--rows=gcnn,cnn" in nothing.command
+
+
+def test_not_run_claims_name_the_data_missing_from_the_folder_checked(tmp_path):
+    """Quora's low-resource splits (dev, test) are there, MultiNLI's are not."""
+    data_dir = tmp_path / "data"
+    for split in ("dev", "test"):
+        path = data_dir / datasets.get_dataset("quora").splits[split][0].path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    claims = [_claim(GCNN_BEATS_CNN), _claim(GCNN_LIKE_ESIM)]
+    quora, multinli = assess.assess(claims, tmp_path / "results", data_dir=data_dir)
+    assert (quora.verdict, quora.missing_data) == ("not run", "")
+    assert multinli.verdict == "not run"
+    assert multinli.missing_data == (
+        f"multinli: dev_matched, dev_mismatched, test_matched, test_mismatched not under {data_dir}"
+    )
+    text = report.render_markdown([quora, multinli], "make claims", data_dir=data_dir)
+    assert "| not run | of which data missing |" in text and "| GCNN | 0 | 0 | 0 | 2 | 1 |" in text
+    assert f"files absent from `{data_dir}`, the data folder checked" in text
+    assert f"| not run (data missing: {multinli.missing_data}): `{multinli.command}` |" in text
+    assert f"| not run: `{quora.command}` |" in text
+    unchecked = assess.assess(claims, tmp_path / "results")
+    assert [o.missing_data for o in unchecked] == ["", ""]
+    assert "data missing" not in report.render_markdown(unchecked, "make claims")
 
 
 def _floor_record(results_dir, table, majority, tfidf_lr, scale="low-resource"):
