@@ -80,7 +80,7 @@ def main(argv):
             driver.train_pending(
                 planned, FLAGS.data_dir, FLAGS.cache_dir, FLAGS.estimate, label=curve.name
             )
-        record = curve_records.update_record(curve, FLAGS.results_dir, plans[curve.name])
+        record = curve_records.update_record(curve, FLAGS.results_dir, plans[curve.name], changes)
         if record["runs"]:
             record = _with_floors(curve, plans[curve.name], record, changes)
             path = report.write_figure(

@@ -222,10 +222,14 @@ def write_floors(curve, results_dir, record, floors):
     return record
 
 
-def update_record(curve, results_dir, planned):
+def update_record(curve, results_dir, planned, changes=()):
     """Adds the finished runs of `planned` to the curve's records (predictions and JSON), kept
     with the runs (and floors) recorded before, recomputes the gap statistics and writes both
-    atomically; returns the JSON record."""
+    atomically; returns the JSON record.
+
+    `changes`: the overrides ((key, value) pairs) `planned` was made with; the record keeps
+    those of the last call that found finished runs, so its section names the command that
+    trains them."""
     entries, lines = collect(curve, planned)
     path = predictions_path(results_dir, curve.name)
     all_lines = records.read_record(path)
@@ -243,6 +247,10 @@ def update_record(curve, results_dir, planned):
         "runs": runs,
         "gaps": gap_statistics(curve, runs, all_lines if len(all_lines) else None),
     }
+    if entries:
+        record["overrides"] = [[key, value] for key, value in changes]
+    elif "overrides" in earlier:
+        record["overrides"] = earlier["overrides"]
     if "floors" in earlier:
         record["floors"] = earlier["floors"]
     if runs:  # a curve never run keeps no record: its section says "not run"

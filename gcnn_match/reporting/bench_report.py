@@ -110,6 +110,16 @@ def _cost_table(results):
     return lines
 
 
+SPEEDUP_COLUMNS = {
+    "bucketing": "bucketing vs fixed padding",
+    "xla": "XLA on/off",
+    "onednn": "oneDNN on/off",
+    "fused": "fused/unfused gate convs",
+    "jax_train": "JAX/TF training",
+    "jax_inference": "JAX/TF inference",
+}
+
+
 def _speedup_table(results):
     lines = [
         "",
@@ -120,16 +130,16 @@ def _speedup_table(results):
         "interleaved on the same batches; oneDNN and JAX need processes of their own, run "
         "one after another, so their ratios also carry any change of load between them.",
         "",
-        "| model | bucketing vs fixed padding | XLA on/off | oneDNN on/off "
-        "| fused/unfused gate convs | JAX/TF training | JAX/TF inference |",
-        "|" + "---|" * 7,
     ]
-    for r in results:
-        s = speedups(r)
-        cells = [
-            _fmt(s[k], ".2f", "x")
-            for k in ("bucketing", "xla", "onednn", "fused", "jax_train", "jax_inference")
-        ]
+    ratios = [speedups(r) for r in results]
+    # Only the comparisons this run measured (bench.py --compare) get a column.
+    columns = [k for k in SPEEDUP_COLUMNS if any(s[k] is not None for s in ratios)]
+    lines += [
+        "| model | " + " | ".join(SPEEDUP_COLUMNS[k] for k in columns) + " |",
+        "|" + "---|" * (len(columns) + 1),
+    ]
+    for r, s in zip(results, ratios):
+        cells = [_fmt(s[k], ".2f", "x") for k in columns]
         lines.append(f"| {r['name']} | " + " | ".join(cells) + " |")
     failures = [
         f"{r['name']} ({where}): {r[key]['error']}"
@@ -223,7 +233,8 @@ def render(results, environment, command, cache, current_jit_compile):
     lines += _speedup_table(results)
     if cache:
         lines += _cache_table(cache)
-    lines += _defaults_table(results, current_jit_compile)
+    if any(speedups(r)[k] is not None for r in results for k in ("xla", "onednn", "jax_train")):
+        lines += _defaults_table(results, current_jit_compile)
     return "\n".join(lines) + "\n"
 
 

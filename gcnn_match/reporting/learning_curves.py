@@ -203,6 +203,8 @@ def render_curve(curve, record, figure):
     """The subsection of one curve; `record` None (or without runs): "not run" with the command
     that runs it. `figure`: the figure's path relative to the report."""
     lines = [f"### {curve.title} (`{curve.name}`)", ""]
+    # The overrides the recorded runs were trained with (an epoch cap), so the command is theirs.
+    overrides = [tuple(change) for change in (record or {}).get("overrides", [])]
     rows = ", ".join(f"{_label(row)} (`{row}`)" for row in curve.rows)
     sizes = " and ".join(f"{size:,}" for size in curve.sizes if size is not None) + " pairs"
     if None in curve.sizes:
@@ -212,7 +214,7 @@ def render_curve(curve, record, figure):
         f"training part, seeds {', '.join(map(str, curve.seeds))}; every size selects on the "
         "same held-out part and is tested on the same test split (docs/design.md#learning-curves).",
         "",
-        f"Command: `{curve.command()}`",
+        f"Command: `{curve.command(changes=overrides)}`",
         "",
     ]
     if curve.note:

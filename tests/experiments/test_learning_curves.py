@@ -198,6 +198,9 @@ def test_the_record_round_trips_and_renders(tmp_path):
 
     markdown = report.render_curve(TOY, read, "figures/curves-toy.png")
     assert "![light vs hypothesis only](figures/curves-toy.png)" in markdown
+    assert f"Command: `{TOY.command()}`" in markdown
+    capped = report.render_curve(TOY, dict(read, overrides=[["epochs", 6]]), "x.png")
+    assert "Command: `python experiments/curves.py --curve=toy --override=epochs=6 " in capped
     assert "| ATTCONV – light | 8,857 |" in markdown and "7 / 100 |" in markdown
     assert "| **opens** |" in markdown and "Not run" not in markdown
     assert report.write_figure(TOY, read, tmp_path / "curves-toy.png").stat().st_size > 1000
@@ -392,8 +395,11 @@ def test_a_tiny_curve_trains_resumes_and_records(shared_data, tmp_path):
     plan = curves.planned(tiny, tiny.seeds, tmp_path / "runs", changes)
     planned = [run for runs in plan.values() for run in runs]
     driver.train_pending(planned, shared_data, tmp_path / "cache", estimate=False)
-    record = curve_records.update_record(tiny, tmp_path, plan)
+    record = curve_records.update_record(tiny, tmp_path, plan, changes)
     assert len(record["runs"]) == 4
+    assert record["overrides"] == [["epochs", 1], ["max_eval_examples", 200]]
+    # A later call that finds none of its planned runs keeps the overrides of the runs shown.
+    assert curve_records.update_record(tiny, tmp_path, {}, [])["overrides"] == record["overrides"]
     assert {(r["size"], r["train_pairs"]) for r in record["runs"]} == {(60, 60), (120, 120)}
     assert record["gaps"][0]["verdict"] in curve_records.VERDICTS
     assert record["gaps"][0]["change"]["units"] == 200

@@ -111,7 +111,12 @@ def test_report_ratios_failures_and_suggested_defaults():
         [{"data": "quora", "cold_seconds": 6.0, "warm_seconds": 2.0}],
         lambda model: False,
     )
-    assert "| m/a | 2.00x | 1.20x | 2.00x | – | 1.50x | 0.50x |" in text
+    # No row measured fused gates: that column is left out.
+    assert "| m/a | 2.00x | 1.20x | 2.00x | 1.50x | 0.50x |" in text
+    assert "fused/unfused" not in text and "Settings these measurements support" in text
+    plain = render([_record("m/c", "cnn_like")], env, "cmd", [], lambda model: False)
+    assert "| model | bucketing vs fixed padding |\n" in plain and "| m/c | 2.00x |" in plain
+    assert "XLA on/off" not in plain and "Settings these measurements support" not in plain
     assert "m/b (JAX backend): m/b: NotImplementedError: no scan" in text
     assert "| quora | 6.0 | 2.0 | 3.0x |" in text
     assert "150.0 (75%)" in text and "| 1024 |" in text  # of the 200 GFLOP/s peak; MiB
