@@ -103,10 +103,10 @@ figures: install
 
 # CLAIMS.md and figures/claims-<paper>.png: each comparative claim of the papers against the
 # committed records only (results/predictions/, results/bench*.json, results/latency.json), so a
-# fresh clone renders it; trains nothing. A claim whose rows never ran names the command, and
-# which files under DATA_DIR its rows would read are missing.
+# fresh clone renders the same verdicts; trains nothing. A claim whose rows never ran names the
+# command and, where the folder DATA_DIR exists, which dataset splits its rows read are missing.
 claims: install
-	$(PY) experiments/claims.py --data_dir=$(DATA_DIR)
+	$(PY) experiments/claims.py $(if $(wildcard $(DATA_DIR)),--data_dir=$(DATA_DIR))
 
 # Learning curves (docs/design.md#learning-curves): the rows of each headline claim trained on
 # nested subsets of ~1k, ~3k and all ~9k low-resource training pairs, 3 seeds; finished runs are

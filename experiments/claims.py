@@ -5,12 +5,12 @@ CLAIMS.md and one forest plot per paper (`make claims`).
     python experiments/claims.py --paper=GCNN --scales=low-resource
     python experiments/claims.py --data_dir=../shared/data
 
-It reads only what is committed: the per-example prediction records
+Its measurements are only what is committed: the per-example prediction records
 (results/predictions/<table>-<scale>.csv.gz, written by reproduce.py) and the benchmark records
-(results/bench*.json, results/latency.json), so a fresh clone renders the same report. A claim
+(results/bench*.json, results/latency.json), so a fresh clone renders the same verdicts. A claim
 whose rows have no record says "not run", with the command that would run them; with
---data_dir, also which files those rows would read are absent from that folder (such claims
-wait for data, not only for compute).
+--data_dir (which must be a folder), also which dataset splits those rows read are absent from
+that folder: such claims wait for data, not only for compute.
 """
 
 import os
@@ -39,8 +39,8 @@ flags.DEFINE_string("paper", None, f"Only this paper's claims (one of {registry.
 flags.DEFINE_string(
     "data_dir",
     None,
-    'Dataset folder: each "not run" claim also names the files its rows read that are absent '
-    "there. Not given: not checked.",
+    'Dataset folder: each "not run" claim also names the dataset splits its rows read that '
+    "have no file there, and its command reads that folder. Not given: not checked.",
 )
 
 
@@ -51,6 +51,11 @@ def main(argv):
         raise app.UsageError(f"--scales: {unknown[0]!r} is not a scale; use some of {SCALES}")
     if FLAGS.paper and FLAGS.paper not in registry.PAPERS:
         raise app.UsageError(f"--paper: {FLAGS.paper!r} is none of {', '.join(registry.PAPERS)}")
+    if FLAGS.data_dir is not None and not os.path.isdir(FLAGS.data_dir):
+        # Else a mistyped folder would mark every claim's data missing.
+        raise app.UsageError(
+            f"--data_dir: {FLAGS.data_dir!r} is not a folder; name the data folder"
+        )
     outcomes = assess.assess(
         registry.select(FLAGS.paper), FLAGS.results_dir, FLAGS.scales, FLAGS.data_dir
     )

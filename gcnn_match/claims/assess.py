@@ -357,9 +357,10 @@ def assess_latency(claim, results_dir):
 
 
 def missing_data(claim, data_dir):
-    """The splits the rows of `claim` read at NOT_RUN_SCALE (bench reads the same files) that
-    have no file under `data_dir`: "multinli: dev_matched, test_matched not under data"; ""
-    when all are there or the claim reads no data (latency).
+    """The dataset splits the rows of `claim` read at NOT_RUN_SCALE (bench reads the same
+    files) that have no file under `data_dir`: "multinli (dev_matched, test_matched)"; "" when
+    all are there or the claim reads no data (latency). Only splits are checked, not vectors
+    or other resources (a missing one of those stops the run itself, naming it).
 
     Args:
         claim: a `Claim`.
@@ -373,8 +374,8 @@ def missing_data(claim, data_dir):
         present = available_splits(dataset, data_dir)
         absent = [split for split in splits if split not in present]
         if absent:
-            missing.append(f"{dataset}: {', '.join(absent)}")
-    return f"{'; '.join(missing)} not under {data_dir}" if missing else ""
+            missing.append(f"{dataset} ({', '.join(absent)})")
+    return "; ".join(missing)
 
 
 def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
@@ -384,7 +385,8 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
         claims: the `Claim`s.
         results_dir: the folder of the committed records.
         scales: scales in order of preference.
-        data_dir: when given, each "not run" outcome names the data its rows lack there.
+        data_dir: when given, each "not run" outcome names the splits its rows lack there,
+            and its command reads that folder.
     """
     store = Records(results_dir)
     outcomes = []
@@ -396,7 +398,11 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
         else:
             outcome = assess_difference(claim, store, scales)
         if data_dir is not None and outcome.verdict == "not run":
-            outcome = dataclasses.replace(outcome, missing_data=missing_data(claim, data_dir))
+            outcome = dataclasses.replace(
+                outcome,
+                missing_data=missing_data(claim, data_dir),
+                command=f"{outcome.command} {shlex.quote(f'--data_dir={data_dir}')}",
+            )
         outcomes.append(outcome)
     return outcomes
 

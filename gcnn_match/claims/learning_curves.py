@@ -1,10 +1,11 @@
 """A learning curve's record and its gap statistics (docs/design.md#learning-curves).
 
 The record, results/curves-<name>.json, holds one entry per finished run (row, size, seed):
-its metric, training pairs, epochs run and allowed, and the command and machine that trained
-it; then, per gap A − B of the curve, the gap at each size and its change from the smallest to
-the largest size, each with a 95% interval, and the verdict. The runs' per-example outcomes go
-to results/predictions/curves-<name>.csv.gz (`records.py`'s format), which the intervals read.
+its metric, training pairs, epochs run and allowed, the overrides it was planned with (an epoch
+cap), and the command and machine that trained it; then, per gap A − B of the curve, the gap
+at each size and its change from the smallest to the largest size, each with a 95% interval,
+and the verdict. The runs' per-example outcomes go to results/predictions/curves-<name>.csv.gz
+(`records.py`'s format), which the intervals read.
 
 - Gap at a size: Δ = A − B with the seed-and-test-set bootstrap of `compare_rows`.
 - Change: (Δ at the largest size) − (Δ at the smallest), the contrast of four rows with
@@ -43,8 +44,10 @@ def predictions_path(results_dir, name):
     return pathlib.Path(results_dir) / "predictions" / f"curves-{name}.csv.gz"
 
 
-def run_entry(curve, row, size, run_dir):
-    """The record entry of one run of `row` at `size`; None when it has not finished."""
+def run_entry(curve, row, size, run_dir, changes=()):
+    """The record entry of one run of `row` at `size`, planned with the overrides `changes`
+    (they name its run directory, so every call that finds it passes the same); None when it
+    has not finished."""
     metrics = read_json(run_dir / "metrics.json")
     if metrics is None:
         return None
@@ -60,18 +63,19 @@ def run_entry(curve, row, size, run_dir):
         "epochs_run": metrics["epochs_run"],
         "max_epochs": read_json(run_dir / "config.json")["epochs"],
         "registered_epochs": registry.get(row).epochs,
+        "overrides": [[key, value] for key, value in changes],
         "machine": provenance["machine"],
         "command": provenance["command"],
     }
 
 
-def collect(curve, planned):
-    """(entries, prediction lines) of the finished runs of `planned` (`curves.planned`); the
-    lines are None when no run has finished."""
+def collect(curve, planned, changes=()):
+    """(entries, prediction lines) of the finished runs of `planned` (`curves.planned`, with
+    the overrides `changes`); the lines are None when no run has finished."""
     entries, frames = [], []
     for (row, size), runs in planned.items():
         for _, run_dir in runs:
-            entry = run_entry(curve, row, size, run_dir)
+            entry = run_entry(curve, row, size, run_dir, changes)
             if entry is not None:
                 entries.append(entry)
                 split = records.split_and_column(curve.metric)[0]
@@ -106,6 +110,19 @@ def shown_runs(runs, row, size):
         return []
     best = max(by_config.values(), key=lambda e: (len(e), max(x["max_epochs"] for x in e)))
     return sorted(best, key=lambda e: e["seed"])
+
+
+def shown_overrides(curve, runs):
+    """The distinct overrides ((key, value) tuples) of the runs the curve's tables show
+    (`shown_runs` of each row and size), in order; an entry recorded before entries kept them
+    counts as none."""
+    found = [
+        tuple(tuple(change) for change in entry.get("overrides", []))
+        for row in curve.rows
+        for size in curve.sizes
+        for entry in shown_runs(runs, row, size)
+    ]
+    return list(dict.fromkeys(found))
 
 
 def _scores(lines, entries, column):
@@ -223,14 +240,10 @@ def write_floors(curve, results_dir, record, floors):
 
 
 def update_record(curve, results_dir, planned, changes=()):
-    """Adds the finished runs of `planned` to the curve's records (predictions and JSON), kept
-    with the runs (and floors) recorded before, recomputes the gap statistics and writes both
-    atomically; returns the JSON record.
-
-    `changes`: the overrides ((key, value) pairs) `planned` was made with; the record keeps
-    those of the last call that found finished runs, so its section names the command that
-    trains them."""
-    entries, lines = collect(curve, planned)
+    """Adds the finished runs of `planned` (made with the overrides `changes`) to the curve's
+    records (predictions and JSON), kept with the runs (and floors) recorded before,
+    recomputes the gap statistics and writes both atomically; returns the JSON record."""
+    entries, lines = collect(curve, planned, changes)
     path = predictions_path(results_dir, curve.name)
     all_lines = records.read_record(path)
     if lines is not None:
@@ -247,10 +260,6 @@ def update_record(curve, results_dir, planned, changes=()):
         "runs": runs,
         "gaps": gap_statistics(curve, runs, all_lines if len(all_lines) else None),
     }
-    if entries:
-        record["overrides"] = [[key, value] for key, value in changes]
-    elif "overrides" in earlier:
-        record["overrides"] = earlier["overrides"]
     if "floors" in earlier:
         record["floors"] = earlier["floors"]
     if runs:  # a curve never run keeps no record: its section says "not run"

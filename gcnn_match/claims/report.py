@@ -155,9 +155,11 @@ def render_markdown(outcomes, command, figures=None, data_dir=None):
     lines += render_counts(outcomes, data_checked=data_dir is not None) + [""]
     if data_dir is not None:
         lines += [
-            "“Of which data missing”: claims not run whose rows read files absent from "
-            f"`{data_dir}`, the data folder checked; their commands would download those files "
-            "or name where to place them, so they wait for data, not only for compute.",
+            "“Of which data missing”: claims not run whose rows read dataset splits with no "
+            f"file in `{data_dir}`, the data folder checked (each cell names them): they wait "
+            "for data; `reproduce.py` downloads a split that has a public URL and names where "
+            "to place the others. The other claims not run have their splits there (vectors "
+            "and other resources are not checked).",
             "",
         ]
     for paper in PAPERS:

@@ -13,6 +13,15 @@ import statistics
 # shared 2-core machine is a few percent).
 SPEEDUP_THRESHOLD = 1.05
 MIB = 2**20
+# The before/after ratios of `speedups`, as the table heads them.
+SPEEDUP_COLUMNS = {
+    "bucketing": "bucketing vs fixed padding",
+    "xla": "XLA on/off",
+    "onednn": "oneDNN on/off",
+    "fused": "fused/unfused gate convs",
+    "jax_train": "JAX/TF training",
+    "jax_inference": "JAX/TF inference",
+}
 
 
 def _ratio(after, before):
@@ -110,30 +119,24 @@ def _cost_table(results):
     return lines
 
 
-SPEEDUP_COLUMNS = {
-    "bucketing": "bucketing vs fixed padding",
-    "xla": "XLA on/off",
-    "onednn": "oneDNN on/off",
-    "fused": "fused/unfused gate convs",
-    "jax_train": "JAX/TF training",
-    "jax_inference": "JAX/TF inference",
-}
-
-
 def _speedup_table(results):
     lines = [
         "",
         "Before/after throughput ratios, measured in the same run (> 1: the "
         "optimisation is faster; training on bucketed batches unless said otherwise):",
         "",
-        "Bucketing, XLA and fused gates are timed in one process, XLA and fusing "
-        "interleaved on the same batches; oneDNN and JAX need processes of their own, run "
-        "one after another, so their ratios also carry any change of load between them.",
-        "",
     ]
     ratios = [speedups(r) for r in results]
-    # Only the comparisons this run measured (bench.py --compare) get a column.
+    # Only the comparisons measured (requested by bench.py --compare and not failed on every
+    # row: the failures are listed below) get a column.
     columns = [k for k in SPEEDUP_COLUMNS if any(s[k] is not None for s in ratios)]
+    if columns != ["bucketing"]:
+        lines += [
+            "Bucketing, XLA and fused gates are timed in one process, XLA and fusing "
+            "interleaved on the same batches; oneDNN and JAX need processes of their own, run "
+            "one after another, so their ratios also carry any change of load between them.",
+            "",
+        ]
     lines += [
         "| model | " + " | ".join(SPEEDUP_COLUMNS[k] for k in columns) + " |",
         "|" + "---|" * (len(columns) + 1),
@@ -205,7 +208,7 @@ def suggested_defaults(results):
     return out
 
 
-def _defaults_table(results, current_jit_compile):
+def _defaults_table(defaults, current_jit_compile):
     lines = [
         "",
         f"Settings these measurements support per model (median ratio over its rows; "
@@ -217,7 +220,7 @@ def _defaults_table(results, current_jit_compile):
         "| JAX/TF | backend |",
         "|" + "---|" * 7,
     ]
-    for model, s in sorted(suggested_defaults(results).items()):
+    for model, s in sorted(defaults.items()):
         onednn = "–" if s["onednn_on"] is None else "on" if s["onednn_on"] else "off"
         lines.append(
             f"| {model} | {_fmt(s['xla'], '.2f', 'x')} | {_fmt(s['jit_compile'], '')} "
@@ -233,8 +236,9 @@ def render(results, environment, command, cache, current_jit_compile):
     lines += _speedup_table(results)
     if cache:
         lines += _cache_table(cache)
-    if any(speedups(r)[k] is not None for r in results for k in ("xla", "onednn", "jax_train")):
-        lines += _defaults_table(results, current_jit_compile)
+    defaults = suggested_defaults(results)
+    if any(s[k] is not None for s in defaults.values() for k in ("xla", "onednn", "jax")):
+        lines += _defaults_table(defaults, current_jit_compile)
     return "\n".join(lines) + "\n"
 
 

@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from gcnn_match.claims.learning_curves import shown_runs
+from gcnn_match.claims.learning_curves import shown_overrides, shown_runs
 from gcnn_match.experiments import registry
 from gcnn_match.reporting.heatmaps import new_figure, save_png
 from gcnn_match.reporting.tables import run_of_registered
@@ -199,12 +199,21 @@ def _gaps_table(curve, record):
     return lines
 
 
+def _commands(curve, record):
+    """The line naming the command of the runs shown, with the overrides (an epoch cap) they
+    were trained with; one per set of overrides where the rows or sizes differ."""
+    found = shown_overrides(curve, (record or {}).get("runs", [])) or [()]
+    if len(found) == 1:
+        return [f"Command: `{curve.command(changes=found[0])}`"]
+    return ["Commands (the runs shown differ in their overrides):", ""] + [
+        f"- `{curve.command(changes=changes)}`" for changes in found
+    ]
+
+
 def render_curve(curve, record, figure):
     """The subsection of one curve; `record` None (or without runs): "not run" with the command
     that runs it. `figure`: the figure's path relative to the report."""
     lines = [f"### {curve.title} (`{curve.name}`)", ""]
-    # The overrides the recorded runs were trained with (an epoch cap), so the command is theirs.
-    overrides = [tuple(change) for change in (record or {}).get("overrides", [])]
     rows = ", ".join(f"{_label(row)} (`{row}`)" for row in curve.rows)
     sizes = " and ".join(f"{size:,}" for size in curve.sizes if size is not None) + " pairs"
     if None in curve.sizes:
@@ -214,7 +223,7 @@ def render_curve(curve, record, figure):
         f"training part, seeds {', '.join(map(str, curve.seeds))}; every size selects on the "
         "same held-out part and is tested on the same test split (docs/design.md#learning-curves).",
         "",
-        f"Command: `{curve.command(changes=overrides)}`",
+        *_commands(curve, record),
         "",
     ]
     if curve.note:

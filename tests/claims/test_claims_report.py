@@ -122,15 +122,19 @@ def test_not_run_claims_name_the_data_missing_from_the_folder_checked(tmp_path):
     assert (quora.verdict, quora.missing_data) == ("not run", "")
     assert multinli.verdict == "not run"
     assert multinli.missing_data == (
-        f"multinli: dev_matched, dev_mismatched, test_matched, test_mismatched not under {data_dir}"
+        "multinli (dev_matched, dev_mismatched, test_matched, test_mismatched)"
     )
+    # The commands read the folder checked.
+    assert quora.command.endswith(f" --data_dir={data_dir}")
+    assert multinli.command.endswith(f" --data_dir={data_dir}")
     text = report.render_markdown([quora, multinli], "make claims", data_dir=data_dir)
     assert "| not run | of which data missing |" in text and "| GCNN | 0 | 0 | 0 | 2 | 1 |" in text
-    assert f"files absent from `{data_dir}`, the data folder checked" in text
+    assert f"no file in `{data_dir}`, the data folder checked" in text
     assert f"| not run (data missing: {multinli.missing_data}): `{multinli.command}` |" in text
     assert f"| not run: `{quora.command}` |" in text
     unchecked = assess.assess(claims, tmp_path / "results")
     assert [o.missing_data for o in unchecked] == ["", ""]
+    assert "--data_dir" not in unchecked[1].command
     assert "data missing" not in report.render_markdown(unchecked, "make claims")
 
 
@@ -307,3 +311,11 @@ def test_make_claims_renders_from_the_records_alone(tmp_path):
         [sys.executable, "experiments/claims.py", "--scales=huge"], capture_output=True, text=True
     )
     assert bad.returncode == 2 and bad.stderr.startswith("error: --scales: 'huge'")
+    missing = tmp_path / "no such folder"
+    bad = subprocess.run(
+        [sys.executable, "experiments/claims.py", f"--data_dir={missing}"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and bad.stderr.startswith("error: --data_dir: ")
+    assert "not a folder" in bad.stderr and "Traceback" not in bad.stderr

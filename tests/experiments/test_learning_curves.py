@@ -198,9 +198,7 @@ def test_the_record_round_trips_and_renders(tmp_path):
 
     markdown = report.render_curve(TOY, read, "figures/curves-toy.png")
     assert "![light vs hypothesis only](figures/curves-toy.png)" in markdown
-    assert f"Command: `{TOY.command()}`" in markdown
-    capped = report.render_curve(TOY, dict(read, overrides=[["epochs", 6]]), "x.png")
-    assert "Command: `python experiments/curves.py --curve=toy --override=epochs=6 " in capped
+    assert f"Command: `{TOY.command()}`" in markdown  # entries without overrides: none
     assert "| ATTCONV – light | 8,857 |" in markdown and "7 / 100 |" in markdown
     assert "| **opens** |" in markdown and "Not run" not in markdown
     assert report.write_figure(TOY, read, tmp_path / "curves-toy.png").stat().st_size > 1000
@@ -397,12 +395,28 @@ def test_a_tiny_curve_trains_resumes_and_records(shared_data, tmp_path):
     driver.train_pending(planned, shared_data, tmp_path / "cache", estimate=False)
     record = curve_records.update_record(tiny, tmp_path, plan, changes)
     assert len(record["runs"]) == 4
-    assert record["overrides"] == [["epochs", 1], ["max_eval_examples", 200]]
-    # A later call that finds none of its planned runs keeps the overrides of the runs shown.
-    assert curve_records.update_record(tiny, tmp_path, {}, [])["overrides"] == record["overrides"]
+    assert all(
+        r["overrides"] == [["epochs", 1], ["max_eval_examples", 200]] for r in record["runs"]
+    )
     assert {(r["size"], r["train_pairs"]) for r in record["runs"]} == {(60, 60), (120, 120)}
     assert record["gaps"][0]["verdict"] in curve_records.VERDICTS
     assert record["gaps"][0]["change"]["units"] == 200
     stamps = [(d / "metrics.json").stat().st_mtime_ns for _, d in planned]
     driver.train_pending(planned, shared_data, tmp_path / "cache", estimate=False)
     assert [(d / "metrics.json").stat().st_mtime_ns for _, d in planned] == stamps
+
+
+def test_the_command_is_that_of_the_runs_shown():
+    runs, _ = _synthetic({100: 0.0, 300: 0.03, None: 0.08})
+    capped = [dict(entry, overrides=[["epochs", 6]]) for entry in runs]
+    markdown = report.render_curve(TOY, {"runs": capped, "gaps": []}, "x.png")
+    assert "Command: `python experiments/curves.py --curve=toy --override=epochs=6 " in markdown
+    # A one-seed run under other overrides is not shown (fewer seeds), nor is its command.
+    extra = dict(capped[0], seed=9, config="other-epochs1", overrides=[["epochs", 1]])
+    markdown = report.render_curve(TOY, {"runs": capped + [extra], "gaps": []}, "x.png")
+    assert "--override=epochs=1" not in markdown and "--override=epochs=6" in markdown
+    # Rows shown under different overrides: one command each.
+    mixed = [dict(e, overrides=[]) if e["row"] == TOY.rows[0] else e for e in capped]
+    markdown = report.render_curve(TOY, {"runs": mixed, "gaps": []}, "x.png")
+    assert "Commands (the runs shown differ in their overrides):" in markdown
+    assert f"- `{TOY.command()}`" in markdown and "--override=epochs=6" in markdown

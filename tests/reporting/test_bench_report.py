@@ -117,6 +117,7 @@ def test_report_ratios_failures_and_suggested_defaults():
     plain = render([_record("m/c", "cnn_like")], env, "cmd", [], lambda model: False)
     assert "| model | bucketing vs fixed padding |\n" in plain and "| m/c | 2.00x |" in plain
     assert "XLA on/off" not in plain and "Settings these measurements support" not in plain
+    assert "oneDNN and JAX need processes" not in plain and "oneDNN and JAX need" in text
     assert "m/b (JAX backend): m/b: NotImplementedError: no scan" in text
     assert "| quora | 6.0 | 2.0 | 3.0x |" in text
     assert "150.0 (75%)" in text and "| 1024 |" in text  # of the 200 GFLOP/s peak; MiB
