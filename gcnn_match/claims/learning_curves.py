@@ -195,7 +195,8 @@ def compute_floors(curve, planned, data_dir, known=None, changes=()):
     that recomputes them (with the overrides `changes` of `planned`), "selection", "C_grid",
     "library", "sizes": [per size: "size", "split_fields" (`floor.split_fields`), "splits" in
     words, "examples" per role, "floors" (`floor.floors_of`'s)]}. A size whose split fields
-    and library equal those of the floors `known` (the record's) keeps them, unread and unfit.
+    and library equal those of the floors `known` (the record's) keeps them, unread and unfit;
+    when every size does, the command is the one that computed them.
     ValueError when the rows at a size read different splits, or the splits carry example
     limits."""
     reusable = {}
@@ -211,10 +212,11 @@ def compute_floors(curve, planned, data_dir, known=None, changes=()):
         fitted, _ = floor.compute(config, data_dir)
         kept = {key: fitted[key] for key in ("splits", "examples", "floors")}
         sizes.append({"size": size, "split_fields": fields, **kept})
-    source = fitted or known
+    if fitted is None:  # every size kept: so is the command that computed them
+        return dict(known, sizes=sizes)
     return {
         "command": curve.command(report_only=True, changes=changes),
-        **{key: source[key] for key in ("selection", "C_grid", "library")},
+        **{key: fitted[key] for key in ("selection", "C_grid", "library")},
         "sizes": sizes,
     }
 
