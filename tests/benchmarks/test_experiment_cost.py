@@ -76,7 +76,9 @@ def test_bench_measures_cost_and_optimisations(shared_data, tmp_path):
         "python": "3",
     }
     text = render([result], env, "cmd", [], lambda model: False)
-    assert "| gcnn/quora/gcnn |" in text and "| compare_aggregate |" in text
+    assert "| gcnn/quora/gcnn |" in text and "fused/unfused gate convs" in text
+    # Only the fused comparison was measured: no XLA/oneDNN/JAX column, no settings table.
+    assert "XLA on/off" not in text and "Settings these measurements support" not in text
 
 
 @pytest.mark.slow
