@@ -127,17 +127,26 @@ def _seed_count(lines):
     return "vote" if list(seeds) == [0] else str(len(seeds))
 
 
-def reproduce_command(table, rows, scale=NOT_RUN_SCALE):
-    """The reproduce.py command that trains `rows` (registered names) of `table`, 5 seeds."""
+def reproduce_command(table, rows, scale=NOT_RUN_SCALE, epochs=None):
+    """The reproduce.py command that trains `rows` (registered names) of `table`, 5 seeds,
+    under the epoch cap `epochs` when given."""
     slugs = ",".join(name.rsplit("/", 1)[-1] for name in rows)
-    return "python experiments/reproduce.py " + shlex.join(
-        [
-            f"--table={table}",
-            f"--rows={slugs}",
-            f"--scale={scale}",
-            f"--seeds={','.join(map(str, SEEDS))}",
-        ]
-    )
+    flags = [
+        f"--table={table}",
+        f"--rows={slugs}",
+        f"--scale={scale}",
+        f"--seeds={','.join(map(str, SEEDS))}",
+    ]
+    if epochs is not None:
+        flags.append(f"--epochs={epochs}")
+    return "python experiments/reproduce.py " + shlex.join(flags)
+
+
+def _cap_of(lines, name):
+    """The epoch cap of the config a claim would read from `lines` (one row's records), or None
+    when that config trains the registered schedule."""
+    cap = int(_one_config(lines)["max_epochs"].iloc[0])
+    return None if cap == experiments.get(name).epochs else cap
 
 
 @dataclasses.dataclass(frozen=True)
@@ -220,12 +229,17 @@ def assess_difference(claim, store, scales):
     found = difference(store, claim.table_id, claim.a, claim.b, claim.metric, scales)
     if found is None:
         split, _ = records.split_and_column(claim.metric)
-        missing = [
-            row
+        lines = {
+            row: store.lines(claim.table_id, NOT_RUN_SCALE, row, split)
             for row in (claim.a, claim.b)
-            if store.lines(claim.table_id, NOT_RUN_SCALE, row, split).empty
-        ]
-        command = reproduce_command(claim.table_id, missing or [claim.a, claim.b])
+        }
+        missing = [row for row, found in lines.items() if found.empty]
+        # The missing row trains under the cap of the row it is compared with, so that the
+        # claim sets like against like.
+        caps = [_cap_of(found, row) for row, found in lines.items() if not found.empty]
+        command = reproduce_command(
+            claim.table_id, missing or [claim.a, claim.b], epochs=caps[0] if caps else None
+        )
         return Outcome(claim, "not run", command=command)
     result = found.comparison
     if claim.expected == "equivalent":

@@ -110,6 +110,14 @@ def test_rows_without_records_are_not_run_with_the_command_that_runs_them(tmp_pa
     assert "--rows=gcnn,cnn" in nothing.command
 
 
+def test_the_missing_row_trains_under_the_cap_of_the_row_it_is_compared_with(tmp_path):
+    a, _ = GCNN_BEATS_CNN[:2]
+    capped = row_lines(a, 0.9).assign(config="low-resource-e300-epochs6", max_epochs=6)
+    write_lines(tmp_path, "gcnn-quora", capped)
+    [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
+    assert outcome.command.endswith("--rows=cnn --scale=low-resource --seeds=1,2,3,4,5 --epochs=6")
+
+
 def test_not_run_claims_name_the_data_missing_from_the_folder_checked(tmp_path):
     """Quora's low-resource splits (dev, test) are there, MultiNLI's are not."""
     data_dir = tmp_path / "data"
