@@ -114,12 +114,17 @@ def _one_config(lines):
     return lines[lines["config"] == best]
 
 
+def _cap(lines, name):
+    """The epoch cap of one config's `lines` of row `name`, or None where it is the registered
+    schedule."""
+    cap = int(lines["max_epochs"].iloc[0])
+    return None if cap == experiments.get(name).epochs else cap
+
+
 def _epochs(lines, name):
     """ "12–20 / 20" (epochs run by its seeds / registered), with the cap where it differs."""
     run = lines.groupby("seed")["epochs"].first()
-    registered = experiments.get(name).epochs
-    cap = int(lines["max_epochs"].iloc[0])
-    return run_of_registered(run.tolist(), registered, None if cap == registered else cap)
+    return run_of_registered(run.tolist(), experiments.get(name).epochs, _cap(lines, name))
 
 
 def _seed_count(lines):
@@ -140,13 +145,6 @@ def reproduce_command(table, rows, scale=NOT_RUN_SCALE, epochs=None):
     if epochs is not None:
         flags.append(f"--epochs={epochs}")
     return "python experiments/reproduce.py " + shlex.join(flags)
-
-
-def _cap_of(lines, name):
-    """The epoch cap of the config a claim would read from `lines` (one row's records), or None
-    when that config trains the registered schedule."""
-    cap = int(_one_config(lines)["max_epochs"].iloc[0])
-    return None if cap == experiments.get(name).epochs else cap
 
 
 @dataclasses.dataclass(frozen=True)
@@ -229,14 +227,14 @@ def assess_difference(claim, store, scales):
     found = difference(store, claim.table_id, claim.a, claim.b, claim.metric, scales)
     if found is None:
         split, _ = records.split_and_column(claim.metric)
-        lines = {
+        by_row = {
             row: store.lines(claim.table_id, NOT_RUN_SCALE, row, split)
             for row in (claim.a, claim.b)
         }
-        missing = [row for row, found in lines.items() if found.empty]
-        # The missing row trains under the cap of the row it is compared with, so that the
-        # claim sets like against like.
-        caps = [_cap_of(found, row) for row, found in lines.items() if not found.empty]
+        missing = [row for row, lines in by_row.items() if lines.empty]
+        # The missing row trains under the cap of the config the claim would read of the row
+        # it is compared with, so that the claim sets like against like.
+        caps = [_cap(_one_config(lines), row) for row, lines in by_row.items() if not lines.empty]
         command = reproduce_command(
             claim.table_id, missing or [claim.a, claim.b], epochs=caps[0] if caps else None
         )
