@@ -1,0 +1,70 @@
+"""Whole training epochs timed by `train.py` itself: the record of one row, and the report.
+
+The first epoch also traces or compiles every batch shape, so the last epoch of a run is the
+steady state that the time ratios use (`experiments/epoch_times.py` runs at least two).
+"""
+
+import json
+import pathlib
+
+
+def row_record(config, run_dir):
+    """What a finished run directory says about the speed of `config`'s row."""
+    run_dir = pathlib.Path(run_dir)
+    lines = (run_dir / "epochs.jsonl").read_text("utf-8").splitlines()
+    resolved = json.loads((run_dir / "config.json").read_text("utf-8"))
+    return {
+        "row": config.row,
+        "name": config.name,
+        "jit_compile": resolved.get("jit_compile"),
+        "padding": resolved.get("padding"),
+        "batch_size": resolved.get("batch_size"),
+        "epochs": [
+            {k: e[k] for k in ("epoch", "train_seconds", "eval_seconds")}
+            for e in map(json.loads, lines)
+        ],
+        "environment": json.loads((run_dir / "environment.json").read_text("utf-8")),
+    }
+
+
+def render(record, configs, time_ratios):
+    """Markdown: one line per timed row, then the paper's time ratios beside ours.
+
+    Args:
+        record: what `experiments/epoch_times.py` wrote: the rows asked for (`requested`) and
+            those whose run finished (`rows`, in the order they ran).
+        configs: the table's registered configs (their `seconds_per_epoch` targets).
+        time_ratios: (slower row, faster row) pairs, as `registry.time_ratios` gives them.
+    """
+    cap = record.get("max_train_examples")
+    lines = [
+        f"Produced by `{record['command']}` (Keras backend: {record['keras_backend']}; "
+        f"device: {record['device']}).",
+        "",
+        f"One fresh `train.py` process per row of `{record['table']}`, {record['scale']} scale"
+        + (f" (first {cap} training pairs only)" if cap else "")
+        + ", seed 1. Epoch 1 includes tracing or compiling every batch shape; the last epoch "
+        "is the steady state the ratios use. Evaluation (held-out and test) is timed apart.",
+        "",
+        "| row | jit_compile | padding | epoch 1 train s | last epoch train s | eval s |",
+        "|---|---|---|---|---|---|",
+    ]
+    seconds = {}
+    for row in record["rows"]:
+        first, last = row["epochs"][0], row["epochs"][-1]
+        seconds[row["row"]] = last["train_seconds"]
+        lines.append(
+            f"| {row['row']} | {row['jit_compile']} | {row['padding']} | "
+            f"{first['train_seconds']:.1f} | {last['train_seconds']:.1f} (epoch {last['epoch']}) "
+            f"| {last['eval_seconds']:.1f} |"
+        )
+    paper = {c.row: c.targets.get("seconds_per_epoch") for c in configs}
+    lines += ["", "| time ratio | paper (GPU) | ours |", "|---|---|---|"]
+    for slow, fast in time_ratios:
+        if not {slow, fast} <= set(record["requested"]):
+            continue
+        cited = f"{paper[slow] / paper[fast]:.2f}" if paper.get(slow) and paper.get(fast) else "–"
+        timed = slow in seconds and fast in seconds
+        ours = f"{seconds[slow] / seconds[fast]:.2f}" if timed else "– (a run did not finish)"
+        lines.append(f"| {slow} / {fast} | {cited} | {ours} |")
+    return "\n".join(lines) + "\n"

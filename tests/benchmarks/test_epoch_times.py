@@ -1,0 +1,65 @@
+"""The epoch-time record of a run directory and its report (ratios from the last epoch)."""
+
+import json
+
+from gcnn_match.benchmarks.epoch_times import render, row_record
+from gcnn_match.experiments import registry
+
+
+def _run_dir(path, seconds):
+    path.mkdir()
+    epochs = [
+        {"epoch": i + 1, "train_seconds": s, "eval_seconds": 1.5, "train_loss": 0.5}
+        for i, s in enumerate(seconds)
+    ]
+    (path / "epochs.jsonl").write_text("".join(json.dumps(e) + "\n" for e in epochs))
+    (path / "config.json").write_text(
+        json.dumps({"jit_compile": True, "padding": "bucket", "batch_size": 64})
+    )
+    (path / "environment.json").write_text(json.dumps({"cpu": "test"}))
+    return path
+
+
+def _record(tmp_path, timings):
+    configs = {c.row: c for c in registry.select(table="gcnn-quora")}
+    rows = [
+        row_record(configs[row], _run_dir(tmp_path / row.replace(" ", "_"), seconds))
+        for row, seconds in timings.items()
+    ]
+    return {
+        "command": "python experiments/epoch_times.py",
+        "keras_backend": "jax",
+        "device": "test GPU",
+        "table": "gcnn-quora",
+        "scale": "low-resource",
+        "max_train_examples": None,
+        "requested": ["CNN", "GCNN", "ESIM (our implement)"],
+        "rows": rows,
+    }
+
+
+def test_the_record_keeps_every_epoch_and_the_resolved_settings(tmp_path):
+    record = _record(tmp_path, {"GCNN": [40.0, 8.0]})
+    [row] = record["rows"]
+    assert row["name"] == "gcnn/quora/gcnn"
+    assert [e["train_seconds"] for e in row["epochs"]] == [40.0, 8.0]
+    assert "train_loss" not in row["epochs"][0]
+    assert (row["jit_compile"], row["padding"]) == (True, "bucket")
+
+
+def test_ratios_use_the_last_epoch_beside_the_papers(tmp_path):
+    timings = {"CNN": [30.0, 4.0], "GCNN": [40.0, 6.0], "ESIM (our implement)": [90.0, 15.0]}
+    record = _record(tmp_path, timings)
+    text = render(record, registry.select(table="gcnn-quora"), registry.time_ratios("gcnn-quora"))
+    paper = {c.row: c.targets["seconds_per_epoch"] for c in registry.select(table="gcnn-quora")}
+    cited = paper["ESIM (our implement)"] / paper["GCNN"]
+    assert f"| ESIM (our implement) / GCNN | {cited:.2f} | 2.50 |" in text
+    assert "| GCNN / CNN | " in text and "| 1.50 |" in text
+    assert "| GCNN | True | bucket | 40.0 | 6.0 (epoch 2) | 1.5 |" in text
+    assert "GCNN (char) / GCNN" not in text  # GCNN (char) was not asked for
+
+
+def test_a_pair_whose_run_did_not_finish_says_so(tmp_path):
+    record = _record(tmp_path, {"CNN": [30.0, 4.0], "GCNN": [40.0, 6.0]})
+    text = render(record, registry.select(table="gcnn-quora"), registry.time_ratios("gcnn-quora"))
+    assert "| ESIM (our implement) / GCNN | 4.64 | – (a run did not finish) |" in text
