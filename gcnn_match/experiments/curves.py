@@ -142,12 +142,8 @@ register(
         rows=("coin/quora/coin_ours", "coin/quora/ablation_w_o_context"),
         gaps=(("coin/quora/coin_ours", "coin/quora/ablation_w_o_context"),),
         note=(
-            "“w/o context” was chosen before Table 3's 5-seed runs, as the ablation with the "
-            "highest held-out accuracy in the one-seed, 10-epoch, 50-d runs "
-            "(still listed under the COIN Table 3 section of this file); on test accuracy "
-            "“w/o aggregat.” was within 0.01 points of it. In Table 3's 5-seed runs at e = 300 "
-            "every ablation but “simple fusion” is inside the original's seed spread, so none is "
-            "the strongest by a measured margin."
+            "Why this ablation, and what Table 3's 5-seed runs say of the choice: "
+            "[docs/design.md](docs/design.md#learning-curves)."
         ),
     )
 )
