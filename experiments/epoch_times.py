@@ -1,13 +1,14 @@
 """Times whole training epochs of a table's rows, one fresh `train.py` process per row, and
 writes the per-epoch seconds beside the paper's time-per-epoch ratios (BENCHMARKS.md).
 
-    python experiments/epoch_times.py --data_dir=../shared/data                 # GCNN, CNN, ESIM
+    python experiments/epoch_times.py --data_dir=../shared/data                 # CNN, GCNN, ESIM
     KERAS_BACKEND=jax python experiments/epoch_times.py --data_dir=../shared/data --jit_compile \
         --json=results/epoch-times-gpu.json
 
 Unlike `bench.py` (a few timed steps), an epoch here includes the input pipeline, and the
-evaluation after it is timed apart. The record (--json) is rewritten after every row, so a run
-stopped part-way keeps the rows it finished; --report_only re-renders BENCHMARKS.md from it.
+evaluation after it is timed apart. Rows run in the table's order. The record (--json) is written
+before the first row and after every row, so a run stopped part-way keeps the rows it finished
+(and never leaves an older record in place); --report_only re-renders BENCHMARKS.md from it.
 """
 
 import json
@@ -100,6 +101,7 @@ def measure(path):
         "requested": [c.row for c in configs],
         "rows": [],
     }
+    _write(path, record)
     with tempfile.TemporaryDirectory() as tmp:
         runs_dir = pathlib.Path(FLAGS.runs_dir or tmp)
         for config in configs:

@@ -38,8 +38,9 @@ def render(record, configs, time_ratios):
     """
     cap = record.get("max_train_examples")
     lines = [
-        f"Produced by `{record['command']}` (Keras backend: {record['keras_backend']}; "
-        f"device: {record['device']}).",
+        f"## Whole epochs, Keras backend {record['keras_backend']}, {record['device']}",
+        "",
+        f"Produced by `{record['command']}`.",
         "",
         f"One fresh `train.py` process per row of `{record['table']}`, {record['scale']} scale"
         + (f" (first {cap} training pairs only)" if cap else "")

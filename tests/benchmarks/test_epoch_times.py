@@ -1,6 +1,8 @@
 """The epoch-time record of a run directory and its report (ratios from the last epoch)."""
 
 import json
+import subprocess
+import sys
 
 from gcnn_match.benchmarks.epoch_times import render, row_record
 from gcnn_match.experiments import registry
@@ -20,7 +22,15 @@ def _run_dir(path, seconds):
     return path
 
 
+PAPER = {c.row: c.targets["seconds_per_epoch"] for c in registry.select(table="gcnn-quora")}
+
+
+def _render(record):
+    return render(record, registry.select(table="gcnn-quora"), registry.time_ratios("gcnn-quora"))
+
+
 def _record(tmp_path, timings):
+    tmp_path.mkdir(exist_ok=True)
     configs = {c.row: c for c in registry.select(table="gcnn-quora")}
     rows = [
         row_record(configs[row], _run_dir(tmp_path / row.replace(" ", "_"), seconds))
@@ -49,17 +59,30 @@ def test_the_record_keeps_every_epoch_and_the_resolved_settings(tmp_path):
 
 def test_ratios_use_the_last_epoch_beside_the_papers(tmp_path):
     timings = {"CNN": [30.0, 4.0], "GCNN": [40.0, 6.0], "ESIM (our implement)": [90.0, 15.0]}
-    record = _record(tmp_path, timings)
-    text = render(record, registry.select(table="gcnn-quora"), registry.time_ratios("gcnn-quora"))
-    paper = {c.row: c.targets["seconds_per_epoch"] for c in registry.select(table="gcnn-quora")}
-    cited = paper["ESIM (our implement)"] / paper["GCNN"]
-    assert f"| ESIM (our implement) / GCNN | {cited:.2f} | 2.50 |" in text
-    assert "| GCNN / CNN | " in text and "| 1.50 |" in text
+    text = _render(_record(tmp_path, timings))
+    esim_gcnn = PAPER["ESIM (our implement)"] / PAPER["GCNN"]
+    assert f"| ESIM (our implement) / GCNN | {esim_gcnn:.2f} | 2.50 |" in text
+    assert f"| GCNN / CNN | {PAPER['GCNN'] / PAPER['CNN']:.2f} | 1.50 |" in text
     assert "| GCNN | True | bucket | 40.0 | 6.0 (epoch 2) | 1.5 |" in text
     assert "GCNN (char) / GCNN" not in text  # GCNN (char) was not asked for
 
 
 def test_a_pair_whose_run_did_not_finish_says_so(tmp_path):
-    record = _record(tmp_path, {"CNN": [30.0, 4.0], "GCNN": [40.0, 6.0]})
-    text = render(record, registry.select(table="gcnn-quora"), registry.time_ratios("gcnn-quora"))
-    assert "| ESIM (our implement) / GCNN | 4.64 | – (a run did not finish) |" in text
+    for timings in ({"CNN": [30.0, 4.0], "GCNN": [40.0, 6.0]}, {}):
+        text = _render(_record(tmp_path / str(len(timings)), timings))
+        esim_gcnn = PAPER["ESIM (our implement)"] / PAPER["GCNN"]
+        assert (
+            f"| ESIM (our implement) / GCNN | {esim_gcnn:.2f} | – (a run did not finish) |" in text
+        )
+
+
+def test_one_epoch_is_refused_in_one_line():
+    result = subprocess.run(
+        [sys.executable, "experiments/epoch_times.py", "--epochs=1"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "error: --epochs: at least 2 (epoch 1 also compiles); pass --epochs=2"
+    ]
