@@ -23,8 +23,8 @@ from absl import app, flags
 from gcnn_match import cli
 from gcnn_match.benchmarks.epoch_times import render, row_record
 from gcnn_match.experiments import registry
-from gcnn_match.files import write_atomic
 from gcnn_match.reporting.tables import update_section
+from gcnn_match.training.run_dir import read_json, write_json
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("table", "gcnn-quora", "Registered table whose rows are timed.")
@@ -81,18 +81,13 @@ def _train(config, run_dir):
     _python(args)
 
 
-def _write(path, record):
-    write_atomic(path, (json.dumps(record, indent=2, sort_keys=True) + "\n").encode("utf-8"))
-
-
 def measure(path):
     configs = registry.select(table=FLAGS.table, rows=FLAGS.rows)
     if len(configs) != len(FLAGS.rows):
         raise app.UsageError(f"--rows: {FLAGS.rows} are not all rows of {FLAGS.table}")
     probe = json.loads(_python(["-c", _DEVICE_PROBE], capture_output=True).stdout)
     record = {
-        "command": "python experiments/epoch_times.py "
-        + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+        "command": "python experiments/epoch_times.py " + shlex.join(sys.argv[1:]),
         "keras_backend": probe["backend"],
         "device": ", ".join(probe["devices"]),
         "table": FLAGS.table,
@@ -101,14 +96,14 @@ def measure(path):
         "requested": [c.row for c in configs],
         "rows": [],
     }
-    _write(path, record)
+    write_json(path, record)
     with tempfile.TemporaryDirectory() as tmp:
         runs_dir = pathlib.Path(FLAGS.runs_dir or tmp)
         for config in configs:
             run_dir = runs_dir / config.name.replace("/", "-")
             _train(config, run_dir)
             record["rows"].append(row_record(config, run_dir))
-            _write(path, record)
+            write_json(path, record)
     return record
 
 
@@ -117,7 +112,9 @@ def main(argv):
     if FLAGS.epochs < 2:
         raise app.UsageError("--epochs: at least 2 (epoch 1 also compiles); pass --epochs=2")
     path = pathlib.Path(FLAGS.json)
-    record = json.loads(path.read_text("utf-8")) if FLAGS.report_only else measure(path)
+    record = read_json(path) if FLAGS.report_only else measure(path)
+    if record is None:
+        raise app.UsageError(f"--json: no record at {path}; run without --report_only first")
     markdown = render(
         record, registry.select(table=record["table"]), registry.time_ratios(record["table"])
     )

@@ -7,12 +7,15 @@ steady state that the time ratios use (`experiments/epoch_times.py` runs at leas
 import json
 import pathlib
 
+from gcnn_match.reporting.bench_report import paper_time_ratio
+from gcnn_match.training.run_dir import read_json
+
 
 def row_record(config, run_dir):
     """What a finished run directory says about the speed of `config`'s row."""
     run_dir = pathlib.Path(run_dir)
     lines = (run_dir / "epochs.jsonl").read_text("utf-8").splitlines()
-    resolved = json.loads((run_dir / "config.json").read_text("utf-8"))
+    resolved = read_json(run_dir / "config.json")
     return {
         "row": config.row,
         "name": config.name,
@@ -23,7 +26,7 @@ def row_record(config, run_dir):
             {k: e[k] for k in ("epoch", "train_seconds", "eval_seconds")}
             for e in map(json.loads, lines)
         ],
-        "environment": json.loads((run_dir / "environment.json").read_text("utf-8")),
+        "environment": read_json(run_dir / "environment.json"),
     }
 
 
@@ -59,13 +62,11 @@ def render(record, configs, time_ratios):
             f"{first['train_seconds']:.1f} | {last['train_seconds']:.1f} (epoch {last['epoch']}) "
             f"| {last['eval_seconds']:.1f} |"
         )
-    paper = {c.row: c.targets.get("seconds_per_epoch") for c in configs}
     lines += ["", "| time ratio | paper (GPU) | ours |", "|---|---|---|"]
     for slow, fast in time_ratios:
         if not {slow, fast} <= set(record["requested"]):
             continue
-        cited = f"{paper[slow] / paper[fast]:.2f}" if paper.get(slow) and paper.get(fast) else "–"
         timed = slow in seconds and fast in seconds
         ours = f"{seconds[slow] / seconds[fast]:.2f}" if timed else "– (a run did not finish)"
-        lines.append(f"| {slow} / {fast} | {cited} | {ours} |")
+        lines.append(f"| {slow} / {fast} | {paper_time_ratio(configs, slow, fast)} | {ours} |")
     return "\n".join(lines) + "\n"

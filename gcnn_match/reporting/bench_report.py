@@ -242,12 +242,18 @@ def render(results, environment, command, cache, current_jit_compile):
     return "\n".join(lines) + "\n"
 
 
+def paper_time_ratio(configs, slow, fast):
+    """The paper's time-per-epoch ratio of two rows (GTX 1080), as a cell: "–" if either row
+    has no time in the paper."""
+    paper = {c.row: c.targets.get("seconds_per_epoch") for c in configs}
+    return f"{paper[slow] / paper[fast]:.2f}" if paper.get(slow) and paper.get(fast) else "–"
+
+
 def render_time_ratios(results, configs, pairs):
     """Training-time ratios of row pairs from throughput measured side by side, beside the
     paper's time-per-epoch ratios (GTX 1080)."""
     names = {c.name for c in configs}
     by_row = {r["row"]: r for r in results if r["name"] in names}
-    paper = {c.row: c.targets.get("seconds_per_epoch") for c in configs}
     lines = [
         "",
         "| time ratio | paper (GPU) | ours, bucketed batches | ours, fixed padding |",
@@ -256,7 +262,7 @@ def render_time_ratios(results, configs, pairs):
     for slow, fast in pairs:
         if slow not in by_row or fast not in by_row:
             continue
-        cells = [f"{paper[slow] / paper[fast]:.2f}" if paper.get(slow) and paper.get(fast) else "–"]
+        cells = [paper_time_ratio(configs, slow, fast)]
         for padding in ("bucket", "fixed"):
             key = f"train_pairs_per_second_{padding}"
             cells.append(f"{by_row[fast][key] / by_row[slow][key]:.2f}")
