@@ -8,8 +8,8 @@ evidence for a choice between two readings of a paper (rows that are no claim of
 One line per comparison: each row's mean metric over seeds with its seeds and epochs (run /
 registered), Δ = A − B in points with its 95% interval, and "A higher" or "B higher" (the
 interval excludes 0) or "no difference resolved" (it contains 0). The measurement is the one
-`make claims` makes for a claim (`gcnn_match/claims/assess.py`, docs/design.md#claims): per row
-the config with the most seeds, on the units both rows were scored on, from
+`make claims` makes for a claim (`gcnn_match/claims/assess.py`, docs/design.md#claims): a config
+both rows ran (else each row's own) with the most seeds, on the units both rows were scored on, from
 results/predictions/<table>-<scale>.csv.gz.
 
 Rows are registered slugs or printed names, as reproduce.py's --rows takes them (slugs in

@@ -6,8 +6,10 @@ seed-and-test-set bootstrap of `reporting/statistics.py`: "confirmed" when the 9
 otherwise. An "equivalent" claim is confirmed when the interval lies inside ±margin,
 contradicted when it lies wholly outside, inconclusive otherwise.
 
-A row may have runs under several configs (e.g. an epoch cap); a claim uses, per row, the
-config with the most seeds (then the highest epoch cap). Units (examples or questions) are
+A row may have runs under several configs (e.g. an epoch cap). A claim sets like against like:
+it uses a config both rows ran, the one with the most seeds in both (then the highest epoch
+cap); only where the rows share none does it take, per row, the config with the most seeds
+(then the highest epoch cap), and says the configs differ. Units (examples or questions) are
 those both rows were scored on in every seed. Beside the verdict, each row's metric is set
 against the floors of its table (`floor_check.py`); the verdict does not depend on them.
 `difference` is that measurement for any two rows of a table: `readings.py` (and
@@ -114,6 +116,18 @@ def _one_config(lines):
     return lines[lines["config"] == best]
 
 
+def _shared_config(lines_a, lines_b):
+    """The lines of each row under the config both ran with the most seeds in both (then the
+    highest epoch cap), or None when they share no config."""
+    seeds = [rows.groupby("config")["seed"].nunique() for rows in (lines_a, lines_b)]
+    shared = seeds[0].index.intersection(seeds[1].index)
+    if shared.empty:
+        return None
+    caps = lines_a.groupby("config")["max_epochs"].max()
+    best = max(shared, key=lambda c: (min(seeds[0][c], seeds[1][c]), caps[c]))
+    return tuple(rows[rows["config"] == best] for rows in (lines_a, lines_b))
+
+
 def _cap(lines, name):
     """The epoch cap of one config's `lines` of row `name`, or None where it is the registered
     schedule."""
@@ -189,7 +203,8 @@ def difference(store, table, a, b, metric, scales):
     """Δ = A − B of rows `a` and `b` (registered names) of `table` on `metric` (a mean over
     test units), at the first of `scales` where the records hold both rows.
 
-    Per row, the config with the most seeds (then the highest epoch cap); the units are those
+    The config both rows ran with the most seeds in both (then the highest epoch cap), else
+    per row the config with the most seeds (then the highest epoch cap); the units are those
     both rows were scored on in every seed; the interval is that of `statistics.compare_rows`.
 
     Args:
@@ -207,7 +222,7 @@ def difference(store, table, a, b, metric, scales):
         lines = [store.lines(table, scale, row, split) for row in (a, b)]
         if any(rows.empty for rows in lines):
             continue
-        lines = [_one_config(rows) for rows in lines]
+        lines = _shared_config(*lines) or [_one_config(rows) for rows in lines]
         scores = [rows.pivot(index="seed", columns="uid", values=column) for rows in lines]
         units = scores[0].columns.intersection(scores[1].columns)
         complete = scores[0][units].notna().all() & scores[1][units].notna().all()

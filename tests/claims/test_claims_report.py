@@ -88,6 +88,31 @@ def test_one_seed_and_different_configs_are_said(tmp_path):
     assert outcome.epochs == "A 8–12 / 20; B 8 / 20 (cap 6)"
 
 
+def _capped(frame, cap=6):
+    return frame.assign(config=f"low-resource-e300-epochs{cap}", max_epochs=cap, epochs=cap)
+
+
+def test_a_config_both_rows_ran_is_preferred_to_each_rows_own_best(tmp_path):
+    """A ran 5 seeds under a 6-epoch cap and 5 without, B only without: the claim compares the
+    uncapped runs (A's capped ones score lower, so using them would flip the verdict)."""
+    a, b = GCNN_BEATS_CNN[:2]
+    capped_a = _capped(row_lines(a, 0.6))
+    write_lines(tmp_path, "gcnn-quora", capped_a, row_lines(a, 0.9), row_lines(b, 0.7))
+    [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
+    assert outcome.verdict == "confirmed" and outcome.note == ""
+    assert outcome.epochs == "A 8–12 / 20; B 8–12 / 20"
+    # Of the configs both ran, the one with the most seeds in both, then the highest cap.
+    lines = [capped_a, row_lines(a, 0.9), row_lines(b, 0.7), _capped(row_lines(b, 0.95, seeds=3))]
+    write_lines(tmp_path, "gcnn-quora", *lines)
+    [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
+    assert outcome.verdict == "confirmed" and outcome.sample == "5 vs 5 seeds, 2000 units"
+    lines = [capped_a, row_lines(a, 0.9, seeds=3), row_lines(b, 0.7, seeds=3)]
+    write_lines(tmp_path, "gcnn-quora", *lines, _capped(row_lines(b, 0.95)))
+    [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
+    assert outcome.verdict == "contradicted"
+    assert outcome.epochs == "A 6 / 20 (cap 6); B 6 / 20 (cap 6)"
+
+
 def test_the_ensemble_claim_compares_the_vote_with_the_single_seeds(tmp_path):
     key = ("coin/quora/coin_ensemble", "coin/quora/coin_ours", "test_accuracy")
     vote = row_lines(key[0], 0.92, seeds=1).assign(seed=0, config="low-resource-e300-vote")
