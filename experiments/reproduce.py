@@ -5,7 +5,9 @@ a dataset of your own and writes the same table, ours only.
     python experiments/reproduce.py --list
     python experiments/reproduce.py --dataset_file=mine.json --paper=GCNN   # runs/mine/REPORT.md
 
-Finished runs are skipped (a run directory with metrics.json), interrupted ones resume. Before
+Finished runs are skipped (a run directory with metrics.json, or, once the run directory is
+gone, a seed the table's JSON record keeps: so the seeds of a row can be trained over several
+sittings on fresh machines), interrupted ones resume. Before
 training, a throughput probe prints an upper bound of the duration; after each trained run, the
 time left is re-estimated from the measured durations. The table goes into REPRODUCTION.md (a
 marked section per table and scale) and results/*.json, the finished runs' per-example
@@ -73,6 +75,12 @@ flags.DEFINE_string(
 flags.DEFINE_bool("list", False, "Print every registered row with its paper target and exit.")
 flags.DEFINE_bool("report_only", False, "Only render the table from finished runs.")
 flags.DEFINE_bool("estimate", True, "Probe throughput and print the expected duration first.")
+flags.DEFINE_bool(
+    "skip_recorded",
+    True,
+    "Skip the runs without a run directory whose results the table's JSON record keeps per "
+    "seed (an earlier sitting's); --noskip_recorded trains them again.",
+)
 overrides.define_flags(SHORTHANDS)  # --epochs and --override, applied to every row
 flags.adopt_module_key_flags(overrides)
 
@@ -154,7 +162,8 @@ def main(argv):
     except ValueError as error:
         raise app.UsageError(str(error)) from None
     if not FLAGS.report_only:
-        driver.train_pending(planned, FLAGS.data_dir, FLAGS.cache_dir, FLAGS.estimate)
+        to_train = _not_recorded(planned, results_dir, scale) if FLAGS.skip_recorded else planned
+        driver.train_pending(to_train, FLAGS.data_dir, FLAGS.cache_dir, FLAGS.estimate)
     # The table lists, besides this command, the command line that trained each of its runs.
     command = "python experiments/reproduce.py " + shlex.join(
         a for a in sys.argv[1:] if a not in ("--estimate", "--noestimate")
@@ -191,6 +200,29 @@ def main(argv):
         print(markdown)
         tables.write_json(record, rows)
         records.update_table_record(results_dir, table, scale, shown, run_dirs)
+
+
+def _not_recorded(planned, results_dir, scale):
+    """`planned` without the runs that have no run directory but whose results their table's
+    JSON record keeps (trained in an earlier sitting)."""
+    recorded = {}
+    kept, skipped = [], []
+    for config, run_dir in planned:
+        table = registry.table_id(config)
+        if table not in recorded:
+            record = read_json(pathlib.Path(results_dir) / f"{table}-{scale}.json", [])
+            recorded[table] = tables.recorded_runs(record)
+        key = (config.name, tables.configuration(run_dir), config.seed)
+        if key in recorded[table] and not (run_dir / "metrics.json").exists():
+            skipped.append(f"{config.name} seed {config.seed}")
+        else:
+            kept.append((config, run_dir))
+    if skipped:
+        print(
+            f"recorded in {results_dir} by an earlier sitting, not trained again "
+            f"(--noskip_recorded trains them): {', '.join(skipped)}"
+        )
+    return kept
 
 
 def _no_rows():

@@ -6,6 +6,9 @@ seed-and-test-set bootstrap of `reporting/statistics.py`: "confirmed" when the 9
 otherwise. An "equivalent" claim is confirmed when the interval lies inside ±margin,
 contradicted when it lies wholly outside, inconclusive otherwise.
 
+A verdict needs SEEDS seeds in each row (a majority-vote row is one); a claim with fewer is
+"not run", with the seeds so far and the command that trains the rest.
+
 A row may have runs under several configs (e.g. an epoch cap). A claim sets like against like:
 it uses a config both rows ran, the one with the most seeds in both (then the highest epoch
 cap); only where the rows share none does it take, per row, the config with the most seeds
@@ -238,6 +241,30 @@ def difference(store, table, a, b, metric, scales):
     return None
 
 
+def _seeds_to_go(claim, store, found):
+    """ "not run" for a claim whose rows have fewer seeds than SEEDS under the config it reads:
+    the command trains that config's missing seeds (reproduce.py skips the recorded ones) of
+    each row short of them, so the claim then sets like against like."""
+    split, _ = records.split_and_column(claim.metric)
+    rows = (claim.a, claim.b)
+    short = next(i for i, n in enumerate(found.seeds) if n != "vote" and int(n) < len(SEEDS))
+    config = found.configs[short]
+    lines = [store.lines(claim.table_id, found.scale, row, split) for row in rows]
+    lines = [rows_lines[rows_lines["config"] == config] for rows_lines in lines]
+    to_train = [row for row, seen in zip(rows, lines) if seen["seed"].nunique() < len(SEEDS)]
+    return Outcome(
+        claim,
+        "not run",
+        sample=found.sample,
+        epochs=f"A {found.epochs[0]}; B {found.epochs[1]}",
+        scale=found.scale,
+        note=f"{found.seeds[0]} vs {found.seeds[1]} of {len(SEEDS)} seeds so far",
+        command=reproduce_command(
+            claim.table_id, to_train, found.scale, _cap(lines[short], rows[short])
+        ),
+    )
+
+
 def assess_difference(claim, store, scales):
     found = difference(store, claim.table_id, claim.a, claim.b, claim.metric, scales)
     if found is None:
@@ -254,6 +281,8 @@ def assess_difference(claim, store, scales):
             claim.table_id, missing or [claim.a, claim.b], epochs=caps[0] if caps else None
         )
         return Outcome(claim, "not run", command=command)
+    if any(n != "vote" and int(n) < len(SEEDS) for n in found.seeds):
+        return _seeds_to_go(claim, store, found)
     result = found.comparison
     if claim.expected == "equivalent":
         verdict = equivalence_verdict(result.low, result.high, claim.margin)

@@ -73,8 +73,10 @@ def _floor_cell(outcome):
 
 def _verdict_cell(outcome):
     if outcome.verdict == "not run":
-        missing = f" (data missing: {outcome.missing_data})" if outcome.missing_data else ""
-        return f"not run{missing}: `{outcome.command}`"
+        said = [outcome.note] if outcome.note else []
+        said += [f"data missing: {outcome.missing_data}"] if outcome.missing_data else []
+        details = f" ({'; '.join(said)})" if said else ""
+        return f"not run{details}: `{outcome.command}`"
     text = f"**{outcome.verdict}**"
     return f"{text} ({outcome.note})" if outcome.note else text
 

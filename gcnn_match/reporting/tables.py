@@ -88,9 +88,7 @@ def collect(configs, run_dirs):
             "ensemble_size": config.ensemble_size,
             "registered_epochs": config.epochs,
         }
-        frame = pd.DataFrame(runs)
-        for key in sorted(k for k in frame if is_headline_metric(k) or k in _SPEED):
-            row[key] = _mean_std(frame[key].dropna())
+        row.update(_averages(runs))
         if runs:
             first = runs[0]
             epochs = read_json(dirs[0] / "config.json", {}).get("epochs")
@@ -102,16 +100,33 @@ def collect(configs, run_dirs):
                 trainable_params_without_embeddings=first["trainable_params_without_embeddings"],
                 epochs_run=[m["epochs_run"] for m in runs],
                 best_epoch=[m["best_epoch"] for m in runs],
-                configuration=_configuration(dirs[0]),
+                configuration=configuration(dirs[0]),
                 provenance=provenance,
             )
+            if not config.ensemble_size:
+                row["per_seed"] = [_seed_result(m) for m in runs]
             if epochs is not None:  # else unknown, as in records that predate `epoch_cap`
                 row["epoch_cap"] = None if epochs == config.epochs else epochs
         rows.append(row)
     return rows
 
 
-def _configuration(run_dir):
+def _averages(runs):
+    """Mean and standard deviation over `runs` (metrics.json contents, or `_seed_result`s) of
+    the headline metrics and the speed."""
+    frame = pd.DataFrame(runs)
+    keys = sorted(k for k in frame if is_headline_metric(k) or k in _SPEED)
+    return {key: _mean_std(frame[key].dropna()) for key in keys}
+
+
+def _seed_result(metrics):
+    """What a run set keeps of one seed's run, so that seeds of one configuration trained by
+    different commands (or sittings, once their run directories are gone) make one run set."""
+    kept = ("seed", "epochs_run", "best_epoch")
+    return {k: v for k, v in metrics.items() if k in kept or is_headline_metric(k) or k in _SPEED}
+
+
+def configuration(run_dir):
     """What the runs of one configuration share: their directory name up to the seed
     (`overrides.default_run_dir` names a run `<scale>-seed<seed>[-<overrides>]`)."""
     return re.sub(r"seed\d+", "seed*", run_dir.name)
@@ -157,7 +172,7 @@ def _run_set(row):
 def _same_runs(a, b):
     """Whether two run sets hold the same results (the same runs read twice, maybe from a
     record written before runs kept their configuration and provenance)."""
-    described = ("configuration", "epoch_cap", "provenance", "hardware", "commands")
+    described = ("configuration", "epoch_cap", "provenance", "hardware", "commands", "per_seed")
     a, b = ({k: v for k, v in s.items() if k not in described} for s in (a, b))
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
@@ -174,8 +189,11 @@ def keep_earlier_results(rows, earlier):
     JSON record), so that a command that trains some rows, other seeds or another epoch cap
     neither erases nor hides a more complete result.
 
-    Per row, the run sets are this command's and those of the record; this command's replaces
-    a recorded one of its configuration unless that one has more seeds. The row shows the most
+    Per row, the run sets are this command's and those of the record. This command's seeds join
+    a recorded run set of their configuration (a seed in both takes this command's result), so
+    the seeds of one configuration may be trained by several commands, in several sittings;
+    a recorded run set that predates per-seed results is replaced instead, unless it has more
+    seeds. The row shows the most
     complete run set (`_completeness`; ties show this command's) and lists the others in
     "other_configurations".
     """
@@ -198,20 +216,58 @@ def _merge(row, earlier):
         ]
         if not same:
             run_sets.insert(1, current)
-        elif current["runs"] >= run_sets[same[0]]["runs"]:
-            run_sets[same[0]] = current
+        else:
+            current = _with_recorded_seeds(current, run_sets[same[0]])
+            if current["runs"] >= run_sets[same[0]]["runs"]:
+                run_sets[same[0]] = current
     if not run_sets:
         return row
     # Ties go to this command's runs: a rerun at today's defaults (e.g. the paper's width)
     # with as many seeds shows, the earlier configuration is listed under the table.
     shown, *others = sorted(run_sets, key=lambda s: (_completeness(s), s is not current))
-    if shown is current and not others:
+    if shown is current and not others and current["runs"] == row["runs"]:
         return row
     merged = {k: v for k, v in row.items() if k in _ROW_FIELDS}
     merged.update(shown)
     if others:
         merged["other_configurations"] = others
     return merged
+
+
+def recorded_runs(record):
+    """{(row name, configuration, seed)} of the runs whose results a table's JSON record (its
+    rows, as `collect` and `keep_earlier_results` write them) keeps per seed."""
+    return {
+        (row["name"], run_set["configuration"], result["seed"])
+        for row in record
+        for run_set in [row] + row.get("other_configurations", [])
+        for result in run_set.get("per_seed", [])
+    }
+
+
+def _with_recorded_seeds(current, recorded):
+    """`current` joined by the seeds of `recorded`, a run set of its configuration, that it
+    did not train (this command's seed wins where both have it). Only run sets that keep their
+    seeds' results (`per_seed`) can be joined; otherwise `current` as it is."""
+    if "per_seed" not in current or "per_seed" not in recorded:
+        return current
+    added = [r for r in recorded["per_seed"] if r["seed"] not in current["seeds"]]
+    if not added:
+        return current
+    per_seed = sorted(current["per_seed"] + added, key=lambda r: r["seed"])
+    seeds = [r["seed"] for r in per_seed]
+    origins = {p["seed"]: p for p in recorded.get("provenance", [])}
+    origins.update({p["seed"]: p for p in current.get("provenance", [])})
+    return {
+        **current,
+        **_averages(per_seed),
+        "seeds": seeds,
+        "runs": len(per_seed),
+        "epochs_run": [r["epochs_run"] for r in per_seed],
+        "best_epoch": [r["best_epoch"] for r in per_seed],
+        "provenance": [origins[s] for s in seeds if s in origins],
+        "per_seed": per_seed,
+    }
 
 
 def _command(argv):

@@ -2,6 +2,7 @@
 merging the runs of separate commands."""
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -223,3 +224,39 @@ def test_reproduce_records_the_finished_runs_of_the_table_it_renders(tmp_path):
     lines = records.read_record(records.record_path(results, "gcnn-quora", "low-resource"))
     assert sorted(set(lines["row"])) == ["gcnn/quora/cnn", "gcnn/quora/gcnn"]
     assert lines["correct"].tolist() == [1, 0, 1, 0]
+
+
+@pytest.mark.slow
+def test_a_seed_recorded_by_an_earlier_sitting_is_not_trained_again(tmp_path):
+    """Seed 1 finished and recorded, then its run directory lost (a fresh machine): reproduce.py
+    --seeds=1 trains nothing, says so, and the table still shows seed 1."""
+    runs, results = tmp_path / "runs", tmp_path / "results"
+    [run] = planning.run_dirs(registry.get("gcnn/quora/gcnn"), [1], "low-resource", runs)
+    _finished_run(run, 1, {"test": _classification(["same", "different"], ["same", "same"])})
+    command = [
+        sys.executable,
+        "experiments/reproduce.py",
+        "--table=gcnn-quora",
+        "--rows=gcnn",
+        "--seeds=1",
+        "--noestimate",
+        f"--runs_dir={runs}",
+        f"--results_dir={results}",
+        f"--report={tmp_path / 'REPRODUCTION.md'}",
+        f"--data_dir={tmp_path / 'no-data'}",
+    ]
+    done = subprocess.run(command + ["--report_only"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    shutil.rmtree(runs)
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"recorded in {results} by an earlier sitting, not trained again "
+        "(--noskip_recorded trains them): gcnn/quora/gcnn seed 1"
+    ) in done.stdout
+    record = json.loads((results / "gcnn-quora-low-resource.json").read_text("utf-8"))
+    [gcnn] = [row for row in record if row["name"] == "gcnn/quora/gcnn"]
+    assert gcnn["seeds"] == [1] and gcnn["test_accuracy"][0] == 0.5
+    # Asked to train it again, it would: the data folder is empty, so it stops at the data.
+    done = subprocess.run(command + ["--noskip_recorded"], capture_output=True, text=True)
+    assert done.returncode != 0 and "not trained again" not in done.stdout

@@ -3,6 +3,7 @@ compares only runs of one machine and one command, and nothing is said twice."""
 
 import json
 
+import numpy as np
 import pytest
 
 from gcnn_match.experiments import registry
@@ -234,3 +235,30 @@ def test_at_equal_seeds_a_rerun_in_another_configuration_shows_and_the_earlier_i
     [cnn, _] = tables.keep_earlier_results(rerun, earlier)
     assert cnn["test_accuracy"][0] == pytest.approx(0.75)
     assert [o["test_accuracy"][0] for o in cnn["other_configurations"]] == [pytest.approx(0.70)]
+
+
+def test_seeds_of_one_configuration_trained_in_different_sittings_make_one_run_set(tmp_path):
+    """Seeds 1 and 2 trained in one sitting, 3 in another whose machine no longer has their run
+    directories: the row shows the three seeds, their mean and each seed's command."""
+    first = _rows({"cnn": [_run(tmp_path / "a", "cnn", s, 0.70 + s / 100) for s in (1, 2)]})
+    later_argv = COMMAND + ["--seeds=3"]
+    third = _rows({"cnn": [_run(tmp_path / "b", "cnn", 3, 0.80, argv=later_argv)]})
+    [cnn, _] = tables.keep_earlier_results(third, first)
+    assert cnn["seeds"] == [1, 2, 3] and cnn["runs"] == 3
+    assert cnn["test_accuracy"][0] == pytest.approx((0.71 + 0.72 + 0.80) / 3)
+    assert cnn["test_accuracy"][1] == pytest.approx(np.std([0.71, 0.72, 0.80], ddof=1))
+    assert [p["command"] for p in cnn["provenance"]] == [
+        "python experiments/reproduce.py --dataset=quora"
+    ] * 2 + ["python experiments/reproduce.py --dataset=quora --seeds=3"]
+    assert "other_configurations" not in cnn
+    # Rendered again from the record alone, and after a rerun of seed 3, still three seeds.
+    record = json.loads(json.dumps([cnn, _]))
+    [again, _] = tables.keep_earlier_results(_rows({}), record)
+    assert again["seeds"] == [1, 2, 3]
+    rerun = _rows({"cnn": [_run(tmp_path / "c", "cnn", 3, 0.74)]})
+    [cnn, _] = tables.keep_earlier_results(rerun, record)
+    assert cnn["test_accuracy"][0] == pytest.approx((0.71 + 0.72 + 0.74) / 3)
+    # Another configuration is not joined: it stays a run set of its own.
+    capped = _rows({"cnn": [_run(tmp_path / "d", "cnn", 4, 0.6, cap=3, argv=CAPPED)]})
+    [cnn, _] = tables.keep_earlier_results(capped, record)
+    assert cnn["seeds"] == [1, 2, 3] and cnn["other_configurations"][0]["seeds"] == [4]
