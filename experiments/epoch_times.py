@@ -11,7 +11,6 @@ before the first row and after every row, so a run stopped part-way keeps the ro
 (and never leaves an older record in place); --report_only re-renders BENCHMARKS.md from it.
 """
 
-import json
 import pathlib
 import shlex
 import subprocess
@@ -21,7 +20,7 @@ import tempfile
 from absl import app, flags
 
 from gcnn_match import cli
-from gcnn_match.benchmarks.epoch_times import render, row_record
+from gcnn_match.benchmarks.epoch_times import measured_on, render, row_record
 from gcnn_match.experiments import registry
 from gcnn_match.reporting.tables import update_section
 from gcnn_match.training.run_dir import read_json, write_json
@@ -42,18 +41,6 @@ flags.DEFINE_string("runs_dir", None, "Keep the run directories here (default: a
 flags.DEFINE_string("json", "results/epoch-times.json", "JSON record.")
 flags.DEFINE_string("output", "BENCHMARKS.md", "Markdown report.")
 flags.DEFINE_bool("report_only", False, "Re-render --output from --json; train nothing.")
-
-# Asked in a child process: the parent must not take the accelerator the runs need.
-_DEVICE_PROBE = """
-import json, keras
-if keras.backend.backend() == "jax":
-    import jax
-    names = sorted({d.device_kind for d in jax.devices()})
-else:
-    import tensorflow as tf
-    names = [d.name for d in tf.config.list_physical_devices("GPU")] or ["CPU"]
-print(json.dumps({"backend": keras.backend.backend(), "devices": names}))
-"""
 
 
 def _python(args, **kwargs):
@@ -85,11 +72,11 @@ def measure(path):
     configs = registry.select(table=FLAGS.table, rows=FLAGS.rows)
     if len(configs) != len(FLAGS.rows):
         raise app.UsageError(f"--rows: {FLAGS.rows} are not all rows of {FLAGS.table}")
-    probe = json.loads(_python(["-c", _DEVICE_PROBE], capture_output=True).stdout)
     record = {
         "command": "python experiments/epoch_times.py " + shlex.join(sys.argv[1:]),
-        "keras_backend": probe["backend"],
-        "device": ", ".join(probe["devices"]),
+        # The runs' own environment records say which backend and device they used.
+        "keras_backend": "not known before the first row",
+        "device": "not known before the first row",
         "table": FLAGS.table,
         "scale": FLAGS.scale,
         "max_train_examples": FLAGS.max_train_examples,
@@ -103,6 +90,7 @@ def measure(path):
             run_dir = runs_dir / config.name.replace("/", "-")
             _train(config, run_dir)
             record["rows"].append(row_record(config, run_dir))
+            record.update(measured_on(record["rows"]))
             write_json(path, record)
     return record
 

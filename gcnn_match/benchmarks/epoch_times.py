@@ -30,6 +30,18 @@ def row_record(config, run_dir):
     }
 
 
+def measured_on(rows):
+    """The Keras backend and the device (its GPUs, else its CPU) that the timed rows' runs
+    recorded, joined where they differ."""
+    envs = [row["environment"] or {} for row in rows]
+    backends = [env.get("keras_backend") or "unknown" for env in envs]
+    devices = [", ".join(env.get("gpus") or []) or env.get("cpu") or "unknown" for env in envs]
+    return {
+        "keras_backend": " / ".join(dict.fromkeys(backends)),
+        "device": " / ".join(dict.fromkeys(devices)),
+    }
+
+
 def render(record, configs, time_ratios):
     """Markdown: one line per timed row, then the paper's time ratios beside ours.
 

@@ -104,6 +104,20 @@ class RunDirectory:
                 tmp.unlink()
 
 
+def accelerators():
+    """The GPUs of the active Keras backend: JAX's device kinds ("NVIDIA H100 80GB HBM3") under
+    JAX, TensorFlow's physical GPUs otherwise (a JAX run sees none of TensorFlow's)."""
+    import keras
+
+    if keras.backend.backend() == "jax":
+        import jax
+
+        return [d.device_kind for d in jax.devices() if d.platform == "gpu"]
+    import tensorflow as tf
+
+    return [d.name for d in tf.config.list_physical_devices("GPU")]
+
+
 def environment_record(data_dir=None):
     """Hardware and software the numbers were measured on."""
     import keras
@@ -124,7 +138,7 @@ def environment_record(data_dir=None):
         "platform": platform.platform(),
         "cpu": cpu,
         "cpu_count": os.cpu_count(),
-        "gpus": [d.name for d in tf.config.list_physical_devices("GPU")],
+        "gpus": accelerators(),
         "tensorflow": tf.__version__,
         "keras": keras.__version__,
         "keras_backend": keras.backend.backend(),

@@ -4,11 +4,11 @@ import json
 import subprocess
 import sys
 
-from gcnn_match.benchmarks.epoch_times import render, row_record
+from gcnn_match.benchmarks.epoch_times import measured_on, render, row_record
 from gcnn_match.experiments import registry
 
 
-def _run_dir(path, seconds):
+def _run_dir(path, seconds, environment=None):
     path.mkdir()
     epochs = [
         {"epoch": i + 1, "train_seconds": s, "eval_seconds": 1.5, "train_loss": 0.5}
@@ -18,7 +18,7 @@ def _run_dir(path, seconds):
     (path / "config.json").write_text(
         json.dumps({"jit_compile": True, "padding": "bucket", "batch_size": 64})
     )
-    (path / "environment.json").write_text(json.dumps({"cpu": "test"}))
+    (path / "environment.json").write_text(json.dumps(environment or {"cpu": "test"}))
     return path
 
 
@@ -55,6 +55,29 @@ def test_the_record_keeps_every_epoch_and_the_resolved_settings(tmp_path):
     assert [e["train_seconds"] for e in row["epochs"]] == [40.0, 8.0]
     assert "train_loss" not in row["epochs"][0]
     assert (row["jit_compile"], row["padding"]) == (True, "bucket")
+
+
+def test_the_device_is_the_one_the_runs_recorded(tmp_path):
+    def row(name, environment):
+        config = registry.get(f"gcnn/quora/{name}")
+        return row_record(config, _run_dir(tmp_path / name, [4.0, 2.0], environment))
+
+    gpu = {"keras_backend": "jax", "gpus": ["NVIDIA H100 80GB HBM3"], "cpu": "Xeon"}
+    cnn = row("cnn", gpu)
+    assert measured_on([cnn, row("gcnn", gpu)]) == {
+        "keras_backend": "jax",
+        "device": "NVIDIA H100 80GB HBM3",
+    }
+    cpu = {"keras_backend": "tensorflow", "gpus": [], "cpu": "Xeon"}
+    esim = row("esim_our_implement", cpu)
+    assert measured_on([esim]) == {
+        "keras_backend": "tensorflow",
+        "device": "Xeon",
+    }
+    assert measured_on([cnn, esim]) == {
+        "keras_backend": "jax / tensorflow",
+        "device": "NVIDIA H100 80GB HBM3 / Xeon",
+    }
 
 
 def test_ratios_use_the_last_epoch_beside_the_papers(tmp_path):

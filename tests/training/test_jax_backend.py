@@ -1,5 +1,6 @@
 """The models train under the JAX backend: a few steps of the GCNN compare-aggregate model in a
-process started with KERAS_BACKEND=jax lower its loss."""
+process started with KERAS_BACKEND=jax lower its loss, and the environment record names JAX's
+devices."""
 
 import importlib.util
 import json
@@ -33,7 +34,11 @@ features = {"a_ids": rng.randint(1, 30, (16, 9)).astype("int32"),
 features["a_ids"][:, 7:] = 0  # padding
 labels = rng.randint(0, 2, 16).astype("int32")
 losses = [float(model.train_on_batch(features, labels)[0]) for _ in range(8)]
-print(json.dumps(losses))
+import jax
+from gcnn_match.training.run_dir import environment_record
+environment = environment_record()
+print(json.dumps({"losses": losses, "environment": environment,
+                  "jax_gpus": [d.device_kind for d in jax.devices() if d.platform == "gpu"]}))
 """
 
 
@@ -50,6 +55,10 @@ def test_gcnn_model_trains_under_the_jax_backend():
         check=False,
     )
     assert process.returncode == 0, process.stderr[-2000:]
-    losses = json.loads(process.stdout.strip().splitlines()[-1])
+    printed = json.loads(process.stdout.strip().splitlines()[-1])
+    losses = printed["losses"]
     assert all(loss == loss for loss in losses)  # no NaN
     assert losses[-1] < 0.8 * losses[0]
+    # The run's environment record names JAX and the GPUs JAX sees (none on a CPU machine).
+    assert printed["environment"]["keras_backend"] == "jax"
+    assert printed["environment"]["gpus"] == printed["jax_gpus"]
