@@ -162,8 +162,21 @@ def main(argv):
     except ValueError as error:
         raise app.UsageError(str(error)) from None
     if not FLAGS.report_only:
-        to_train = _not_recorded(planned, results_dir, scale) if FLAGS.skip_recorded else planned
+        to_train, skipped = planned, ""
+        if FLAGS.skip_recorded:
+            # Runs that a vote or another row reports must be on this machine together.
+            together = {
+                d
+                for c in configs
+                if c.runs_of
+                for d in planning.run_dirs(c, seeds, scale, FLAGS.runs_dir, changes, dataset)
+            }
+            to_train, skipped = _not_recorded(planned, results_dir, scale, together)
+        if skipped:
+            print(skipped, flush=True)
         driver.train_pending(to_train, FLAGS.data_dir, FLAGS.cache_dir, FLAGS.estimate)
+        if skipped:
+            print(skipped, flush=True)  # again after the training output, where it is read
     # The table lists, besides this command, the command line that trained each of its runs.
     command = "python experiments/reproduce.py " + shlex.join(
         a for a in sys.argv[1:] if a not in ("--estimate", "--noestimate")
@@ -202,9 +215,10 @@ def main(argv):
         records.update_table_record(results_dir, table, scale, shown, run_dirs)
 
 
-def _not_recorded(planned, results_dir, scale):
+def _not_recorded(planned, results_dir, scale, together):
     """`planned` without the runs that have no run directory but whose results their table's
-    JSON record keeps (trained in an earlier sitting)."""
+    JSON record keeps per seed (trained in an earlier sitting), except those in `together`;
+    and a line naming the runs left out ("" when none)."""
     recorded = {}
     kept, skipped = [], []
     for config, run_dir in planned:
@@ -213,16 +227,16 @@ def _not_recorded(planned, results_dir, scale):
             record = read_json(pathlib.Path(results_dir) / f"{table}-{scale}.json", [])
             recorded[table] = tables.recorded_runs(record)
         key = (config.name, tables.configuration(run_dir), config.seed)
-        if key in recorded[table] and not (run_dir / "metrics.json").exists():
+        if key in recorded[table] and not run_dir.exists() and run_dir not in together:
             skipped.append(f"{config.name} seed {config.seed}")
         else:
             kept.append((config, run_dir))
-    if skipped:
-        print(
-            f"recorded in {results_dir} by an earlier sitting, not trained again "
-            f"(--noskip_recorded trains them): {', '.join(skipped)}"
-        )
-    return kept
+    if not skipped:
+        return kept, ""
+    return kept, (
+        f"recorded in {results_dir} by an earlier sitting, not trained again "
+        f"(--noskip_recorded trains them): {', '.join(skipped)}"
+    )
 
 
 def _no_rows():

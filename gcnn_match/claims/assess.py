@@ -35,6 +35,7 @@ import shlex
 from typing import Optional
 
 import numpy as np
+import pandas as pd
 
 from gcnn_match.claims import floor_check, records
 from gcnn_match.data.registry import available_splits
@@ -122,13 +123,17 @@ def _one_config(lines):
 def _shared_config(lines_a, lines_b):
     """The lines of each row under the config both ran with the most seeds in both (then the
     highest epoch cap), or None when they share no config."""
-    seeds = [rows.groupby("config")["seed"].nunique() for rows in (lines_a, lines_b)]
+    # A majority vote is of its members' config ("<config>-vote").
+    configs = [rows["config"].str.removesuffix("-vote") for rows in (lines_a, lines_b)]
+    seeds = [
+        rows.groupby(config)["seed"].nunique() for rows, config in zip((lines_a, lines_b), configs)
+    ]
     shared = seeds[0].index.intersection(seeds[1].index)
     if shared.empty:
         return None
-    caps = lines_a.groupby("config")["max_epochs"].max()
+    caps = pd.concat([lines_a, lines_b]).groupby(pd.concat(configs))["max_epochs"].max()
     best = max(shared, key=lambda c: (min(seeds[0][c], seeds[1][c]), caps[c]))
-    return tuple(rows[rows["config"] == best] for rows in (lines_a, lines_b))
+    return tuple(rows[config == best] for rows, config in zip((lines_a, lines_b), configs))
 
 
 def _cap(lines, name):
@@ -196,10 +201,15 @@ class Difference:
         """What the reader should know about the numbers: a row of one seed, differing
         configs."""
         notes = [self.comparison.note] if self.comparison.note else []
+        return notes + self.config_notes
+
+    @property
+    def config_notes(self):
+        """["configs differ: A …, B …"] where the rows' configs differ, else []."""
         # A vote is of its members' config.
         if len({c.removesuffix("-vote") for c in self.configs}) > 1:
-            notes.append(f"configs differ: A {self.configs[0]}, B {self.configs[1]}")
-        return notes
+            return [f"configs differ: A {self.configs[0]}, B {self.configs[1]}"]
+        return []
 
 
 def difference(store, table, a, b, metric, scales):
@@ -243,8 +253,8 @@ def difference(store, table, a, b, metric, scales):
 
 def _seeds_to_go(claim, store, found):
     """ "not run" for a claim whose rows have fewer seeds than SEEDS under the config it reads:
-    the command trains that config's missing seeds (reproduce.py skips the recorded ones) of
-    each row short of them, so the claim then sets like against like."""
+    the command trains that config's missing seeds of each row short of them, so the claim then
+    sets like against like (reproduce.py skips the seeds its table's record keeps per seed)."""
     split, _ = records.split_and_column(claim.metric)
     rows = (claim.a, claim.b)
     short = next(i for i, n in enumerate(found.seeds) if n != "vote" and int(n) < len(SEEDS))
@@ -252,13 +262,14 @@ def _seeds_to_go(claim, store, found):
     lines = [store.lines(claim.table_id, found.scale, row, split) for row in rows]
     lines = [rows_lines[rows_lines["config"] == config] for rows_lines in lines]
     to_train = [row for row, seen in zip(rows, lines) if seen["seed"].nunique() < len(SEEDS)]
+    so_far = f"{found.seeds[0]} vs {found.seeds[1]} of {len(SEEDS)} seeds so far"
     return Outcome(
         claim,
         "not run",
         sample=found.sample,
         epochs=f"A {found.epochs[0]}; B {found.epochs[1]}",
         scale=found.scale,
-        note=f"{found.seeds[0]} vs {found.seeds[1]} of {len(SEEDS)} seeds so far",
+        note="; ".join([so_far, *found.config_notes]),
         command=reproduce_command(
             claim.table_id, to_train, found.scale, _cap(lines[short], rows[short])
         ),

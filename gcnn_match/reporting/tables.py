@@ -191,11 +191,11 @@ def keep_earlier_results(rows, earlier):
 
     Per row, the run sets are this command's and those of the record. This command's seeds join
     a recorded run set of their configuration (a seed in both takes this command's result), so
-    the seeds of one configuration may be trained by several commands, in several sittings;
-    a recorded run set that predates per-seed results is replaced instead, unless it has more
-    seeds. The row shows the most
-    complete run set (`_completeness`; ties show this command's) and lists the others in
-    "other_configurations".
+    the seeds of one configuration may be trained by several commands, in several sittings.
+    A recorded run set that predates per-seed results cannot be joined: this command's replaces
+    it unless that one has more seeds; then, where their seeds differ, this command's is kept
+    beside it. The row shows the most complete run set (`_completeness`; ties show this
+    command's) and lists the others in "other_configurations".
     """
     by_name = {row["name"]: row for row in earlier or []}
     return [_merge(row, by_name.get(row["name"])) for row in rows]
@@ -217,9 +217,14 @@ def _merge(row, earlier):
         if not same:
             run_sets.insert(1, current)
         else:
-            current = _with_recorded_seeds(current, run_sets[same[0]])
-            if current["runs"] >= run_sets[same[0]]["runs"]:
+            recorded = run_sets[same[0]]
+            current = _with_recorded_seeds(current, recorded)
+            if current["runs"] >= recorded["runs"]:
                 run_sets[same[0]] = current
+            elif not set(current["seeds"]) & set(recorded.get("seeds", [])):
+                # Other seeds of a run set recorded without per-seed results: they cannot be
+                # joined to it, so they are kept beside it rather than lost.
+                run_sets.insert(1, current)
     if not run_sets:
         return row
     # Ties go to this command's runs: a rerun at today's defaults (e.g. the paper's width)

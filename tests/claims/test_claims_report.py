@@ -110,6 +110,12 @@ def test_a_config_both_rows_ran_is_preferred_to_each_rows_own_best(tmp_path):
     [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
     assert outcome.verdict == "contradicted"
     assert outcome.epochs == "A 6 / 20 (cap 6); B 6 / 20 (cap 6)"
+    # A's own best (5 seeds, the highest cap: 30 epochs, above the registered 20) is not one
+    # B ran: the registered runs both have are compared.
+    above = _capped(row_lines(a, 0.6), cap=30)
+    write_lines(tmp_path, "gcnn-quora", above, row_lines(a, 0.9), row_lines(b, 0.7))
+    [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
+    assert outcome.verdict == "confirmed" and outcome.note == ""
 
 
 def test_a_row_short_of_five_seeds_is_not_run_yet_with_the_command_for_the_rest(tmp_path):
@@ -119,13 +125,15 @@ def test_a_row_short_of_five_seeds_is_not_run_yet_with_the_command_for_the_rest(
     write_lines(tmp_path, "gcnn-quora", _capped(row_lines(a, 0.9, seeds=2)), row_lines(b, 0.7))
     [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
     assert outcome.verdict == "not run" and outcome.estimate is None
-    assert outcome.note == "2 vs 5 of 5 seeds so far"
+    assert outcome.note == (
+        "2 vs 5 of 5 seeds so far; configs differ: A low-resource-e300-epochs6, B low-resource-e300"
+    )
     assert outcome.sample == "2 vs 5 seeds, 2000 units"
     assert outcome.command.endswith(
         "--rows=gcnn,cnn --scale=low-resource --seeds=1,2,3,4,5 --epochs=6"
     )
     cell = report.render_markdown([outcome], "make claims")
-    assert "not run (2 vs 5 of 5 seeds so far): `python experiments/reproduce.py" in cell
+    assert "not run (2 vs 5 of 5 seeds so far; configs differ: " in cell
 
 
 def test_the_ensemble_claim_compares_the_vote_with_the_single_seeds(tmp_path):

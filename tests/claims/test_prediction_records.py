@@ -257,6 +257,38 @@ def test_a_seed_recorded_by_an_earlier_sitting_is_not_trained_again(tmp_path):
     record = json.loads((results / "gcnn-quora-low-resource.json").read_text("utf-8"))
     [gcnn] = [row for row in record if row["name"] == "gcnn/quora/gcnn"]
     assert gcnn["seeds"] == [1] and gcnn["test_accuracy"][0] == 0.5
-    # Asked to train it again, it would: the data folder is empty, so it stops at the data.
+    # Where it would train again, it stops at the empty data folder: asked to, or with the run
+    # directory there (an interrupted rerun resumes).
     done = subprocess.run(command + ["--noskip_recorded"], capture_output=True, text=True)
+    assert done.returncode != 0 and "not trained again" not in done.stdout
+    run.mkdir(parents=True)
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode != 0 and "not trained again" not in done.stdout
+
+
+@pytest.mark.slow
+def test_the_runs_of_a_vote_are_never_skipped(tmp_path):
+    """A 5-seed vote needs its members' run directories on one machine: with coin_ours' seed 1
+    recorded and its directory gone, asking for the vote trains it (stops at the data here)."""
+    runs, results = tmp_path / "runs", tmp_path / "results"
+    [run] = planning.run_dirs(registry.get("coin/quora/coin_ours"), [1], "low-resource", runs)
+    _finished_run(run, 1, {"test": _classification(["same", "different"], ["same", "same"])})
+    command = [
+        sys.executable,
+        "experiments/reproduce.py",
+        "--table=coin-quora",
+        "--noestimate",
+        f"--runs_dir={runs}",
+        f"--results_dir={results}",
+        f"--report={tmp_path / 'REPRODUCTION.md'}",
+        f"--data_dir={tmp_path / 'no-data'}",
+    ]
+    done = subprocess.run(
+        command + ["--rows=coin_ours", "--report_only"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    shutil.rmtree(runs)
+    done = subprocess.run(command + ["--rows=coin_ours"], capture_output=True, text=True)
+    assert "coin/quora/coin_ours seed 1" in done.stdout  # alone, the recorded seed is skipped
+    done = subprocess.run(command + ["--rows=coin_ensemble"], capture_output=True, text=True)
     assert done.returncode != 0 and "not trained again" not in done.stdout

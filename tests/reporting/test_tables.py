@@ -258,6 +258,10 @@ def test_seeds_of_one_configuration_trained_in_different_sittings_make_one_run_s
     rerun = _rows({"cnn": [_run(tmp_path / "c", "cnn", 3, 0.74)]})
     [cnn, _] = tables.keep_earlier_results(rerun, record)
     assert cnn["test_accuracy"][0] == pytest.approx((0.71 + 0.72 + 0.74) / 3)
+    # A run set recorded before per-seed results cannot be joined: other seeds stay beside it.
+    before = [{k: v for k, v in row.items() if k != "per_seed"} for row in first]
+    [cnn, _] = tables.keep_earlier_results(third, before)
+    assert cnn["seeds"] == [1, 2] and cnn["other_configurations"][0]["seeds"] == [3]
     # Another configuration is not joined: it stays a run set of its own.
     capped = _rows({"cnn": [_run(tmp_path / "d", "cnn", 4, 0.6, cap=3, argv=CAPPED)]})
     [cnn, _] = tables.keep_earlier_results(capped, record)
