@@ -202,6 +202,21 @@ def test_rows_trained_by_separate_commands_accumulate_in_the_table_record(tmp_pa
     assert records.update_table_record(tmp_path, "x", "low-resource", [cnn], nothing) is None
 
 
+def _reproduce(tmp_path, *flags):
+    """Runs reproduce.py on `tmp_path`'s runs, results, report and (empty) data folder."""
+    command = [
+        sys.executable,
+        "experiments/reproduce.py",
+        "--noestimate",
+        f"--runs_dir={tmp_path / 'runs'}",
+        f"--results_dir={tmp_path / 'results'}",
+        f"--report={tmp_path / 'REPRODUCTION.md'}",
+        f"--data_dir={tmp_path / 'no-data'}",
+        *flags,
+    ]
+    return subprocess.run(command, capture_output=True, text=True)
+
+
 @pytest.mark.slow
 def test_reproduce_records_the_finished_runs_of_the_table_it_renders(tmp_path):
     """reproduce.py --report_only on two finished runs writes their lines into the record."""
@@ -210,16 +225,7 @@ def test_reproduce_records_the_finished_runs_of_the_table_it_renders(tmp_path):
     for name in ("gcnn/quora/gcnn", "gcnn/quora/cnn"):
         [run] = planning.run_dirs(registry.get(name), [1], "low-resource", runs)
         _finished_run(run, 1, {"test": text})
-    command = [
-        sys.executable,
-        "experiments/reproduce.py",
-        "--table=gcnn-quora",
-        "--report_only",
-        f"--runs_dir={runs}",
-        f"--results_dir={results}",
-        f"--report={tmp_path / 'REPRODUCTION.md'}",
-    ]
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = _reproduce(tmp_path, "--table=gcnn-quora", "--report_only")
     assert done.returncode == 0, done.stderr
     lines = records.read_record(records.record_path(results, "gcnn-quora", "low-resource"))
     assert sorted(set(lines["row"])) == ["gcnn/quora/cnn", "gcnn/quora/gcnn"]
@@ -233,22 +239,11 @@ def test_a_seed_recorded_by_an_earlier_sitting_is_not_trained_again(tmp_path):
     runs, results = tmp_path / "runs", tmp_path / "results"
     [run] = planning.run_dirs(registry.get("gcnn/quora/gcnn"), [1], "low-resource", runs)
     _finished_run(run, 1, {"test": _classification(["same", "different"], ["same", "same"])})
-    command = [
-        sys.executable,
-        "experiments/reproduce.py",
-        "--table=gcnn-quora",
-        "--rows=gcnn",
-        "--seeds=1",
-        "--noestimate",
-        f"--runs_dir={runs}",
-        f"--results_dir={results}",
-        f"--report={tmp_path / 'REPRODUCTION.md'}",
-        f"--data_dir={tmp_path / 'no-data'}",
-    ]
-    done = subprocess.run(command + ["--report_only"], capture_output=True, text=True)
+    command = ("--table=gcnn-quora", "--rows=gcnn", "--seeds=1")
+    done = _reproduce(tmp_path, *command, "--report_only")
     assert done.returncode == 0, done.stderr
     shutil.rmtree(runs)
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = _reproduce(tmp_path, *command)
     assert done.returncode == 0, done.stderr
     assert (
         f"recorded in {results} by an earlier sitting, not trained again "
@@ -259,10 +254,10 @@ def test_a_seed_recorded_by_an_earlier_sitting_is_not_trained_again(tmp_path):
     assert gcnn["seeds"] == [1] and gcnn["test_accuracy"][0] == 0.5
     # Where it would train again, it stops at the empty data folder: asked to, or with the run
     # directory there (an interrupted rerun resumes).
-    done = subprocess.run(command + ["--noskip_recorded"], capture_output=True, text=True)
+    done = _reproduce(tmp_path, *command, "--noskip_recorded")
     assert done.returncode != 0 and "not trained again" not in done.stdout
     run.mkdir(parents=True)
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = _reproduce(tmp_path, *command)
     assert done.returncode != 0 and "not trained again" not in done.stdout
 
 
@@ -270,25 +265,13 @@ def test_a_seed_recorded_by_an_earlier_sitting_is_not_trained_again(tmp_path):
 def test_the_runs_of_a_vote_are_never_skipped(tmp_path):
     """A 5-seed vote needs its members' run directories on one machine: with coin_ours' seed 1
     recorded and its directory gone, asking for the vote trains it (stops at the data here)."""
-    runs, results = tmp_path / "runs", tmp_path / "results"
+    runs = tmp_path / "runs"
     [run] = planning.run_dirs(registry.get("coin/quora/coin_ours"), [1], "low-resource", runs)
     _finished_run(run, 1, {"test": _classification(["same", "different"], ["same", "same"])})
-    command = [
-        sys.executable,
-        "experiments/reproduce.py",
-        "--table=coin-quora",
-        "--noestimate",
-        f"--runs_dir={runs}",
-        f"--results_dir={results}",
-        f"--report={tmp_path / 'REPRODUCTION.md'}",
-        f"--data_dir={tmp_path / 'no-data'}",
-    ]
-    done = subprocess.run(
-        command + ["--rows=coin_ours", "--report_only"], capture_output=True, text=True
-    )
+    done = _reproduce(tmp_path, "--table=coin-quora", "--rows=coin_ours", "--report_only")
     assert done.returncode == 0, done.stderr
     shutil.rmtree(runs)
-    done = subprocess.run(command + ["--rows=coin_ours"], capture_output=True, text=True)
+    done = _reproduce(tmp_path, "--table=coin-quora", "--rows=coin_ours")
     assert "coin/quora/coin_ours seed 1" in done.stdout  # alone, the recorded seed is skipped
-    done = subprocess.run(command + ["--rows=coin_ensemble"], capture_output=True, text=True)
+    done = _reproduce(tmp_path, "--table=coin-quora", "--rows=coin_ensemble")
     assert done.returncode != 0 and "not trained again" not in done.stdout
