@@ -74,7 +74,7 @@ def render(record, configs, time_ratios):
             f"{first['train_seconds']:.1f} | {last['train_seconds']:.1f} (epoch {last['epoch']}) "
             f"| {last['eval_seconds']:.1f} |"
         )
-    lines += ["", "| time ratio | paper (GPU) | ours |", "|---|---|---|"]
+    lines += ["", "| time ratio | paper (GTX 1080) | ours |", "|---|---|---|"]
     for slow, fast in time_ratios:
         if not {slow, fast} <= set(record["requested"]):
             continue

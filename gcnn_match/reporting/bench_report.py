@@ -256,7 +256,7 @@ def render_time_ratios(results, configs, pairs):
     by_row = {r["row"]: r for r in results if r["name"] in names}
     lines = [
         "",
-        "| time ratio | paper (GPU) | ours, bucketed batches | ours, fixed padding |",
+        "| time ratio | paper (GTX 1080) | ours, bucketed batches | ours, fixed padding |",
         "|---|---|---|---|",
     ]
     for slow, fast in pairs:
