@@ -29,7 +29,9 @@ FLAGS = flags.FLAGS
 flags.DEFINE_string("table", "gcnn-quora", "Registered table whose rows are timed.")
 flags.DEFINE_list("rows", ["cnn", "gcnn", "esim_our_implement"], "Rows of --table to time.")
 flags.DEFINE_string("scale", "low-resource", "Scale of the timed runs.")
-flags.DEFINE_integer("epochs", 2, "Epochs per row (>= 2: the last one is the steady state).")
+flags.DEFINE_integer(
+    "epochs", 2, "Epochs per row (>= 2: those after the first are the steady state; 3+ repeat it)."
+)
 flags.DEFINE_integer("max_train_examples", None, "Train on the first N pairs (a quick check).")
 flags.DEFINE_enum(
     "padding", None, ["bucket", "fixed"], "Override the rows' padding (fixed: one batch shape)."

@@ -1,11 +1,14 @@
 """Whole training epochs timed by `train.py` itself: the record of one row, and the report.
 
-The first epoch also traces or compiles every batch shape, so the last epoch of a run is the
-steady state that the time ratios use (`experiments/epoch_times.py` runs at least two).
+The first epoch also traces or compiles every batch shape, so the epochs after it are the steady
+state that the time ratios use (`experiments/epoch_times.py` runs at least two). With three or
+more, each later epoch is a repeat: the report gives their mean and spread, and the range of the
+ratios taken epoch by epoch.
 """
 
 import json
 import pathlib
+import statistics
 
 from gcnn_match.reporting.bench_report import paper_time_ratio
 from gcnn_match.training.run_dir import read_json
@@ -42,6 +45,32 @@ def measured_on(rows):
     }
 
 
+def _steady_seconds(row):
+    """Training seconds of the epochs after the first (which also compiles)."""
+    return [e["train_seconds"] for e in row["epochs"][1:]]
+
+
+def _seconds_cell(row):
+    seconds, epochs = _steady_seconds(row), [e["epoch"] for e in row["epochs"][1:]]
+    if len(seconds) == 1:
+        return f"{seconds[0]:.1f} (epoch {epochs[0]})"
+    return (
+        f"{statistics.mean(seconds):.1f} ± {statistics.stdev(seconds):.1f} "
+        f"(epochs {epochs[0]}–{epochs[-1]})"
+    )
+
+
+def _ratio_cell(slow, fast):
+    """Ratio of the steady-state means; with repeats, the range of the epoch-by-epoch ratios
+    over the epochs both rows ran."""
+    a, b = _steady_seconds(slow), _steady_seconds(fast)
+    cell = f"{statistics.mean(a) / statistics.mean(b):.2f}"
+    per_epoch = [x / y for x, y in zip(a, b)]
+    if len(per_epoch) > 1:
+        cell += f" (epoch by epoch {min(per_epoch):.2f}–{max(per_epoch):.2f})"
+    return cell
+
+
 def render(record, configs, time_ratios):
     """Markdown: one line per timed row, then the paper's time ratios beside ours.
 
@@ -59,26 +88,25 @@ def render(record, configs, time_ratios):
         "",
         f"One fresh `train.py` process per row of `{record['table']}`, {record['scale']} scale"
         + (f" (first {cap} training pairs only)" if cap else "")
-        + ", seed 1. Epoch 1 includes tracing or compiling every batch shape; the last epoch "
-        "is the steady state the ratios use. Evaluation (held-out and test) is timed apart.",
+        + ", seed 1. Epoch 1 includes tracing or compiling every batch shape; the epochs "
+        "after it are the steady state the ratios use (mean ± standard deviation where there "
+        "are several). Evaluation (held-out and test) is timed apart.",
         "",
-        "| row | jit_compile | padding | epoch 1 train s | last epoch train s | eval s |",
+        "| row | jit_compile | padding | epoch 1 train s | later epochs train s | eval s |",
         "|---|---|---|---|---|---|",
     ]
-    seconds = {}
+    timed = {row["row"]: row for row in record["rows"]}
     for row in record["rows"]:
         first, last = row["epochs"][0], row["epochs"][-1]
-        seconds[row["row"]] = last["train_seconds"]
         lines.append(
             f"| {row['row']} | {row['jit_compile']} | {row['padding']} | "
-            f"{first['train_seconds']:.1f} | {last['train_seconds']:.1f} (epoch {last['epoch']}) "
-            f"| {last['eval_seconds']:.1f} |"
+            f"{first['train_seconds']:.1f} | {_seconds_cell(row)} | {last['eval_seconds']:.1f} |"
         )
     lines += ["", "| time ratio | paper (GTX 1080) | ours |", "|---|---|---|"]
     for slow, fast in time_ratios:
         if not {slow, fast} <= set(record["requested"]):
             continue
-        timed = slow in seconds and fast in seconds
-        ours = f"{seconds[slow] / seconds[fast]:.2f}" if timed else "– (a run did not finish)"
+        done = slow in timed and fast in timed
+        ours = _ratio_cell(timed[slow], timed[fast]) if done else "– (a run did not finish)"
         lines.append(f"| {slow} / {fast} | {paper_time_ratio(configs, slow, fast)} | {ours} |")
     return "\n".join(lines) + "\n"
