@@ -12,6 +12,13 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 _DEFAULT_SHARED = REPO.parent / "shared" / "data"
 
 
+def subprocess_env(**extra):
+    """This process' environment for a script run in a child, the repository first on the
+    import path (an existing PYTHONPATH, such as a folder of carried packages, stays after it)."""
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
+    return {**os.environ, "PYTHONPATH": path, **extra}
+
+
 def _shared_data_dir():
     value = os.environ.get("GCNN_MATCH_TEST_DATA")
     if value:

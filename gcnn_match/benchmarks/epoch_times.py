@@ -52,10 +52,12 @@ def _steady_seconds(row):
 
 def _seconds_cell(row):
     seconds, epochs = _steady_seconds(row), [e["epoch"] for e in row["epochs"][1:]]
+    mean = statistics.mean(seconds)
+    digits = 2 if mean < 10 else 1  # GPU epochs of under a second keep their spread visible
     if len(seconds) == 1:
-        return f"{seconds[0]:.1f} (epoch {epochs[0]})"
+        return f"{mean:.{digits}f} (epoch {epochs[0]})"
     return (
-        f"{statistics.mean(seconds):.1f} ± {statistics.stdev(seconds):.1f} "
+        f"{mean:.{digits}f} ± {statistics.stdev(seconds):.{digits}f} "
         f"(epochs {epochs[0]}–{epochs[-1]})"
     )
 

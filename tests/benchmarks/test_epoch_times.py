@@ -86,7 +86,7 @@ def test_ratios_use_the_epoch_after_the_first_beside_the_papers(tmp_path):
     esim_gcnn = PAPER["ESIM (our implement)"] / PAPER["GCNN"]
     assert f"| ESIM (our implement) / GCNN | {esim_gcnn:.2f} | 2.50 |" in text
     assert f"| GCNN / CNN | {PAPER['GCNN'] / PAPER['CNN']:.2f} | 1.50 |" in text
-    assert "| GCNN | True | bucket | 40.0 | 6.0 (epoch 2) | 1.5 |" in text
+    assert "| GCNN | True | bucket | 40.0 | 6.00 (epoch 2) | 1.5 |" in text
     assert "GCNN (char) / GCNN" not in text  # GCNN (char) was not asked for
 
 
@@ -94,9 +94,11 @@ def test_repeated_epochs_give_a_mean_a_spread_and_the_range_of_epoch_ratios(tmp_
     # Epoch 1 (compiling) is left out: GCNN 6, 8, 10 s (mean 8, sd 2); CNN 4, 4, 4 s.
     timings = {"CNN": [30.0, 4.0, 4.0, 4.0], "GCNN": [40.0, 6.0, 8.0, 10.0]}
     text = _render(_record(tmp_path, timings))
-    assert "| GCNN | True | bucket | 40.0 | 8.0 ± 2.0 (epochs 2–4) | 1.5 |" in text
-    assert "| CNN | True | bucket | 30.0 | 4.0 ± 0.0 (epochs 2–4) | 1.5 |" in text
+    assert "| GCNN | True | bucket | 40.0 | 8.00 ± 2.00 (epochs 2–4) | 1.5 |" in text
+    assert "| CNN | True | bucket | 30.0 | 4.00 ± 0.00 (epochs 2–4) | 1.5 |" in text
     paper = f"{PAPER['GCNN'] / PAPER['CNN']:.2f}"
+    slow = _render(_record(tmp_path / "cpu", {"GCNN": [400.0, 120.0, 130.0]}))
+    assert "| GCNN | True | bucket | 400.0 | 125.0 ± 7.1 (epochs 2–3) | 1.5 |" in slow
     assert f"| GCNN / CNN | {paper} | 2.00 (epoch by epoch 1.50–2.50) |" in text
 
 

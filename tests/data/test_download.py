@@ -5,8 +5,6 @@ import gzip
 import hashlib
 import http.server
 import io
-import os
-import pathlib
 import subprocess
 import sys
 import threading
@@ -24,8 +22,8 @@ from gcnn_match.data.download import (
     verify,
 )
 from gcnn_match.data.registry import DatasetSpec, FileSpec, MissingDataError
+from tests.conftest import REPO, subprocess_env
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
 PAYLOAD = bytes(range(256)) * 4000  # ~1 MB, so resuming has something to skip
 SPLIT = b"q1\tq2\t1\nq3\tq4\t0\n"
 
@@ -230,13 +228,12 @@ def test_verify_detects_mismatch_and_unpinned(tmp_path):
 
 
 def _cli(*args):
-    env = dict(os.environ, PYTHONPATH=str(REPO))
     return subprocess.run(
         [sys.executable, str(REPO / "experiments" / "download.py"), *args],
         check=False,
         capture_output=True,
         text=True,
-        env=env,
+        env=subprocess_env(),
         timeout=60,
     )
 

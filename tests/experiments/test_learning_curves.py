@@ -17,7 +17,7 @@ from gcnn_match.data.splits import nested_subset
 from gcnn_match.experiments import curves, driver, registry
 from gcnn_match.experiments.overrides import OverrideError, default_run_dir
 from gcnn_match.reporting import learning_curves as report
-from tests.conftest import REPO
+from tests.conftest import REPO, subprocess_env
 
 LIGHT, HYPOTHESIS = "attconv/snli/attconv_light", "attconv/snli/w_o_context_i_e_hypothesis_only"
 TOY = curves.Curve(
@@ -359,7 +359,7 @@ def test_the_script_renders_every_curve_from_the_records(tmp_path):
         cwd=REPO,
         capture_output=True,
         text=True,
-        env={"PYTHONPATH": str(REPO), "TF_CPP_MIN_LOG_LEVEL": "2", "PATH": "/usr/bin:/bin"},
+        env=subprocess_env(TF_CPP_MIN_LOG_LEVEL="2"),
     )
     result = subprocess.run(command, **how)
     assert result.returncode == 0, result.stderr
