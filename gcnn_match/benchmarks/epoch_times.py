@@ -51,6 +51,7 @@ def _steady_seconds(row):
 
 
 def _seconds_cell(row):
+    """Mean (± sample standard deviation) of the epochs after the first."""
     seconds, epochs = _steady_seconds(row), [e["epoch"] for e in row["epochs"][1:]]
     mean = statistics.mean(seconds)
     digits = 2 if mean < 10 else 1  # GPU epochs of under a second keep their spread visible
@@ -63,9 +64,10 @@ def _seconds_cell(row):
 
 
 def _ratio_cell(slow, fast):
-    """Ratio of the steady-state means; with repeats, the range of the epoch-by-epoch ratios
-    over the epochs both rows ran."""
+    """Ratio of the steady-state means and, with repeats, the range of the epoch-by-epoch
+    ratios, both over the epochs that the two rows ran (a run may stop early)."""
     a, b = _steady_seconds(slow), _steady_seconds(fast)
+    a, b = a[: len(b)], b[: len(a)]
     cell = f"{statistics.mean(a) / statistics.mean(b):.2f}"
     per_epoch = [x / y for x, y in zip(a, b)]
     if len(per_epoch) > 1:
@@ -91,8 +93,8 @@ def render(record, configs, time_ratios):
         f"One fresh `train.py` process per row of `{record['table']}`, {record['scale']} scale"
         + (f" (first {cap} training pairs only)" if cap else "")
         + ", seed 1. Epoch 1 includes tracing or compiling every batch shape; the epochs "
-        "after it are the steady state the ratios use (mean ± standard deviation where there "
-        "are several). Evaluation (held-out and test) is timed apart.",
+        "after it are the steady state the ratios use (mean ± sample standard deviation where "
+        "there are several). Evaluation (held-out and test) is timed apart.",
         "",
         "| row | jit_compile | padding | epoch 1 train s | later epochs train s | eval s |",
         "|---|---|---|---|---|---|",

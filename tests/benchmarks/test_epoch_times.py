@@ -91,15 +91,24 @@ def test_ratios_use_the_epoch_after_the_first_beside_the_papers(tmp_path):
 
 
 def test_repeated_epochs_give_a_mean_a_spread_and_the_range_of_epoch_ratios(tmp_path):
-    # Epoch 1 (compiling) is left out: GCNN 6, 8, 10 s (mean 8, sd 2); CNN 4, 4, 4 s.
-    timings = {"CNN": [30.0, 4.0, 4.0, 4.0], "GCNN": [40.0, 6.0, 8.0, 10.0]}
+    # Epoch 1 (compiling) is left out: GCNN 6, 8, 10 s (mean 8, sample sd 2); CNN 2, 4, 4 s
+    # (mean 10/3): ratio of the means 2.40, where the mean of the epoch ratios would be 2.50.
+    timings = {"CNN": [30.0, 2.0, 4.0, 4.0], "GCNN": [40.0, 6.0, 8.0, 10.0]}
     text = _render(_record(tmp_path, timings))
     assert "| GCNN | True | bucket | 40.0 | 8.00 ± 2.00 (epochs 2–4) | 1.5 |" in text
-    assert "| CNN | True | bucket | 30.0 | 4.00 ± 0.00 (epochs 2–4) | 1.5 |" in text
+    assert "| CNN | True | bucket | 30.0 | 3.33 ± 1.15 (epochs 2–4) | 1.5 |" in text
     paper = f"{PAPER['GCNN'] / PAPER['CNN']:.2f}"
-    slow = _render(_record(tmp_path / "cpu", {"GCNN": [400.0, 120.0, 130.0]}))
-    assert "| GCNN | True | bucket | 400.0 | 125.0 ± 7.1 (epochs 2–3) | 1.5 |" in slow
-    assert f"| GCNN / CNN | {paper} | 2.00 (epoch by epoch 1.50–2.50) |" in text
+    assert f"| GCNN / CNN | {paper} | 2.40 (epoch by epoch 2.00–3.00) |" in text
+    long_epochs = _render(_record(tmp_path / "cpu", {"GCNN": [400.0, 120.0, 130.0]}))
+    assert "| GCNN | True | bucket | 400.0 | 125.0 ± 7.1 (epochs 2–3) | 1.5 |" in long_epochs
+
+
+def test_a_ratio_reads_only_the_epochs_both_rows_ran(tmp_path):
+    # GCNN stopped after epoch 3: its epochs 2-3 (6, 8 s) against CNN's (2, 4 s), not CNN's 4-5.
+    timings = {"CNN": [30.0, 2.0, 4.0, 40.0, 40.0], "GCNN": [40.0, 6.0, 8.0]}
+    text = _render(_record(tmp_path, timings))
+    paper = f"{PAPER['GCNN'] / PAPER['CNN']:.2f}"
+    assert f"| GCNN / CNN | {paper} | 2.33 (epoch by epoch 2.00–3.00) |" in text
 
 
 def test_a_pair_whose_run_did_not_finish_says_so(tmp_path):
