@@ -1,8 +1,9 @@
 """TensorFlow's C++ start-up notices stay off a script's standard error."""
 
-import os
 import subprocess
 import sys
+
+from tests.conftest import subprocess_env
 
 # TF_ENABLE_ONEDNN_OPTS=1 makes TensorFlow print its oneDNN notice on any CPU.
 SNIPPET = (
@@ -12,7 +13,7 @@ SNIPPET = (
 
 
 def _run(log_level):
-    env = {**os.environ, "TF_ENABLE_ONEDNN_OPTS": "1", "TF_CPP_MIN_LOG_LEVEL": log_level}
+    env = subprocess_env(TF_ENABLE_ONEDNN_OPTS="1", TF_CPP_MIN_LOG_LEVEL=log_level)
     return subprocess.run(
         [sys.executable, "-c", SNIPPET], capture_output=True, text=True, env=env, check=False
     )

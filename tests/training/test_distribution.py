@@ -10,7 +10,6 @@ pair in the 201 scored.
 """
 
 import json
-import os
 import pathlib
 import socket
 import subprocess
@@ -32,8 +31,8 @@ from gcnn_match.experiments.overrides import SHORTHANDS, apply_overrides, defaul
 from gcnn_match.training import distribution
 from gcnn_match.training.loop import run_experiment
 from gcnn_match.training.tasks import task_for
+from tests.conftest import REPO, subprocess_env
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
 HELPER = pathlib.Path(__file__).with_name("distributed_runs.py")
 PROBABILITY_TOLERANCE = 1e-4
 TINY = {
@@ -206,7 +205,7 @@ def _run_helper(tmp_path, data_dir, config, runs, devices=2, env=None):
     completed = subprocess.run(
         [sys.executable, str(HELPER), str(tmp_path / "spec.json")],
         cwd=REPO,
-        env={**os.environ, **(env or {})},
+        env=subprocess_env(**(env or {})),
         capture_output=True,
         text=True,
         timeout=900,
@@ -285,7 +284,7 @@ def test_multi_worker_from_tf_config_trains_like_one_device(
             subprocess.Popen(
                 command,
                 cwd=REPO,
-                env={**os.environ, "TF_CONFIG": json.dumps(tf_config)},
+                env=subprocess_env(TF_CONFIG=json.dumps(tf_config)),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
                 text=True,

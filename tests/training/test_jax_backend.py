@@ -4,11 +4,12 @@ devices."""
 
 import importlib.util
 import json
-import os
 import subprocess
 import sys
 
 import pytest
+
+from tests.conftest import subprocess_env
 
 # Runs a process under another backend: left out of `make test-fast`.
 pytestmark = pytest.mark.slow
@@ -50,7 +51,7 @@ def test_gcnn_model_trains_under_the_jax_backend():
         [sys.executable, "-c", SCRIPT],
         capture_output=True,
         text=True,
-        env={**os.environ, "KERAS_BACKEND": "jax"},
+        env=subprocess_env(KERAS_BACKEND="jax"),
         timeout=300,
         check=False,
     )
