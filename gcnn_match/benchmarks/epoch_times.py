@@ -45,14 +45,19 @@ def measured_on(rows):
     }
 
 
+def _steady_epochs(row):
+    """The epochs after the first (which also compiles)."""
+    return row["epochs"][1:]
+
+
 def _steady_seconds(row):
-    """Training seconds of the epochs after the first (which also compiles)."""
-    return [e["train_seconds"] for e in row["epochs"][1:]]
+    """Training seconds of the steady-state epochs."""
+    return [e["train_seconds"] for e in _steady_epochs(row)]
 
 
 def _seconds_cell(row):
     """Mean (± sample standard deviation) of the epochs after the first."""
-    seconds, epochs = _steady_seconds(row), [e["epoch"] for e in row["epochs"][1:]]
+    seconds, epochs = _steady_seconds(row), [e["epoch"] for e in _steady_epochs(row)]
     mean = statistics.mean(seconds)
     digits = 2 if mean < 10 else 1  # GPU epochs of under a second keep their spread visible
     if len(seconds) == 1:
