@@ -154,6 +154,10 @@ class CoupledLSTM(ExplicitMaskLayer):
             as the paper initialises every non-embedding parameter (§6.1).
         bias_initializer: initializer of the gate biases (U[-0.1, 0.1], same reason).
         kernel_regularizer: optional regularizer of the kernels (the paper's L2).
+        rematerialize: recompute each block's scan in the backward pass (`keras.remat`)
+            instead of keeping its activations from the forward pass: the same outputs and
+            gradients, with the memory of one block's activations instead of the whole
+            stack's, for about a third more time per training step (docs/clstm.md#memory).
         **kwargs: base `keras.layers.Layer` arguments.
 
     Call arguments:
@@ -198,6 +202,7 @@ class CoupledLSTM(ExplicitMaskLayer):
         kernel_initializer=None,
         bias_initializer=None,
         kernel_regularizer=None,
+        rematerialize=False,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -221,6 +226,7 @@ class CoupledLSTM(ExplicitMaskLayer):
         self.kernel_initializer = keras.initializers.get(kernel_initializer or paper_uniform())
         self.bias_initializer = keras.initializers.get(bias_initializer or paper_uniform())
         self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)
+        self.rematerialize = bool(rematerialize)
         # TC: one cell with gates (c~, o, i, f1, f2). LC: one LSTM cell (c~, o, i, f) run as
         # two streams (LSTM1 along i, LSTM2 along j).
         self.num_gates = 5 if cell == "tight" else 4
@@ -281,11 +287,13 @@ class CoupledLSTM(ExplicitMaskLayer):
     def _block_weights(self, block):
         """name -> one tensor per stream set: (I, G) shared by the directions, or (D, I, G)
         with one (I, G) per direction in `self.directions` order."""
+        # Values, not variables: a rematerialized scan would count a variable passed in twice
+        # in eager mode (once as an input, once as a variable read).
         return {
             name: [
                 ops.stack([w.value for w in per_direction])
                 if len(per_direction) > 1
-                else per_direction[0]
+                else per_direction[0].value
                 for per_direction in sets
             ]
             for name, sets in block.items()
@@ -314,13 +322,14 @@ class CoupledLSTM(ExplicitMaskLayer):
                 [_orient(t, d, len_x, len_y, x_axis, y_axis) for d in self.directions], axis=0
             )
 
+        scan = keras.remat(self._scan) if self.rematerialize else self._scan
         grid = None
         for layer, block in enumerate(self.blocks):
             if layer == 0:
                 inputs = (per_direction(x, 1, None), per_direction(y, None, 1))
             else:
                 inputs = per_direction(grid, 1, 2)
-            out = self._scan(self._block_weights(block), inputs, *masks)
+            out = scan(self._block_weights(block), inputs, *masks)
             # Eq. 13: each direction's grid back in the original orientation, summed.
             chunks = ops.split(out, copies, axis=0)
             grid = sum(
@@ -495,6 +504,7 @@ class CoupledLSTM(ExplicitMaskLayer):
                 "kernel_initializer": keras.initializers.serialize(self.kernel_initializer),
                 "bias_initializer": keras.initializers.serialize(self.bias_initializer),
                 "kernel_regularizer": keras.regularizers.serialize(self.kernel_regularizer),
+                "rematerialize": self.rematerialize,
             }
         )
         return config

@@ -102,6 +102,7 @@ def build_clstm(
     fc_activation="tanh",
     head="softmax",
     l2=0.0,
+    rematerialize=False,
     name=None,
 ):
     """Builds the C-LSTM matching model of §4 (Figure 2).
@@ -126,6 +127,8 @@ def build_clstm(
         head: "softmax" (classification logits) or "score" (ranking score).
         l2: L2 coefficient on every non-embedding kernel (Table 1: 1e-5 RTE, 5e-5 MQA);
             Keras' L2 adds l2 * sum(w^2).
+        rematerialize: recompute each block's scan in the backward pass rather than keep
+            its activations: same gradients, less memory, more time (docs/clstm.md#memory).
         name: model name.
     """
     if directions not in (1, 4):
@@ -139,6 +142,7 @@ def build_clstm(
         share_streams=share_streams,
         share_directions=share_directions,
         kernel_regularizer=_regularizer(l2),
+        rematerialize=rematerialize,
         name="coupled_lstm",
     )([x_a, x_b], mask=[mask_a, mask_b])
     pooled = DynamicPooling(pool_size, name="dynamic_pooling")(grid, mask=[mask_a, mask_b])
