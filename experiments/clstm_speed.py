@@ -2,9 +2,12 @@
 
     python experiments/clstm_speed.py          # 8x8, 16x16, 32x32, 32x8, 8x32; both cells
     python experiments/clstm_speed.py --grids=8x8,16x16,32x32,48x48 --naive_max_cells=1024
+    python experiments/clstm_speed.py --rematerialize --section=clstm-memory --num_layers=4 \
+        --cells=loose --batches=32 --grids=16x16,32x32,40x40 --naive_max_cells=0
 
-Prints a markdown table, writes it into the section 'clstm-speed' of --output and, with the raw
-numbers, to --json (both atomically). Throughput
+Prints a markdown table, writes it into the section --section of --output and, with the raw
+numbers, to --json (both atomically). The third line times the four stacked LC blocks with each
+block rematerialized beside them and records both peak memories (docs/clstm.md#memory). Throughput
 of the registered C-LSTM rows on real SNLI lengths is `experiments/bench.py --dataset=snli
 --paper=C-LSTMs`.
 """
@@ -24,14 +27,28 @@ from gcnn_match.reporting.tables import update_section
 from gcnn_match.training.run_dir import environment_record
 
 FLAGS = flags.FLAGS
+# Marked section of the report -> its heading.
+TITLES = {
+    "clstm-speed": "C-LSTMs: wavefront vs per-cell loop",
+    "clstm-memory": "C-LSTMs: kept vs recomputed activations",
+}
 flags.DEFINE_list("cells", ["loose", "tight"], "Cell types.")
 flags.DEFINE_list("grids", ["8x8", "16x16", "32x32", "32x8", "8x32"], "Grid shapes n x m.")
 flags.DEFINE_list("batches", ["32", "1"], "Sentence pairs per batch.")
 flags.DEFINE_integer("num_layers", 1, "Stacked blocks.")
 flags.DEFINE_integer("repeats", 3, "Timed calls per measurement (the fastest is reported).")
 flags.DEFINE_integer("naive_max_cells", 1024, "Skip the per-cell loop above this n·m.")
-flags.DEFINE_string("json", "results/clstm_speed.json", "JSON record.")
-flags.DEFINE_string("output", "REPRODUCTION.md", "Markdown report (section 'clstm-speed').")
+flags.DEFINE_bool(
+    "rematerialize",
+    False,
+    "Also time each block rematerialized (recomputed in the backward pass) and record the "
+    "peak memory of each implementation.",
+)
+flags.DEFINE_string("json", None, "JSON record (default: results/<section>.json).")
+flags.DEFINE_string("output", "REPRODUCTION.md", "Markdown report.")
+flags.DEFINE_enum(
+    "section", "clstm-speed", list(TITLES), "Marked section of --output to write the table into."
+)
 
 
 def main(argv):
@@ -44,6 +61,7 @@ def main(argv):
         num_layers=FLAGS.num_layers,
         repeats=FLAGS.repeats,
         naive_max_cells=FLAGS.naive_max_cells,
+        rematerialize=FLAGS.rematerialize,
     )
     rows = measure(config)
     environment = environment_record()
@@ -61,11 +79,10 @@ def main(argv):
         },
         "markdown": markdown,
     }
-    write_text_atomic(FLAGS.json, json.dumps(record, indent=2) + "\n")
+    path = FLAGS.json or f"results/{FLAGS.section.replace('-', '_')}.json"
+    write_text_atomic(path, json.dumps(record, indent=2) + "\n")
     update_section(
-        pathlib.Path(FLAGS.output),
-        "clstm-speed",
-        "### C-LSTMs: wavefront vs per-cell loop\n\n" + markdown,
+        pathlib.Path(FLAGS.output), FLAGS.section, f"### {TITLES[FLAGS.section]}\n\n" + markdown
     )
 
 

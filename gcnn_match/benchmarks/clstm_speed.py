@@ -8,6 +8,12 @@ same cell arithmetic (`CoupledLSTM._cell`), but visits the n·m cells one at a t
 `tf.function` graphs without XLA, as training does (`ExperimentConfig.jit_compile` is off by
 default), and are timed forward + backward (gradients of a scalar of the output with respect to
 every weight and both inputs): the work of one training step, without the optimizer update.
+
+With `rematerialize`, the same layer with `rematerialize=True` (each block's scan recomputed in
+the backward pass) is timed beside it, and each implementation's peak resident memory during
+its timed calls is recorded: the process' high-water mark, TensorFlow's own footprint
+included, the rematerialized layer measured first so that memory kept by the allocator from an
+earlier measurement can only raise a later, larger one.
 """
 
 import dataclasses
@@ -19,6 +25,7 @@ import numpy as np
 import tensorflow as tf
 
 from gcnn_match.benchmarks.naive_coupled_lstm import NaiveCoupledLSTM
+from gcnn_match.benchmarks.peak_memory import PeakMemory
 from gcnn_match.layers.coupled_lstm import CoupledLSTM
 
 
@@ -83,6 +90,8 @@ class SpeedConfig:
         directions: scan directions (the paper's four).
         repeats: timed calls per measurement (the fastest is reported).
         naive_max_cells: the per-cell loop is skipped above this n·m (too slow to wait for).
+        rematerialize: also time the layer with each block rematerialized, and record the
+            peak memory of each implementation.
     """
 
     cells: tuple[str, ...] = ("loose", "tight")
@@ -94,6 +103,7 @@ class SpeedConfig:
     directions: tuple[int, ...] = (1, 2, 3, 4)
     repeats: int = 3
     naive_max_cells: int = 1024
+    rematerialize: bool = False
 
 
 def measure(config: SpeedConfig, log=print) -> list[dict]:
@@ -135,14 +145,20 @@ def _measure_one(config, cell, batch, n, m):
         "updates": wavefront_updates(n, m),
     }
     layers = {"wavefront": wavefront}
+    if config.rematerialize:  # first: the smaller footprint (see the module docstring)
+        layers = {"rematerialized": CoupledLSTM(**kwargs, rematerialize=True), **layers}
     if n * m <= config.naive_max_cells:
         layers["naive"] = NaiveCoupledLSTM(**kwargs)
-        copy_weights(wavefront, layers["naive"], x, y, mask)
     for name, layer in layers.items():
-        wall, cpu = best_times(training_step_fn(layer), (x, y, mask), config.repeats)
+        if layer is not wavefront:
+            copy_weights(wavefront, layer, x, y, mask)
+        with PeakMemory() as memory:
+            wall, cpu = best_times(training_step_fn(layer), (x, y, mask), config.repeats)
         row[f"{name}_ms"], row[f"{name}_cpu_ms"] = 1000 * wall, 1000 * cpu
-    if "naive" in layers:
-        row["naive_over_wavefront"] = row["naive_ms"] / row["wavefront_ms"]
-        row["naive_over_wavefront_cpu"] = row["naive_cpu_ms"] / row["wavefront_cpu_ms"]
+        if config.rematerialize and memory.peak_bytes is not None:
+            row[f"{name}_peak_mib"] = memory.peak_bytes / 2**20
+    for name in layers.keys() - {"wavefront"}:
+        row[f"{name}_over_wavefront"] = row[f"{name}_ms"] / row["wavefront_ms"]
+        row[f"{name}_over_wavefront_cpu"] = row[f"{name}_cpu_ms"] / row["wavefront_cpu_ms"]
     row["load_average"] = os.getloadavg()[0]
     return row

@@ -17,13 +17,15 @@ class PeakMemory:
     everything the work kept resident at its worst moment (weights, optimizer slots,
     activations, gradients, the allocator's caches, compiled kernels). Memory that the
     process freed before entry but its allocator kept is reused without being counted, so
-    measure in a fresh process for a footprint. `bytes` stays None where the mark cannot be
-    reset (not Linux). Not tracemalloc (it sees Python objects only, not TF's buffers), and not
-    `tf.config.experimental.get_memory_info`, which reports 0 for CPU devices.
+    measure in a fresh process for a footprint. `peak_bytes` is the high-water mark itself,
+    the process' own resident memory included, which such reuse cannot lower. Both stay None
+    where the mark cannot be reset (not Linux). Not tracemalloc (it sees Python objects
+    only, not TF's buffers), and not `tf.config.experimental.get_memory_info`, which reports
+    0 for CPU devices.
     """
 
     def __enter__(self):
-        self.bytes, self._start = None, None
+        self.bytes, self.peak_bytes, self._start = None, None, None
         try:
             with open("/proc/self/clear_refs", "w", encoding="ascii") as handle:
                 handle.write("5")
@@ -34,5 +36,6 @@ class PeakMemory:
 
     def __exit__(self, *exc):
         if self._start is not None:
-            self.bytes = max(0, _status_kib("VmHWM") * 1024 - self._start)
+            self.peak_bytes = _status_kib("VmHWM") * 1024
+            self.bytes = max(0, self.peak_bytes - self._start)
         return False

@@ -23,25 +23,60 @@ def growth_exponents(rows, key, work="cells"):
     return exponents
 
 
+def _variants(config):
+    """The implementations timed beside the wavefront under `config` (a `SpeedConfig`)."""
+    return (["naive"] if config.naive_max_cells > 0 else []) + (
+        ["rematerialized"] if config.rematerialize else []
+    )
+
+
+def _measured(row, name):
+    """`name`'s cells of one row: ms (CPU ms), and its ratio to the wavefront's."""
+    if f"{name}_ms" not in row:
+        return ["skipped", "–"]
+    return [
+        f"{row[f'{name}_ms']:.1f} ({row[f'{name}_cpu_ms']:.1f})",
+        f"{row[f'{name}_over_wavefront']:.2f}x ({row[f'{name}_over_wavefront_cpu']:.2f}x)",
+    ]
+
+
+def _peak(row, name):
+    return f"{row[f'{name}_peak_mib']:,.0f}" if f"{name}_peak_mib" in row else "–"
+
+
 def render_markdown(rows, config, environment, command):
     """The table of `rows` measured under `config` (a `SpeedConfig`), the fitted growth
     exponents and how the numbers were made."""
     directions = "four" if len(config.directions) == 4 else str(len(config.directions))
+    variants = _variants(config)
+    memory = config.rematerialize
     lines = [
         f"Produced by `{command}` on {environment['cpu']} ({environment['cpu_count']} "
         f"cores), TensorFlow {environment['tensorflow']}, no XLA. {config.num_layers} "
         f"block(s) of {directions} directions, k = {config.units}, e = {config.dim}; "
         f"forward + backward, fastest of {config.repeats} calls: wall ms (process CPU "
         "ms, all threads, which waiting for a busy core does not inflate). The wavefront "
-        "takes n + m - 1 sequential steps of min(n, m) + 1 slots (its updates), the per-cell "
-        "loop n·m steps of one cell.",
+        "takes n + m - 1 sequential steps of min(n, m) + 1 slots (its updates)"
+        + (", the per-cell loop n·m steps of one cell" if "naive" in variants else "")
+        + (
+            "; the rematerialized layer is the wavefront recomputing each block's scan in "
+            "the backward pass. Peak MiB: the process' resident high-water mark during the "
+            "timed calls, TensorFlow's own footprint included (the rematerialized layer is "
+            "measured first)"
+            if memory
+            else ""
+        )
+        + ".",
         "",
-        "| cell | batch | n × m | n·m | wavefront updates | wavefront ms (CPU) "
-        "| naive ms (CPU) | naive / wavefront (CPU) | load avg |",
-        "|" + "---|" * 9,
     ]
+    header = ["cell", "batch", "n × m", "n·m", "wavefront updates", "wavefront ms (CPU)"]
+    header += ["wavefront peak MiB"] if memory else []
+    for name in variants:
+        header += [f"{name} ms (CPU)", f"{name} / wavefront (CPU)"]
+        header += [f"{name} peak MiB"] if memory else []
+    header.append("load avg")
+    lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in rows:
-        naive = "naive_ms" in r
         cells = [
             r["cell"],
             r["batch"],
@@ -49,12 +84,12 @@ def render_markdown(rows, config, environment, command):
             r["cells"],
             r["updates"],
             f"{r['wavefront_ms']:.1f} ({r['wavefront_cpu_ms']:.1f})",
-            f"{r['naive_ms']:.1f} ({r['naive_cpu_ms']:.1f})" if naive else "skipped",
-            f"{r['naive_over_wavefront']:.1f}x ({r['naive_over_wavefront_cpu']:.1f}x)"
-            if naive
-            else "–",
-            f"{r['load_average']:.1f}",
         ]
+        cells += [_peak(r, "wavefront")] if memory else []
+        for name in variants:
+            cells += _measured(r, name)
+            cells += [_peak(r, name)] if memory else []
+        cells.append(f"{r['load_average']:.1f}")
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     lines.append("")
     for name, (work, formula) in WORK.items():

@@ -32,3 +32,27 @@ def test_measure_and_render_on_a_tiny_grid():
     env = {"cpu": "cpu", "cpu_count": 2, "tensorflow": tf.__version__}
     table = render_markdown(rows, config, env, "cmd")
     assert "| tight | 2 | 3 × 3 | 9 | 20 |" in table and "skipped" in table
+
+
+@pytest.mark.slow
+def test_rematerialized_layer_is_timed_and_its_memory_recorded():
+    config = SpeedConfig(
+        cells=("loose",),
+        grids=((3, 2),),
+        batches=(2,),
+        units=3,
+        dim=4,
+        num_layers=2,
+        repeats=1,
+        naive_max_cells=0,
+        rematerialize=True,
+    )
+    (row,) = measure(config, log=lambda *_: None)
+    assert "naive_ms" not in row
+    assert row["rematerialized_over_wavefront"] == row["rematerialized_ms"] / row["wavefront_ms"]
+    # The high-water mark includes the process itself, so it is at least the interpreter's.
+    assert row["rematerialized_peak_mib"] > 10 and row["wavefront_peak_mib"] > 10
+    env = {"cpu": "cpu", "cpu_count": 2, "tensorflow": tf.__version__}
+    table = render_markdown([row], config, env, "cmd")
+    assert "| rematerialized ms (CPU) | rematerialized / wavefront (CPU) |" in table
+    assert "naive" not in table and "wavefront peak MiB" in table

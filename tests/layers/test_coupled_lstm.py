@@ -305,13 +305,14 @@ def test_rematerialized_blocks_give_the_same_outputs_and_gradients(cell, compile
     # Rematerialization trades memory for time only: recomputing each block's scan in the
     # backward pass must reproduce the kept-activation gradients, padding included.
     x, y, mask_x, mask_y = _pair(seed=13)
-    results = []
+    results, weights = [], None
     for rematerialize in (False, True):
         layer = CoupledLSTM(UNITS, cell=cell, num_layers=3, rematerialize=rematerialize)
         layer([x, y], mask=[mask_x, mask_y])
-        if results:
+        if weights is None:
+            weights = layer.get_weights()
+        else:
             layer.set_weights(weights)
-        weights = layer.get_weights()
 
         def loss_and_grads(a, b, ma, mb, layer=layer):
             with tf.GradientTape() as tape:
