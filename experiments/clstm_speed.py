@@ -2,12 +2,13 @@
 
     python experiments/clstm_speed.py          # 8x8, 16x16, 32x32, 32x8, 8x32; both cells
     python experiments/clstm_speed.py --grids=8x8,16x16,32x32,48x48 --naive_max_cells=1024
-    python experiments/clstm_speed.py --rematerialize --section=clstm-memory --num_layers=4 \
-        --cells=loose --batches=32 --grids=16x16,32x32,40x40 --naive_max_cells=0
+    python experiments/clstm_speed.py --rematerialize --num_layers=4 --cells=loose \
+        --batches=32 --grids=40x40 --naive_max_cells=0
 
-Prints a markdown table, writes it into the section --section of --output and, with the raw
-numbers, to --json (both atomically). The third line times the four stacked LC blocks with each
-block rematerialized beside them and records both peak memories (docs/clstm.md#memory). Throughput
+Prints a markdown table, writes it into a marked section of --output ('clstm-speed', or
+'clstm-memory' with --rematerialize) and, with the raw numbers, to --json (both atomically). The
+third line times four stacked LC blocks with each block rematerialized beside them and records
+both peak memories, one measurement per process (docs/clstm.md#memory). Throughput
 of the registered C-LSTM rows on real SNLI lengths is `experiments/bench.py --dataset=snli
 --paper=C-LSTMs`.
 """
@@ -17,7 +18,7 @@ import json
 import pathlib
 import sys
 
-from absl import flags
+from absl import app, flags
 
 from gcnn_match import cli
 from gcnn_match.benchmarks.clstm_speed import SpeedConfig, measure
@@ -27,7 +28,7 @@ from gcnn_match.reporting.tables import update_section
 from gcnn_match.training.run_dir import environment_record
 
 FLAGS = flags.FLAGS
-# Marked section of the report -> its heading.
+# Marked section of --output -> its heading.
 TITLES = {
     "clstm-speed": "C-LSTMs: wavefront vs per-cell loop",
     "clstm-memory": "C-LSTMs: kept vs recomputed activations",
@@ -46,9 +47,6 @@ flags.DEFINE_bool(
 )
 flags.DEFINE_string("json", None, "JSON record (default: results/<section>.json).")
 flags.DEFINE_string("output", "REPRODUCTION.md", "Markdown report.")
-flags.DEFINE_enum(
-    "section", "clstm-speed", list(TITLES), "Marked section of --output to write the table into."
-)
 
 
 def main(argv):
@@ -63,7 +61,10 @@ def main(argv):
         naive_max_cells=FLAGS.naive_max_cells,
         rematerialize=FLAGS.rematerialize,
     )
-    rows = measure(config)
+    try:
+        rows = measure(config)
+    except ValueError as error:  # a flag combination measure() refuses
+        raise app.UsageError(f"--rematerialize: {error}") from None
     environment = environment_record()
     command = "python experiments/clstm_speed.py " + " ".join(sys.argv[1:])
     markdown = render_markdown(rows, config, environment, command.strip())
@@ -79,11 +80,10 @@ def main(argv):
         },
         "markdown": markdown,
     }
-    path = FLAGS.json or f"results/{FLAGS.section.replace('-', '_')}.json"
+    section = "clstm-memory" if FLAGS.rematerialize else "clstm-speed"
+    path = FLAGS.json or f"results/{section.replace('-', '_')}.json"
     write_text_atomic(path, json.dumps(record, indent=2) + "\n")
-    update_section(
-        pathlib.Path(FLAGS.output), FLAGS.section, f"### {TITLES[FLAGS.section]}\n\n" + markdown
-    )
+    update_section(pathlib.Path(FLAGS.output), section, f"### {TITLES[section]}\n\n" + markdown)
 
 
 if __name__ == "__main__":

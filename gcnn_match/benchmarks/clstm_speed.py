@@ -10,10 +10,11 @@ default), and are timed forward + backward (gradients of a scalar of the output 
 every weight and both inputs): the work of one training step, without the optimizer update.
 
 With `rematerialize`, the same layer with `rematerialize=True` (each block's scan recomputed in
-the backward pass) is timed beside it, and each implementation's peak resident memory during
-its timed calls is recorded: the process' high-water mark, TensorFlow's own footprint
-included, the rematerialized layer measured first so that memory kept by the allocator from an
-earlier measurement can only raise a later, larger one.
+the backward pass) is timed beside it, and the peak resident memory of each is recorded: the
+process' high-water mark over its warm-up and timed calls, TensorFlow's own footprint
+included. Memory that the allocator keeps after one measurement would inflate the next, so
+such a measurement covers one grid, cell and batch per process, the rematerialized layer (the
+smaller) first.
 """
 
 import dataclasses
@@ -44,15 +45,16 @@ def copy_weights(source, target, x, y, mask):
 
 
 def training_step_fn(layer):
-    """A compiled forward + backward pass of `layer` (no XLA), returning the loss."""
+    """A compiled forward + backward pass of `layer` (no XLA), returning the loss and the
+    gradients: a graph prunes what none of its outputs needs, so gradients computed and
+    dropped would leave the backward pass untimed."""
 
     @tf.function
     def step(x, y, mask):
         with tf.GradientTape() as tape:
             tape.watch([x, y])
             loss = tf.reduce_sum(layer([x, y], mask=mask))
-        tape.gradient(loss, [x, y] + layer.trainable_weights)
-        return loss
+        return loss, tape.gradient(loss, [x, y] + layer.trainable_weights)
 
     return step
 
@@ -90,8 +92,8 @@ class SpeedConfig:
         directions: scan directions (the paper's four).
         repeats: timed calls per measurement (the fastest is reported).
         naive_max_cells: the per-cell loop is skipped above this n·m (too slow to wait for).
-        rematerialize: also time the layer with each block rematerialized, and record the
-            peak memory of each implementation.
+        rematerialize: also time the layer with each block rematerialized, and show the
+            peak memory of each implementation (one grid, cell and batch only).
     """
 
     cells: tuple[str, ...] = ("loose", "tight")
@@ -107,8 +109,13 @@ class SpeedConfig:
 
 
 def measure(config: SpeedConfig, log=print) -> list[dict]:
-    """One row per (cell, batch, grid): ms per batch of both implementations, their ratio,
-    and the 1-minute load average of the machine when it was measured."""
+    """One row per (cell, batch, grid): ms per batch of each implementation, their ratios to
+    the wavefront, and the 1-minute load average of the machine when it was measured."""
+    if config.rematerialize and len(config.cells) * len(config.batches) * len(config.grids) > 1:
+        raise ValueError(
+            "peak memory is clean for one grid, cell and batch per process; give one of each "
+            "(--grids, --cells, --batches) per invocation"
+        )
     rows = []
     for cell in config.cells:
         for batch in config.batches:
@@ -155,9 +162,9 @@ def _measure_one(config, cell, batch, n, m):
         with PeakMemory() as memory:
             wall, cpu = best_times(training_step_fn(layer), (x, y, mask), config.repeats)
         row[f"{name}_ms"], row[f"{name}_cpu_ms"] = 1000 * wall, 1000 * cpu
-        if config.rematerialize and memory.peak_bytes is not None:
+        if memory.peak_bytes is not None:
             row[f"{name}_peak_mib"] = memory.peak_bytes / 2**20
-    for name in layers.keys() - {"wavefront"}:
+    for name in [name for name in layers if name != "wavefront"]:
         row[f"{name}_over_wavefront"] = row[f"{name}_ms"] / row["wavefront_ms"]
         row[f"{name}_over_wavefront_cpu"] = row[f"{name}_cpu_ms"] / row["wavefront_cpu_ms"]
     row["load_average"] = os.getloadavg()[0]

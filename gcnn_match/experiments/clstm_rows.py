@@ -115,8 +115,8 @@ ROWS = {
     ),
     "LC-LSTMs": ("clstm", dict(LC, directions=4, **CLSTM), 80.9, 45_000),
     # Four LC blocks keep more activations than a 24 GB machine holds at 32 pairs of
-    # 50 tokens; recomputing each block in the backward pass gives the same gradients in
-    # a quarter of the memory (docs/clstm.md#memory).
+    # 50 tokens; recomputing each block in the backward pass gives the same gradients and
+    # keeps one block's (docs/clstm.md#memory).
     "four stacked LC-LSTMs": (
         "clstm",
         dict(LC, num_layers=4, rematerialize=True, **CLSTM),

@@ -157,7 +157,7 @@ class CoupledLSTM(ExplicitMaskLayer):
         rematerialize: recompute each block's scan in the backward pass (`keras.remat`)
             instead of keeping its activations from the forward pass: the same outputs and
             gradients, with the memory of one block's activations instead of the whole
-            stack's, for about a third more time per training step (docs/clstm.md#memory).
+            stack's, for one more forward scan per block (docs/clstm.md#memory).
         **kwargs: base `keras.layers.Layer` arguments.
 
     Call arguments:
@@ -287,13 +287,11 @@ class CoupledLSTM(ExplicitMaskLayer):
     def _block_weights(self, block):
         """name -> one tensor per stream set: (I, G) shared by the directions, or (D, I, G)
         with one (I, G) per direction in `self.directions` order."""
-        # Values, not variables: a rematerialized scan would count a variable passed in twice
-        # in eager mode (once as an input, once as a variable read).
         return {
             name: [
                 ops.stack([w.value for w in per_direction])
                 if len(per_direction) > 1
-                else per_direction[0].value
+                else per_direction[0]
                 for per_direction in sets
             ]
             for name, sets in block.items()
@@ -322,20 +320,35 @@ class CoupledLSTM(ExplicitMaskLayer):
                 [_orient(t, d, len_x, len_y, x_axis, y_axis) for d in self.directions], axis=0
             )
 
-        scan = keras.remat(self._scan) if self.rematerialize else self._scan
         grid = None
         for layer, block in enumerate(self.blocks):
             if layer == 0:
                 inputs = (per_direction(x, 1, None), per_direction(y, None, 1))
             else:
                 inputs = per_direction(grid, 1, 2)
-            out = scan(self._block_weights(block), inputs, *masks)
+            if self.rematerialize:
+                out = self._rematerialized_scan(block, inputs, *masks)
+            else:
+                out = self._scan(self._block_weights(block), inputs, *masks)
             # Eq. 13: each direction's grid back in the original orientation, summed.
             chunks = ops.split(out, copies, axis=0)
             grid = sum(
                 _orient(chunk, d, len_x, len_y, 1, 2) for d, chunk in zip(self.directions, chunks)
             )
         return grid
+
+    def _rematerialized_scan(self, block, inputs, mask_x, mask_y):
+        """`_scan` of `block` under `keras.remat`: the same result, recomputed in the backward
+        pass. The block's weights are read inside the recomputed function, as `keras.remat`
+        expects of variables (TF's `recompute_grad` watches the variables its function reads;
+        read outside and passed in as tensors, their gradients came out doubled eagerly), and
+        the inputs enter as flat tensors."""
+
+        def scan(*tensors):
+            inputs_ = keras.tree.pack_sequence_as(inputs, tensors[:-2])
+            return self._scan(self._block_weights(block), inputs_, *tensors[-2:])
+
+        return keras.remat(scan)(*keras.tree.flatten(inputs), mask_x, mask_y)
 
     def _cell_inputs(self, weights, inputs, rows, cols, by_rows):
         """Input pre-activations (B', S, *rows.shape, G) of the cells (rows, cols), bias

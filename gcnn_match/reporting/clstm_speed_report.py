@@ -36,7 +36,7 @@ def _measured(row, name):
         return ["skipped", "–"]
     return [
         f"{row[f'{name}_ms']:.1f} ({row[f'{name}_cpu_ms']:.1f})",
-        f"{row[f'{name}_over_wavefront']:.2f}x ({row[f'{name}_over_wavefront_cpu']:.2f}x)",
+        f"{row[f'{name}_over_wavefront']:.1f}x ({row[f'{name}_over_wavefront_cpu']:.1f}x)",
     ]
 
 
@@ -60,9 +60,9 @@ def render_markdown(rows, config, environment, command):
         + (", the per-cell loop n·m steps of one cell" if "naive" in variants else "")
         + (
             "; the rematerialized layer is the wavefront recomputing each block's scan in "
-            "the backward pass. Peak MiB: the process' resident high-water mark during the "
-            "timed calls, TensorFlow's own footprint included (the rematerialized layer is "
-            "measured first)"
+            "the backward pass. Peak MiB: the process' resident high-water mark over each "
+            "layer's warm-up and timed calls, TensorFlow's own footprint included (one "
+            "measurement per process, the rematerialized layer first)"
             if memory
             else ""
         )

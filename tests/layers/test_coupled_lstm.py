@@ -299,26 +299,30 @@ def test_matches_numpy_double_loop_when_the_sentences_widths_differ(cell, n, m):
     np.testing.assert_allclose(got, np_coupled_lstm(layer, x, y, mask_x, mask_y), atol=1e-5)
 
 
-@pytest.mark.parametrize("cell", ["tight", "loose"])
+@pytest.mark.parametrize("cell,sharing", READINGS)
 @pytest.mark.parametrize("compiled", [False, True])
-def test_rematerialized_blocks_give_the_same_outputs_and_gradients(cell, compiled):
+def test_rematerialized_blocks_give_the_same_outputs_and_gradients(cell, sharing, compiled):
     # Rematerialization trades memory for time only: recomputing each block's scan in the
     # backward pass must reproduce the kept-activation gradients, padding included.
     x, y, mask_x, mask_y = _pair(seed=13)
-    results, weights = [], None
+    results, weights, scans = [], None, []
     for rematerialize in (False, True):
-        layer = CoupledLSTM(UNITS, cell=cell, num_layers=3, rematerialize=rematerialize)
+        layer = CoupledLSTM(UNITS, cell=cell, num_layers=3, rematerialize=rematerialize, **sharing)
         layer([x, y], mask=[mask_x, mask_y])
         if weights is None:
             weights = layer.get_weights()
         else:
             layer.set_weights(weights)
+        calls = []
+        scan = functools.partial(type(layer)._scan, layer)
+        layer._scan = lambda *args, scan=scan, calls=calls: calls.append(1) or scan(*args)
+        scans.append(calls)
 
         def loss_and_grads(a, b, ma, mb, layer=layer):
             with tf.GradientTape() as tape:
-                tape.watch(a)
+                tape.watch([a, b])
                 loss = tf.reduce_sum(layer([a, b], mask=[ma, mb]) ** 2)
-            return loss, tape.gradient(loss, [a] + layer.trainable_weights)
+            return loss, tape.gradient(loss, [a, b] + layer.trainable_weights)
 
         run = tf.function(loss_and_grads) if compiled else loss_and_grads
         results.append(run(*(tf.constant(t) for t in (x, y, mask_x, mask_y))))
@@ -327,4 +331,6 @@ def test_rematerialized_blocks_give_the_same_outputs_and_gradients(cell, compile
     assert len(remat_grads) == len(grads)
     for kept, recomputed in zip(grads, remat_grads):
         np.testing.assert_allclose(np.asarray(recomputed), np.asarray(kept), rtol=1e-5, atol=1e-7)
+    # Each block's scan runs once more, in the backward pass, when rematerialized.
+    assert (len(scans[0]), len(scans[1])) == (3, 6)
     assert CoupledLSTM.from_config(layer.get_config()).rematerialize
