@@ -73,7 +73,8 @@ class Quoted:
         text: as printed, e.g. "1,350,000", "0.5123", "900K".
         kind: "value", "difference" or "ratio" (what it may be traced to).
         context: the line it is on.
-        multiplier: the unit's ("900K": 1,000; "1.2 GFLOP": 10⁹).
+        multiplier: the unit's ("900K": 1,000; "1.2 GFLOP": 10⁹; "184.3 GFLOP/s": 1, as
+            the records hold rates).
     """
 
     line: int
@@ -129,7 +130,9 @@ def quoted_numbers(first_line, lines):
         else:
             kind = "value"
         number = match.group()
-        multiplier = 1e9 if re.match(r"\s+GFLOP", after) else _MULTIPLIERS.get(number[-1], 1.0)
+        # Records count FLOPs one by one but rates in GFLOP/s already.
+        giga = re.match(r"\s+GFLOP(?!/s)", after)
+        multiplier = 1e9 if giga else _MULTIPLIERS.get(number[-1], 1.0)
         line = text.count("\n", 0, match.start())
         found.append(Quoted(first_line + line, number, kind, lines[line].strip(), multiplier))
     return found

@@ -52,6 +52,18 @@ def test_a_difference_or_a_ratio_is_traced_only_when_the_prose_says_it_is_one(tm
     assert [text for _, text in _untraced(tmp_path, unsaid)] == ["1.004"]
 
 
+def test_flops_are_counted_in_units_and_rates_in_gflop_per_second(tmp_path):
+    # A record's FLOPs per pair are plain counts, its achieved rates already in GFLOP/s.
+    record = {"name": "gcnn/quora/gcnn", "train_flops_per_pair": 3.69e9}
+    record["train_gflops_per_second_fixed"] = 184.34
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "bench.json").write_text(json.dumps([record]), "utf-8")
+    prose = (
+        "\n## What the GCNN runs show\n\n3.69 GFLOP per pair at 184.3 GFLOP/s, not 3.7 GFLOP/s.\n"
+    )
+    assert [text for _, text in _untraced(tmp_path, prose)] == ["3.7"]
+
+
 def test_the_prose_on_one_paper_is_traced_to_that_papers_records_only(tmp_path):
     prose = "\n## What the COIN runs show\n\nCOIN reached 75.96.\n"
     assert [text for _, text in _untraced(tmp_path, prose)] == ["75.96"]
