@@ -77,6 +77,13 @@ def best_times(fn, args, repeats, warmup=1):
     return min(walls), min(cpus)
 
 
+# The implementations timed beside the wavefront: name -> layer class with its arguments.
+_COMPARED = {
+    "rematerialized": lambda **kwargs: CoupledLSTM(**kwargs, rematerialize=True),
+    "naive": NaiveCoupledLSTM,
+}
+
+
 @dataclasses.dataclass(frozen=True)
 class SpeedConfig:
     """What is measured.
@@ -106,6 +113,12 @@ class SpeedConfig:
     repeats: int = 3
     naive_max_cells: int = 1024
     rematerialize: bool = False
+
+    def compared(self, cells=1):
+        """The implementations timed beside the wavefront on a grid of `cells` (n·m)."""
+        return (["rematerialized"] if self.rematerialize else []) + (
+            ["naive"] if cells <= self.naive_max_cells else []
+        )
 
 
 def measure(config: SpeedConfig, log=print) -> list[dict]:
@@ -151,11 +164,8 @@ def _measure_one(config, cell, batch, n, m):
         "cells": n * m,
         "updates": wavefront_updates(n, m),
     }
-    layers = {"wavefront": wavefront}
-    if config.rematerialize:  # first: the smaller footprint (see the module docstring)
-        layers = {"rematerialized": CoupledLSTM(**kwargs, rematerialize=True), **layers}
-    if n * m <= config.naive_max_cells:
-        layers["naive"] = NaiveCoupledLSTM(**kwargs)
+    layers = {name: _COMPARED[name](**kwargs) for name in config.compared(n * m)}
+    layers["wavefront"] = wavefront  # after the rematerialized layer (module docstring)
     for name, layer in layers.items():
         if layer is not wavefront:
             copy_weights(wavefront, layer, x, y, mask)
@@ -164,7 +174,7 @@ def _measure_one(config, cell, batch, n, m):
         row[f"{name}_ms"], row[f"{name}_cpu_ms"] = 1000 * wall, 1000 * cpu
         if memory.peak_bytes is not None:
             row[f"{name}_peak_mib"] = memory.peak_bytes / 2**20
-    for name in [name for name in layers if name != "wavefront"]:
+    for name in config.compared(n * m):
         row[f"{name}_over_wavefront"] = row[f"{name}_ms"] / row["wavefront_ms"]
         row[f"{name}_over_wavefront_cpu"] = row[f"{name}_cpu_ms"] / row["wavefront_cpu_ms"]
     row["load_average"] = os.getloadavg()[0]

@@ -23,13 +23,6 @@ def growth_exponents(rows, key, work="cells"):
     return exponents
 
 
-def _variants(config):
-    """The implementations timed beside the wavefront under `config` (a `SpeedConfig`)."""
-    return (["naive"] if config.naive_max_cells > 0 else []) + (
-        ["rematerialized"] if config.rematerialize else []
-    )
-
-
 def _measured(row, name):
     """`name`'s cells of one row: ms (CPU ms), and its ratio to the wavefront's."""
     if f"{name}_ms" not in row:
@@ -48,7 +41,7 @@ def render_markdown(rows, config, environment, command):
     """The table of `rows` measured under `config` (a `SpeedConfig`), the fitted growth
     exponents and how the numbers were made."""
     directions = "four" if len(config.directions) == 4 else str(len(config.directions))
-    variants = _variants(config)
+    variants = config.compared()
     memory = config.rematerialize
     lines = [
         f"Produced by `{command}` on {environment['cpu']} ({environment['cpu_count']} "
