@@ -218,18 +218,18 @@ class PairEncoder:
         report lines: a long text keeps its first `max_len` tokens; an empty one is kept, and
         the model sees padding only on that side (every model masks it; outputs stay finite)."""
         notes = []
-        for side, cut in (("a", self.max_len_a), ("b", self.max_len_b)):
+        for side, which, cut in (("a", "first", self.max_len_a), ("b", "second", self.max_len_b)):
             lengths = np.array([len(getattr(pair, side)) for pair in pairs], dtype=np.int64)
             over = int((lengths > cut).sum())
             if over:
                 notes.append(
-                    f"{name}: {over} of {len(pairs)} texts {side} longer than the "
+                    f"{name}: {over} of {len(pairs)} {which} texts longer than the "
                     f"cut-off (longest {lengths.max()} tokens) keep their first {cut}"
                 )
             empty = int((lengths == 0).sum())
             if empty:
                 notes.append(
-                    f"{name}: {empty} of {len(pairs)} texts {side} have no tokens "
+                    f"{name}: {empty} of {len(pairs)} {which} texts have no tokens "
                     "(kept: the model sees only padding on that side)"
                 )
         return notes

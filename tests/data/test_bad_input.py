@@ -424,8 +424,8 @@ def test_texts_over_the_cut_off_keep_their_first_tokens_and_are_counted():
     assert [len(e["b_ids"]) for e in encoded] == [1, 7]
     np.testing.assert_array_equal(encoded[0]["a_ids"], encoder.vocab.encode(pairs[0].a[:5]))
     assert encoder.length_notes("dev", pairs) == [
-        "dev: 1 of 2 texts a longer than the cut-off (longest 10000 tokens) keep their first 5",
-        "dev: 1 of 2 texts b longer than the cut-off (longest 8 tokens) keep their first 7",
+        "dev: 1 of 2 first texts longer than the cut-off (longest 10000 tokens) keep their first 5",
+        "dev: 1 of 2 second texts longer than the cut-off (longest 8 tokens) keep their first 7",
     ]
 
 
@@ -438,8 +438,9 @@ def test_empty_texts_are_kept_counted_and_predicted_finitely(tmp_path):
     assert probabilities.shape == (3, 2) and np.isfinite(probabilities).all()
     np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, atol=1e-6)
     assert saved.notes == [
-        "input: 1 of 3 texts a have no tokens (kept: the model sees only padding on that side)",
-        "input: 1 of 3 texts b have no tokens (kept: the model sees only padding on that side)",
+        "input: 1 of 3 first texts have no tokens (kept: the model sees only padding on that side)",
+        "input: 1 of 3 second texts have no tokens"
+        " (kept: the model sees only padding on that side)",
     ]
 
 
