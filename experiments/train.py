@@ -31,7 +31,7 @@ flags.DEFINE_bool("resume", True, "Resume an interrupted run in model_dir.")
 flags.DEFINE_integer(
     "logical_cpu_devices",
     None,
-    "Split the CPU into this many devices (to try distribution without GPUs).",
+    "Train on this many logical CPU devices, accelerators left out (to try distribution).",
 )
 overrides.define_flags()
 own_data.define_flags()

@@ -79,10 +79,13 @@ class Distribution:
 
 
 def split_cpu(count):
-    """Makes the host CPU appear as `count` devices (data parallelism without accelerators).
+    """Trains on `count` logical devices of the host CPU, leaving any accelerator out.
 
-    Must run before the backend initialises its devices (before the first op); the devices
-    share the host's cores, so this demonstrates and tests distribution, it does not speed up.
+    Data parallelism without accelerators: the devices share the host's cores, so this
+    demonstrates and tests distribution, it does not speed up. Accelerators are hidden because
+    every engine prefers them: on a machine with one GPU the run would otherwise have one
+    replica, not `count`. Must run before the backend initialises its devices (before the
+    first op).
     """
     if keras.backend.backend() == "jax":
         import jax
@@ -94,11 +97,13 @@ def split_cpu(count):
                 f"cannot split the CPU into {count} devices: JAX is already "
                 "initialised; do it at program start"
             ) from error
+        jax.config.update("jax_platforms", "cpu")
         return
     import tensorflow as tf
 
     cpu = tf.config.list_physical_devices("CPU")[0]
     try:
+        tf.config.set_visible_devices([cpu])
         tf.config.set_logical_device_configuration(
             cpu, [tf.config.LogicalDeviceConfiguration() for _ in range(count)]
         )

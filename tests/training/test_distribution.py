@@ -214,6 +214,37 @@ def _run_helper(tmp_path, data_dir, config, runs, devices=2, env=None):
     return json.loads((tmp_path / "helper.json").read_text())
 
 
+_DEVICES_AFTER_SPLIT = {
+    # jax_platforms is read, not only the devices: on a machine without an accelerator the
+    # devices alone would pass without the accelerator being left out.
+    "jax": "import jax; print(jax.config.jax_platforms, sorted({d.platform for d in"
+    " jax.devices()}), len(jax.devices()))",
+    "tensorflow": "import tensorflow as tf; print('cpu', sorted({d.device_type.lower() for d in"
+    " tf.config.list_logical_devices()}), len(tf.config.list_logical_devices()))",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", sorted(_DEVICES_AFTER_SPLIT))
+def test_a_split_cpu_leaves_accelerators_out(backend):
+    # On a GPU machine, a run asked for two CPU devices once got one replica on the GPU.
+    pytest.importorskip(backend)
+    code = (
+        "from gcnn_match.training.distribution import split_cpu; split_cpu(3); "
+        + _DEVICES_AFTER_SPLIT[backend]
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env=subprocess_env(KERAS_BACKEND=backend),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert completed.stdout.split("\n")[-2] == "cpu ['cpu'] 3"
+
+
 @pytest.fixture(scope="module")
 def single_device_run(shared_data, tmp_path_factory):
     run_dir = tmp_path_factory.mktemp("single")
