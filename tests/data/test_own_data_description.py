@@ -219,6 +219,9 @@ def test_a_description_file_round_trips_with_paths_relative_to_it(tmp_path):
     saved = json.loads(path.read_text())
     assert saved["splits"]["train"][0]["path"] == "../data/train.tsv"
     assert own_data.load(path) == spec
+    # Keys that nothing reads (registry.UNREAD_KEYS) are no mistake.
+    path.write_text(json.dumps({**saved, "language": "en", "licence": ""}))
+    assert own_data.load(path) == spec
 
 
 LOAD_MISTAKES = [
