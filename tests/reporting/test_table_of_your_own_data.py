@@ -10,12 +10,8 @@ from tests.reporting.finished_runs import finished_run
 
 MINE = DatasetSpec(
     name="mine",
-    description="",
     task="classification",
-    language="",
     labels=("different", "same"),
-    homepage="",
-    licence="",
     splits={},
     official_splits=("train", "holdout", "test"),
 )
