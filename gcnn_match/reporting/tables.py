@@ -66,18 +66,8 @@ def _label(key):
     return key.replace("_", " ")
 
 
-def render_markdown(rows, title=None, command=None, paper_column=True):
-    """A markdown table: for each (paper key, our key) pair of the rows' `compare` field, the
-    paper's value, ours (mean ± std over seeds) and the delta; then time per epoch, epochs,
-    parameters, data sizes and vectors. `paper_column=False` (the rows run on data of your
-    own): ours only, without the papers' values, deltas, timings and protocol notes."""
-    rows = [runs.upgrade(row) for row in rows]
-    compare = rows[0]["compare"] if rows else []
-    lines = []
-    if title:
-        lines += [f"### {title}", ""]
-    if command:
-        lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
+def _head(compare, paper_column):
+    """The header line and the separator line of the table."""
     if paper_column:
         metric_head = "".join(f"| paper: {_label(p)} | ours: {_label(o)} | Δ " for p, o in compare)
         time_head = "| time/epoch paper (s) | time/epoch ours (s) "
@@ -90,7 +80,22 @@ def render_markdown(rows, title=None, command=None, paper_column=True):
         "| data (train/dev/test) | vectors |"
     )
     columns = 9 + 3 * len(compare) if paper_column else 8 + len(compare)
-    lines += [head, "|" + "---|" * columns]
+    return [head, "|" + "---|" * columns]
+
+
+def render_markdown(rows, title=None, command=None, paper_column=True):
+    """A markdown table: for each (paper key, our key) pair of the rows' `compare` field, the
+    paper's value, ours (mean ± std over seeds) and the delta; then time per epoch, epochs,
+    parameters, data sizes and vectors. `paper_column=False` (the rows run on data of your
+    own): ours only, without the papers' values, deltas, timings and protocol notes."""
+    rows = [runs.upgrade(row) for row in rows]
+    compare = rows[0]["compare"] if rows else []
+    lines = []
+    if title:
+        lines += [f"### {title}", ""]
+    if command:
+        lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
+    lines += _head(compare, paper_column)
     scales = set()
     for row in rows:
         cells = []
