@@ -30,12 +30,13 @@ from absl import app, flags
 
 from gcnn_match import cli
 from gcnn_match.baselines import floor
-from gcnn_match.claims import records
 from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
+from gcnn_match.evidence import predictions, runs
 from gcnn_match.experiments import driver, overrides, own_data, planning, registry
-from gcnn_match.reporting import table_sections, tables
-from gcnn_match.training.run_dir import read_json
+from gcnn_match.files import read_json, write_json
+from gcnn_match.reporting import table_sections
+from gcnn_match.reporting.marked_sections import update_section
 
 SHORTHANDS = ("epochs",)  # of overrides.SHORTHANDS; the scale and seeds are the plan's own
 
@@ -195,7 +196,7 @@ def main(argv):
             for c, row in zip(table_configs, shown)
         }
         record = pathlib.Path(results_dir) / f"{table}-{scale}.json"
-        rows = tables.keep_earlier_results(tables.collect(shown, run_dirs), read_json(record, []))
+        rows = runs.keep_earlier_results(runs.collect(shown, run_dirs), read_json(record, []))
         if dataset is None and not any(row["seeds"] for row in rows):
             # A papers' table none of whose rows has run: no record and no empty section. Own
             # data keeps its table, which shows the floors of the user's splits.
@@ -203,16 +204,16 @@ def main(argv):
         first = table_configs[0]
         if dataset is None:
             markdown = table_sections.papers_table(table, rows, first, scale, command, results_dir)
-            tables.update_section(pathlib.Path(report), f"{table}:{scale}", markdown)
+            update_section(pathlib.Path(report), f"{table}:{scale}", markdown)
         else:
             markdown = table_sections.own_data_table(
                 rows, first, dataset, scale, command, own_floor, results_dir
             )
             heading = f"# The papers' rows on {dataset.name}: {dataset.description}"
-            tables.update_section(pathlib.Path(report), f"{table}:{scale}", markdown, heading)
+            update_section(pathlib.Path(report), f"{table}:{scale}", markdown, heading)
         print(markdown)
-        tables.write_json(record, rows)
-        records.update_table_record(results_dir, table, scale, shown, run_dirs)
+        write_json(record, rows)
+        predictions.update_table_record(results_dir, table, scale, shown, run_dirs)
 
 
 def _not_recorded(planned, results_dir, scale, together):
@@ -225,8 +226,8 @@ def _not_recorded(planned, results_dir, scale, together):
         table = registry.table_id(config)
         if table not in recorded:
             record = read_json(pathlib.Path(results_dir) / f"{table}-{scale}.json", [])
-            recorded[table] = tables.recorded_runs(record)
-        key = (config.name, tables.configuration(run_dir), config.seed)
+            recorded[table] = runs.recorded_runs(record)
+        key = (config.name, runs.configuration(run_dir), config.seed)
         if key in recorded[table] and not run_dir.exists() and run_dir not in together:
             skipped.append(f"{config.name} seed {config.seed}")
         else:

@@ -20,9 +20,9 @@ from gcnn_match.data.own_data_reader import read_pairs
 from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
 from gcnn_match.data.reading import ReadStats
 from gcnn_match.experiments.config import ExperimentConfig
-from gcnn_match.files import write_text_atomic
+from gcnn_match.files import read_json, write_text_atomic
 from gcnn_match.models.registry import ModelInputs, build_model, import_all
-from gcnn_match.training.run_dir import RunDirectory, read_json
+from gcnn_match.training.run_dir import RunDirectory
 from gcnn_match.training.tasks import model_outputs, predict_split, task_for
 
 

@@ -28,10 +28,11 @@ from gcnn_match.data.registry import DatasetSpec, FileSpec
 from gcnn_match.data.tokenizers import TextPolicy
 from gcnn_match.data.vocab import Vocabulary
 from gcnn_match.experiments import registry
+from gcnn_match.files import write_json
 from gcnn_match.models.registry import ModelInputs, build_model, input_features
 from gcnn_match.training.loop import model_input_shapes
 from gcnn_match.training.predict import SavedModel
-from gcnn_match.training.run_dir import RunDirectory, write_json
+from gcnn_match.training.run_dir import RunDirectory
 
 PAYLOAD = b"q1\tq2\t1\n" * 5000
 
