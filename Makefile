@@ -99,7 +99,7 @@ bench: install
 # peak memory measured on this device at the paper's batch size and cut-offs, on synthetic pairs
 # shaped like its dataset, and the hours of its registered schedule on the full training split;
 # record in results/gpu-plan-<device>.json. Under 8 minutes on one H100; KERAS_BACKEND defaults
-# to jax here (the measured GPU path). TABLES=gcnn-quora,... narrows it; WORKERS=4 rows at a time;
+# to jax here (the measured GPU path). TABLES=gcnn-quora,... narrows it; WORKERS=8 rows at a time;
 # BUDGET=420 seconds after which no row starts.
 gpu-plan: install
 	KERAS_BACKEND=$(or $(KERAS_BACKEND),jax) $(PY) experiments/gpu_plan.py \

@@ -35,7 +35,7 @@ flags.DEFINE_bool("tiny", False, "Two rows, two steps, tiny sizes: a CPU check."
 flags.DEFINE_integer("steps", 5, "Timed steady-state steps per row.")
 flags.DEFINE_integer("warmup", 1, "Untimed steps after the compiling one.")
 flags.DEFINE_float("max_seconds", 10, "Stop a row's timing early (after >= 2 steps) past this.")
-flags.DEFINE_integer("workers", 4, "Rows measured at a time (their steps never overlap).")
+flags.DEFINE_integer("workers", 8, "Rows measured at a time (their steps never overlap).")
 flags.DEFINE_float("budget_seconds", 420, "Rows not done by then are listed as not measured.")
 flags.DEFINE_string("json", None, "Record (default results/gpu-plan-<device>.json).")
 flags.DEFINE_string("output", "BENCHMARKS.md", "Markdown report (a full GPU run only).")
@@ -69,6 +69,9 @@ def measure():
         max_seconds=FLAGS.max_seconds,
     )
     record["command"] = "python experiments/gpu_plan.py " + shlex.join(sys.argv[1:])
+    if not any("hours_per_seed" in row for row in record["rows"]):
+        errors = "; ".join(f"{r['name']}: {r['error']}" for r in record["rows"] if "error" in r)
+        raise SystemExit(f"no row was measured, so no record is written: {errors}")
     return record
 
 

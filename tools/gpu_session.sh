@@ -66,8 +66,12 @@ $PY -c "import jax, keras, tensorflow as tf; print('jax', jax.__version__, jax.d
 # installed above, and make must not reach for PyPI.
 if [ "${PLAN:-1}" != 0 ]; then
   BUDGET=$(( $(left) - 120 < 420 ? $(left) - 120 : 420 ))
-  timeout $((BUDGET + 60)) make -o install gpu-plan PY="$PY" BUDGET="$BUDGET" \
-    2>&1 | tee "$DEV/gpu-plan.log"
+  if command -v make >/dev/null; then
+    plan=(make -o install gpu-plan PY="$PY" BUDGET="$BUDGET")
+  else  # the same command as the target's
+    plan=("$PY" experiments/gpu_plan.py --budget_seconds="$BUDGET")
+  fi
+  timeout $((BUDGET + 60)) "${plan[@]}" 2>&1 | tee "$DEV/gpu-plan.log"
 fi
 
 # 2. The capped rows, resumed where a previous session stopped; a resume point every minute so

@@ -200,7 +200,7 @@ def _measure_all(configs, tiny, workers, budget_seconds, arguments):
             return list(pool.map(one, configs))
 
 
-def run_plan(configs, tiny=False, workers=4, budget_seconds=420.0, **arguments):
+def run_plan(configs, tiny=False, workers=8, budget_seconds=420.0, **arguments):
     """The plan's record: every config of `configs` that trains, measured and projected.
 
     Args:
