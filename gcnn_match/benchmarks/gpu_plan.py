@@ -18,7 +18,9 @@ stopping can end a run sooner), so it is the time of the registered schedule's t
 
 import concurrent.futures
 import contextlib
+import dataclasses
 import fcntl
+import json
 import math
 import os
 import subprocess
@@ -32,6 +34,7 @@ from gcnn_match.benchmarks.peak_memory import DevicePeakMemory
 from gcnn_match.benchmarks.synthetic_pairs import synthetic_inputs, synthetic_split
 from gcnn_match.benchmarks.timing import recorded_seconds, timed
 from gcnn_match.benchmarks.worker import WorkerError, run_worker
+from gcnn_match.data import registry as data_registry
 from gcnn_match.experiments import registry
 
 MEASURE = "gcnn_match.benchmarks.gpu_plan:measure_row"
@@ -41,6 +44,20 @@ MEASURE = "gcnn_match.benchmarks.gpu_plan:measure_row"
 GPU_SETTING = {"padding": "fixed", "jit_compile": True}
 # `--tiny`: a check that the machinery runs on a CPU in seconds, not a measurement.
 TINY = {"batch_size": 4, "max_len": 8, "vocab_size": 200}
+# Fields that name a row or set its schedule, not what one training step computes.
+_NOT_IN_A_STEP = dict(
+    name="",
+    paper="",
+    table="",
+    row="",
+    dataset="",
+    targets={},
+    target_notes="",
+    compare=(),
+    table_key=None,
+    epochs=0,
+    early_stopping_patience=0,
+)
 # Processes' settings: JAX takes memory as it needs it (several rows' processes share the GPU,
 # and its peak is then the row's); TensorFlow likewise.
 WORKER_ENV = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false", "TF_FORCE_GPU_ALLOW_GROWTH": "true"}
@@ -147,6 +164,15 @@ def measure_row(config, tiny=False, steps=5, warmup=1, max_seconds=10.0, lock_pa
     }
 
 
+def step_key(config):
+    """What a training step of `config` depends on: rows with equal keys (the same model at the
+    same sizes on datasets of the same shape, e.g. Yelp and its stand-in) are measured once."""
+    shape = dataclasses.replace(dataset_shape(config.dataset), train_units=0, source="")
+    classes = len(data_registry.get_dataset(config.dataset).labels)
+    step = config.replace(**_NOT_IN_A_STEP).to_dict()
+    return json.dumps([step, classes, dataclasses.asdict(shape)], sort_keys=True, default=str)
+
+
 def paper_seeds(config, configs):
     """Runs of `config` the paper's table needs: the size of an ensemble row that votes over its
     seeds (COIN's five), else one (no paper reports a spread over seeds)."""
@@ -200,6 +226,24 @@ def _measure_all(configs, tiny, workers, budget_seconds, arguments):
             return list(pool.map(one, configs))
 
 
+def _measure_groups(configs, tiny, workers, budget_seconds, arguments):
+    """({row name: its measurement}, the environment the rows ran in): each group of rows that
+    train with one `step_key` measured once ("measured_as" names the row that ran)."""
+    groups = {}
+    for config in configs:
+        if not config.runs_of:
+            groups.setdefault(step_key(config), []).append(config)
+    first = [rows[0] for rows in groups.values()]
+    results = _measure_all(first, tiny, workers, budget_seconds, arguments)
+    environment = next((r["environment"] for r in results if "environment" in r), {})
+    measured = {}
+    for rows, result in zip(groups.values(), results):
+        result = {k: v for k, v in result.items() if k != "environment"}
+        for config in rows:
+            measured[config.name] = {**result, "measured_as": rows[0].name}
+    return measured, environment
+
+
 def run_plan(configs, tiny=False, workers=8, budget_seconds=420.0, **arguments):
     """The plan's record: every config of `configs` that trains, measured and projected.
 
@@ -211,14 +255,7 @@ def run_plan(configs, tiny=False, workers=8, budget_seconds=420.0, **arguments):
         arguments: `measure_row`'s steps, warmup, max_seconds.
     """
     start = time.monotonic()
-    trained = [c for c in configs if not c.runs_of]
-    measured = dict(
-        zip(
-            (c.name for c in trained),
-            _measure_all(trained, tiny, workers, budget_seconds, arguments),
-        )
-    )
-    environment = next((m["environment"] for m in measured.values() if "environment" in m), {})
+    measured, environment = _measure_groups(configs, tiny, workers, budget_seconds, arguments)
     rows = []
     for config in configs:
         row = {
@@ -231,7 +268,6 @@ def run_plan(configs, tiny=False, workers=8, budget_seconds=420.0, **arguments):
             row["runs_of"] = config.runs_of
         else:
             result = measured[config.name]
-            result.pop("environment", None)
             row.update(result)
             if "error" not in result:
                 row.update(projection(config, result))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from gcnn_match.benchmarks.dataset_shapes import dataset_shape
-from gcnn_match.benchmarks.gpu_plan import paper_seeds, projection
+from gcnn_match.benchmarks.gpu_plan import paper_seeds, projection, step_key
 from gcnn_match.benchmarks.synthetic_pairs import synthetic_split
 from gcnn_match.experiments import registry
 from gcnn_match.models.registry import input_features
@@ -155,3 +155,13 @@ def test_the_tiny_mode_runs_on_the_cpu_and_never_writes_a_gpu_section(tmp_path):
     update_section(report, "gpu-plan", render(record), heading="# Benchmarks")
     text = report.read_text()
     assert f"## Each table on one {record['device']}" in text and "tiny mode" in text
+
+
+def test_rows_whose_steps_compute_the_same_are_measured_once():
+    yelp, standin = (
+        registry.get("attconv/yelp/advanced"),
+        registry.get("attconv/yelp_stars_standin/advanced"),
+    )
+    assert step_key(yelp) == step_key(standin)
+    keys = {step_key(c) for c in registry.select(table="gcnn-quora")}
+    assert len(keys) == len(registry.select(table="gcnn-quora"))
