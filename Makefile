@@ -8,8 +8,15 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-# ACCEL=cpu installs tensorflow-cpu, ACCEL=gpu tensorflow[and-cuda] (never both: they clash).
+# ACCEL=cpu installs tensorflow-cpu, ACCEL=gpu tensorflow[and-cuda] (TensorFlow's CUDA build,
+# never measured here), ACCEL=gpu-jax tensorflow-cpu and jax[cuda12] (never two TensorFlow wheels:
+# they clash). Keras picks its backend per process from KERAS_BACKEND (default tensorflow); with
+# ACCEL=gpu-jax every target runs KERAS_BACKEND=jax, the path of BENCHMARKS.md's GPU numbers
+# (docs/gpu.md). `KERAS_BACKEND=tensorflow make ...` overrides it.
 ACCEL ?= cpu
+ifeq ($(ACCEL),gpu-jax)
+export KERAS_BACKEND ?= jax
+endif
 DATA_DIR ?= data
 RUNS_DIR ?= runs
 SCALE ?= low-resource
@@ -23,7 +30,7 @@ export GCNN_MATCH_TEST_DATA
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
 .PHONY: install install-latest test test-fast lint format bench latency figures claims curves floor \
-	reproduce-mnli data-mnli
+	reproduce-mnli data-mnli gpu-plan
 
 EXTRAS := $(ACCEL),glove,plots,dev,fever,yahoo,jax
 # The exact versions that produced REPRODUCTION.md and BENCHMARKS.md (constraints.txt);
@@ -87,6 +94,17 @@ data-mnli: data-multinli
 bench: install
 	$(PY) experiments/bench.py --data_dir=$(DATA_DIR) $(if $(MODELS),--models="$(MODELS)") \
 	  $(if $(STEPS),--steps=$(STEPS))
+
+# Each table on one GPU (BENCHMARKS.md): every registered row's training step timed and its
+# peak memory measured on this device at the paper's batch size and cut-offs, on synthetic pairs
+# shaped like its dataset, and the hours of its registered schedule on the full training split;
+# record in results/gpu-plan-<device>.json. Under 8 minutes on one H100; KERAS_BACKEND defaults
+# to jax here (the measured GPU path). TABLES=gcnn-quora,... narrows it; WORKERS=8 rows at a time;
+# BUDGET=420 seconds after which no row starts.
+gpu-plan: install
+	KERAS_BACKEND=$(or $(KERAS_BACKEND),jax) $(PY) experiments/gpu_plan.py \
+	  $(if $(TABLES),--tables="$(TABLES)") $(if $(WORKERS),--workers=$(WORKERS)) \
+	  $(if $(BUDGET),--budget_seconds=$(BUDGET))
 
 # COIN Table 5: CPU latency of COIN vs a BERT-base-shaped encoder (keras-hub). keras-hub is
 # installed without its dependencies: they would pull the full `tensorflow` wheel, which clashes

@@ -44,13 +44,14 @@ def _numpy_batches(split, schedule, names, max_lens, bucket_width, padding="buck
     return list(ds.as_numpy_iterator())
 
 
-def _effective_jit(jit_compile):
-    # The JAX backend always compiles (Keras' non-jitted JAX path runs op by op).
+def effective_jit(jit_compile):
+    """`jit_compile` as measured: always on under JAX (Keras' non-jitted JAX path runs op by
+    op)."""
     return True if keras.backend.backend() == "jax" else jit_compile
 
 
 def _model(config, inputs, jit_compile, fused=True):
-    model = compiled_model(config.replace(jit_compile=_effective_jit(jit_compile)), inputs)
+    model = compiled_model(config.replace(jit_compile=effective_jit(jit_compile)), inputs)
     if not fused:
         set_fused(model, False)
     return model
@@ -139,7 +140,7 @@ def bench_experiment(
         "max_len_b": config.max_len_b,
         "vectors": vectors,
         "mean_length": float(np.mean(train.lengths())),
-        "jit_compile": _effective_jit(config.jit_compile),
+        "jit_compile": effective_jit(config.jit_compile),
     }
     if keras.backend.backend() == "tensorflow":
         result["onednn"] = onednn_enabled()

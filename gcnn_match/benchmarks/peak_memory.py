@@ -1,4 +1,4 @@
-"""The peak resident memory of a piece of work, from the process' RSS high-water mark."""
+"""Peak memory of a piece of work: the process' RSS high-water mark, or a GPU's allocator peak."""
 
 
 def _status_kib(field):
@@ -38,4 +38,50 @@ class PeakMemory:
         if self._start is not None:
             self.peak_bytes = _status_kib("VmHWM") * 1024
             self.bytes = max(0, self.peak_bytes - self._start)
+        return False
+
+
+class DevicePeakMemory:
+    """The peak memory of the device the work inside a `with` block computes on.
+
+    On a GPU, the allocator's high-water mark of the first GPU: JAX's `peak_bytes_in_use`
+    (since the process started: measure in a fresh process) or TensorFlow's peak (reset on
+    entry). On the CPU, `PeakMemory`'s growth of the resident set. `bytes` holds the result and
+    `kind` what it counts ("gpu" or "host RSS growth"); `bytes` stays None where neither can be
+    read.
+    """
+
+    def __enter__(self):
+        import keras
+
+        self._backend = keras.backend.backend()
+        self.bytes, self.kind, self._host = None, None, None
+        if self._backend == "tensorflow":
+            import tensorflow as tf
+
+            if tf.config.list_logical_devices("GPU"):
+                tf.config.experimental.reset_memory_stats("GPU:0")
+                self.kind = "gpu"
+        elif self._backend == "jax":
+            import jax
+
+            if jax.devices()[0].platform == "gpu":
+                self.kind = "gpu"
+        if self.kind is None:
+            self._host = PeakMemory().__enter__()
+            self.kind = "host RSS growth"
+        return self
+
+    def __exit__(self, *exc):
+        if self._host is not None:
+            self._host.__exit__(*exc)
+            self.bytes = self._host.bytes
+        elif self._backend == "jax":
+            import jax
+
+            self.bytes = jax.devices()[0].memory_stats()["peak_bytes_in_use"]
+        else:
+            import tensorflow as tf
+
+            self.bytes = tf.config.experimental.get_memory_info("GPU:0")["peak"]
         return False

@@ -1,4 +1,5 @@
-"""Runs `bench_experiment` for one config in a fresh Python process with a chosen environment.
+"""Runs a measurement of one config (`bench_experiment` unless the request names another) in a
+fresh Python process with a chosen environment.
 
 Settings read once when TensorFlow or Keras is imported (TF_ENABLE_ONEDNN_OPTS,
 KERAS_BACKEND) can only be compared across processes, and a fresh process per row keeps one
@@ -10,6 +11,7 @@ request (the resolved config and the measurement arguments) to a JSON file and r
 which writes the measurements and its environment record to RESULT.json.
 """
 
+import importlib
 import json
 import os
 import pathlib
@@ -20,18 +22,23 @@ import tempfile
 from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.files import write_atomic
 
+# "module:function" measuring one config; it returns a dict with "backend".
+BENCH = "gcnn_match.benchmarks.experiment_cost:bench_experiment"
+
 
 class WorkerError(RuntimeError):
     """A worker process failed; the message ends with its last error line."""
 
 
-def run_worker(config, env=None, timeout=None, **arguments):
-    """`bench_experiment(config, **arguments)` in a subprocess whose environment is this one
-    updated with `env`; returns its result dict (with "environment")."""
+def run_worker(config, env=None, timeout=None, function=BENCH, **arguments):
+    """`function(config, **arguments)` ("module:function", `bench_experiment` by default) in a
+    subprocess whose environment is this one updated with `env`; returns its result dict (with
+    "environment")."""
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         request, result = pathlib.Path(folder, "request.json"), pathlib.Path(folder, "result.json")
         request.write_text(
-            json.dumps({"config": config.to_dict(), "arguments": arguments}), "utf-8"
+            json.dumps({"config": config.to_dict(), "function": function, "arguments": arguments}),
+            "utf-8",
         )
         process = subprocess.run(
             [sys.executable, "-m", "gcnn_match.benchmarks.worker", str(request), str(result)],
@@ -54,11 +61,12 @@ def main(argv):
     request_path, result_path = argv[1:3]
     request = json.loads(pathlib.Path(request_path).read_text("utf-8"))
     # Imported here: the process' environment decides the backend and TF's kernels.
-    from gcnn_match.benchmarks.experiment_cost import bench_experiment
     from gcnn_match.training.run_dir import environment_record
 
+    module, name = request.get("function", BENCH).split(":")
+    measure = getattr(importlib.import_module(module), name)
     config = ExperimentConfig.from_dict(request["config"])
-    result = bench_experiment(config, **request["arguments"])
+    result = measure(config, **request["arguments"])
     result["environment"] = environment_record(request["arguments"].get("data_dir"))
     if result["backend"] == "jax":
         import jax

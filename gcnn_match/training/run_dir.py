@@ -2,7 +2,8 @@
 
     config.json          resolved ExperimentConfig
     dataset.json         the dataset's description (DatasetSpec.to_dict): labels, files, reader
-    environment.json     hardware, library versions, data location, command line
+    environment.json     hardware (the device trained on), Keras backend, library versions,
+                         data location, command line
     preprocessing/       text policy + vocabularies (what predict needs to read raw pairs)
     model_summary.txt    layer table and parameter counts
     checkpoints/last-<epoch>.weights.h5 + last.json  model + optimizer state after the last
@@ -92,8 +93,9 @@ class RunDirectory:
 
 
 def accelerators():
-    """The GPUs of the active Keras backend: JAX's device kinds ("NVIDIA H100 80GB HBM3") under
-    JAX, TensorFlow's physical GPUs otherwise (a JAX run sees none of TensorFlow's)."""
+    """The GPUs of the active Keras backend, by card name: JAX's device kinds ("NVIDIA H100
+    80GB HBM3") under JAX, TensorFlow's physical GPUs otherwise (a JAX run sees none of
+    TensorFlow's). TensorFlow names a GPU "/physical_device:GPU:0"; its details give the card."""
     import keras
 
     if keras.backend.backend() == "jax":
@@ -102,30 +104,48 @@ def accelerators():
         return [d.device_kind for d in jax.devices() if d.platform == "gpu"]
     import tensorflow as tf
 
-    return [d.name for d in tf.config.list_physical_devices("GPU")]
+    return [
+        tf.config.experimental.get_device_details(d).get("device_name", d.name)
+        for d in tf.config.list_physical_devices("GPU")
+    ]
 
 
-def environment_record(data_dir=None):
-    """Hardware and software the numbers were measured on."""
-    import keras
-    import numpy
-    import tensorflow as tf
-
-    cpu = platform.processor() or ""
+def cpu_model():
+    """The processor's model name ("AMD EPYC 9654 96-Core Processor"), from /proc/cpuinfo where
+    there is one."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as handle:
             for line in handle:
                 if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
+                    return line.split(":", 1)[1].strip()
     except OSError:
         pass
+    return platform.processor() or ""
+
+
+def compute_device(gpus=None):
+    """What the active Keras backend trains on: its first GPU's name, else the CPU's model
+    (`gpus`: `accelerators()` when already known). Runs of one table whose records name
+    different devices were trained on different machines."""
+    gpus = accelerators() if gpus is None else gpus
+    return gpus[0] if gpus else cpu_model()
+
+
+def environment_record(data_dir=None):
+    """Hardware and software the numbers were measured on; "device" and "keras_backend" say
+    what the run computed on."""
+    import keras
+    import numpy
+    import tensorflow as tf
+
+    gpus = accelerators()
     return {
         "python": sys.version.split()[0],
         "platform": platform.platform(),
-        "cpu": cpu,
+        "cpu": cpu_model(),
         "cpu_count": os.cpu_count(),
-        "gpus": accelerators(),
+        "gpus": gpus,
+        "device": compute_device(gpus),
         "tensorflow": tf.__version__,
         "keras": keras.__version__,
         "keras_backend": keras.backend.backend(),

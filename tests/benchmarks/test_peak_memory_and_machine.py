@@ -1,9 +1,10 @@
 """The matmul peak, the peak memory and oneDNN probes measure."""
 
 import numpy as np
+import pytest
 
 from gcnn_match.benchmarks.machine import matmul_peak_gflops, onednn_enabled
-from gcnn_match.benchmarks.peak_memory import PeakMemory
+from gcnn_match.benchmarks.peak_memory import DevicePeakMemory, PeakMemory
 
 
 def test_matmul_peak_and_peak_memory_are_measured():
@@ -18,3 +19,15 @@ def test_matmul_peak_and_peak_memory_are_measured():
         pass
     assert idle.bytes < 16 * 2**20
     assert isinstance(onednn_enabled(), bool)
+
+
+def test_the_device_peak_is_the_host_resident_set_on_a_cpu():
+    from gcnn_match.training.run_dir import accelerators
+
+    if accelerators():
+        pytest.skip("a GPU machine: the device peak is the GPU allocator's")
+    with DevicePeakMemory() as peak:
+        block = np.ones(64 * 2**20 // 8)  # 64 MiB, touched
+        del block
+    assert peak.kind == "host RSS growth"
+    assert peak.bytes >= 60 * 2**20
