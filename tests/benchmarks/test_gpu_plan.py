@@ -15,7 +15,7 @@ from gcnn_match.benchmarks.synthetic_pairs import synthetic_split
 from gcnn_match.experiments import registry
 from gcnn_match.models.registry import input_features
 from gcnn_match.reporting.gpu_plan_report import render
-from gcnn_match.reporting.tables import update_section
+from gcnn_match.reporting.marked_sections import update_section
 from gcnn_match.training.run_dir import compute_device
 from tests.conftest import REPO, subprocess_env
 
