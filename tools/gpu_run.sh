@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# A short session on a fresh GPU machine (docs/gpu.md#a-gpu-session): install the carried
+# A time-boxed run on a fresh GPU machine (docs/gpu.md#a-time-boxed-gpu-run): install the carried
 # packages, run `make gpu-plan`, then train the rows whose registered schedule is beyond a 2-core
 # CPU (four stacked LC and TC C-LSTMs, low-resource split, seeds 1-5, all registered epochs),
-# resuming the runs a previous session left, until the session's time is spent.
+# resuming the runs a previous call left, until the given time is spent.
 #
-#   tools/gpu_session.sh prepare            # on the CPU machine, once: fills .dev/
-#   tools/gpu_session.sh [SECONDS]          # on the GPU machine (default 560 s in all):
+#   tools/gpu_run.sh prepare            # on the CPU machine, once: fills .dev/
+#   tools/gpu_run.sh [SECONDS]          # on the GPU machine (default 560 s in all):
 #                                           # the plan, then training in the time left
-#   PLAN=0 tools/gpu_session.sh [SECONDS]   # a later call: training only (resumes)
+#   PLAN=0 tools/gpu_run.sh [SECONDS]   # a later call: training only (resumes)
 #
-# Carried in the repository (ignored by git; .dev/ and .whl/ in .git/info/exclude):
+# Carried in the repository (ignored by git: .dev/ and .whl/ in .gitignore):
 #   .whl/*.whl, .whl/*.tar.xz  packages the machine lacks (keras, tensorflow-cpu for tf.data,
 #                              nltk, ...): wheels, or installed trees packed as tar.xz
 #   .dev/data/snli/            the SNLI dev and test files (`prepare` copies them)
 #   .dev/cache/                the rows' tokenization and embedding cache (`prepare` builds it,
 #                              so the GloVe package need not travel)
-#   .dev/runs.tar              run directories a previous session stopped (to resume)
+#   .dev/runs.tar              run directories a previous call stopped (to resume)
 # Left behind for the caller to copy back: results/gpu-plan-*.json, BENCHMARKS.md,
 # results/c-lstms-snli-low-resource.json, REPRODUCTION.md, results/predictions/, and
 # .dev/runs.tar (the run directories, finished or to resume). With $OUT set (the device tool),
@@ -74,7 +74,7 @@ if [ "${PLAN:-1}" != 0 ]; then
   timeout $((BUDGET + 60)) "${plan[@]}" 2>&1 | tee "$DEV/gpu-plan.log"
 fi
 
-# 2. The capped rows, resumed where a previous session stopped; a resume point every minute so
+# 2. The capped rows, resumed where a previous call stopped; a resume point every minute so
 # the timeout loses at most that. XLA and fixed padding: one compiled step (docs/gpu.md).
 [ -f "$DEV/runs.tar" ] && tar -xf "$DEV/runs.tar"
 TRAIN_SECONDS=$(( $(left) - 40 ))
@@ -92,4 +92,4 @@ if [ -n "${OUT:-}" ]; then
   tar -cJf "$OUT/train-records.tar.xz" results/c-lstms-snli-low-resource.json \
     results/predictions REPRODUCTION.md "$DEV/train.log" "$DEV/runs.tar" 2>/dev/null
 fi
-echo "session used $(( $(date +%s) - START )) s of $SECONDS_LEFT"
+echo "used $(( $(date +%s) - START )) s of $SECONDS_LEFT"
