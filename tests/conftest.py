@@ -1,15 +1,24 @@
-"""Shared fixtures: the real-data location and a quiet, seeded Keras."""
+"""Shared fixtures (the real-data location, a quiet, seeded Keras) and the test tiers: tests
+that read the real data are marked `data` by themselves, and the fast tier fails a test that is
+too slow for it."""
 
 import os
 import pathlib
 
 import pytest
+from _pytest.mark.expression import Expression
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("KERAS_BACKEND", "tensorflow")
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 _DEFAULT_SHARED = REPO.parent / "shared" / "data"
+# The fixtures that reach the real benchmark files or the papers' text: every test that uses
+# one, directly or through another fixture, is marked `data`.
+DATA_FIXTURES = frozenset({"shared_data", "shared_papers"})
+# Seconds the call of an unmarked test may take in the fast tier; a loaded machine may raise it
+# (GCNN_MATCH_FAST_LIMIT_S=6) rather than let the edit loop fail on contention.
+FAST_LIMIT_S = float(os.environ.get("GCNN_MATCH_FAST_LIMIT_S", "3"))
 
 
 def subprocess_env(**extra):
@@ -80,3 +89,38 @@ def code_running_pickle(tmp_path):
     assert probe.exists()  # the attack works, so a test that sees no marker means no unpickling
     marker = tmp_path / "code-ran"
     return pickle.dumps(_WritesMarker(marker)), marker
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    # tryfirst: the marks must be on the items before `-m` deselects by them.
+    for item in items:
+        if DATA_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.data)
+
+
+def _fast_tier(config):
+    """Whether `-m` leaves out a test marked slow (`not slow`, `not slow and not data`,
+    `not (slow or data)`...). Read from the selection itself rather than from a variable the
+    Makefile sets, so that `pytest -m "not slow"` typed by hand is held to the same limit;
+    pytest's own expression parser reads it, so every spelling counts."""
+    expression = config.getoption("markexpr")
+    if not expression:
+        return False
+    return not Expression.compile(expression).evaluate(lambda name, **_: name == "slow")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    # Only the call is timed: a setup pays one-off costs (the first test imports Keras in
+    # `_seeded`) that would fail whichever test happens to run first.
+    report = yield
+    slow = call.when == "call" and call.duration > FAST_LIMIT_S
+    marked = any(item.iter_markers("slow")) or any(item.iter_markers("data"))
+    if slow and report.passed and not marked and _fast_tier(item.config):
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid} took {call.duration:.1f} s, over the fast tier's "
+            f"{FAST_LIMIT_S:g} s: mark it @pytest.mark.slow (or make it faster)"
+        )
+    return report

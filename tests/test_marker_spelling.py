@@ -3,11 +3,14 @@
 import pathlib
 import subprocess
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 # Written in two pieces so that this file does not hold the spelling it forbids.
 ASCII_MARKER = "[U-" + ">S"
 
 
+@pytest.mark.slow
 def test_no_tracked_file_spells_the_marker_in_ascii():
     tracked = subprocess.run(
         ["git", "ls-files", "*.py", "*.md"], cwd=ROOT, capture_output=True, text=True, check=True

@@ -3,7 +3,11 @@
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import subprocess_env
+
+pytestmark = pytest.mark.slow  # each test starts Python and imports TensorFlow
 
 # TF_ENABLE_ONEDNN_OPTS=1 makes TensorFlow print its oneDNN notice on any CPU.
 SNIPPET = (

@@ -62,6 +62,7 @@ def test_majority_is_the_training_parts_most_frequent_label():
     assert columns["majority"]["test"] == ["same"] * 5
 
 
+@pytest.mark.slow
 def test_tfidf_lr_learns_a_known_signal_and_is_deterministic():
     roles = {
         "train": _paraphrases(200, 1),
@@ -149,6 +150,7 @@ def test_floor_reads_exactly_the_rows_examples_on_real_quora(shared_data):
         floor.check_examples({"examples": {**counts, "dev": 999}}, rows)
 
 
+@pytest.mark.slow
 def test_a_curves_floor_trains_on_exactly_its_runs_subset_on_real_snli(shared_data):
     """At train_pairs=1000 the floor's training examples are those the rows' pipeline trains
     on (the nested subset, in the same order), its held-out part and test those of the whole
@@ -213,6 +215,7 @@ def test_tables_of_your_own_data_show_the_floor_of_your_splits(tmp_path):
     assert "| *reference: TF-IDF + LR* |" in report
 
 
+@pytest.mark.slow
 def test_a_papers_table_that_never_ran_gets_no_record_and_no_section(tmp_path):
     report = tmp_path / "REPORT.md"
     report.write_text("# report\n", "utf-8")

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from gcnn_match.benchmarks.epoch_times import measured_on, render, row_record
 from gcnn_match.experiments import registry
 
@@ -120,6 +122,7 @@ def test_a_pair_whose_run_did_not_finish_says_so(tmp_path):
         )
 
 
+@pytest.mark.slow
 def test_one_epoch_is_refused_in_one_line():
     result = subprocess.run(
         [sys.executable, "experiments/epoch_times.py", "--epochs=1"],

@@ -8,6 +8,7 @@ from gcnn_match.reporting.latency_report import render_markdown
 ENV = {"cpu": "test cpu", "cpu_count": 2, "tensorflow": "x", "keras": "y"}
 
 
+@pytest.mark.slow
 def test_latency_rows_and_table():
     coin = latency.coin_classifier(vocab_size=20, embedding_dim=4, d=4, n_h=2, blocks=1)
     batches = list(latency.coin_batches(4, vocab_size=20, batch_size=8, length=32))

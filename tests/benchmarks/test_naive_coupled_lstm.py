@@ -11,6 +11,8 @@ from gcnn_match.benchmarks.clstm_speed import copy_weights
 from gcnn_match.benchmarks.naive_coupled_lstm import NaiveCoupledLSTM
 from gcnn_match.layers.coupled_lstm import CoupledLSTM
 
+pytestmark = pytest.mark.slow  # the naive loop runs cell by cell, eagerly and in a graph
+
 
 @pytest.mark.parametrize("cell", ["tight", "loose"])
 def test_naive_loop_matches_wavefront_on_a_padded_grid(cell):

@@ -75,6 +75,7 @@ def _compare(results_dir, *flags):
     )
 
 
+@pytest.mark.slow
 def test_the_command_prints_one_line_per_pair(tmp_path):
     rng = np.random.default_rng(1)
     single = "clstm/snli/lc_lstms_single_direction"
@@ -98,6 +99,7 @@ def test_the_command_prints_one_line_per_pair(tmp_path):
     assert second.split(": ")[-1].startswith("no difference resolved (")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "flags,message",
     [

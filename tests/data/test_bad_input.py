@@ -427,6 +427,7 @@ def test_texts_over_the_cut_off_keep_their_first_tokens_and_are_counted():
     ]
 
 
+@pytest.mark.slow
 def test_empty_texts_are_kept_counted_and_predicted_finitely(tmp_path):
     run, _ = _saved_run(tmp_path)
     saved = SavedModel.from_run(run.path)

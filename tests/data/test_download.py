@@ -235,6 +235,7 @@ def _cli(*args):
     )
 
 
+@pytest.mark.slow
 def test_cli_verify_only(shared_data, tmp_path):
     done = _cli("--dataset=sick", f"--data_dir={shared_data}", "--verify_only")
     assert done.returncode == 0, done.stdout + done.stderr

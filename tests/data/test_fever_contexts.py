@@ -216,6 +216,7 @@ def test_malformed_context_entry_names_file_and_line(tmp_path):
     assert str(error.value).startswith(f"{path}:1:")
 
 
+@pytest.mark.slow
 def test_prepare_command_builds_both_settings_and_reports_retrieval_quality(tmp_path):
     import pathlib
     import subprocess

@@ -251,6 +251,7 @@ def test_config_rejects_impossible_settings():
         yahoo.BuildConfig(answer_pool="nbest")
 
 
+@pytest.mark.slow
 def test_cli_writes_the_registry_layout(xml_file, tmp_path):
     subprocess.run(
         [

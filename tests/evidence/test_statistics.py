@@ -38,6 +38,7 @@ def _experiment(rng, means, units, seeds, seed_sd, example_sd=1.5, row_example_s
     return rows, true_delta
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "seeds,seed_sd",
     [
@@ -193,6 +194,7 @@ def test_a_ratio_needs_two_positive_repeats_per_row(values, message):
         compare_ratio(values, [1.0, 1.1])
 
 
+@pytest.mark.slow
 def test_the_module_imports_without_tensorflow():
     code = (
         "import sys, gcnn_match.evidence.statistics; "

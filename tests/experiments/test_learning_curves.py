@@ -159,6 +159,7 @@ def _floors(sizes=(100, 300, None), whole=8857):
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "gap_at, verdict",
     [
@@ -182,6 +183,7 @@ def test_the_verdict_reads_the_change_of_the_gap(gap_at, verdict):
         assert abs(change["estimate"] - expected) < 0.03
 
 
+@pytest.mark.slow
 def test_the_record_round_trips_and_renders(tmp_path):
     runs, lines = _synthetic({100: 0.0, 300: 0.03, None: 0.08})
     predictions.write_record(curve_records.predictions_path(tmp_path, "toy"), lines)
@@ -333,6 +335,7 @@ def test_a_partial_or_missing_curve_says_not_run_with_its_command():
     assert "| ATTCONV – light | whole part | not run | 0 | – |" in partial
 
 
+@pytest.mark.slow
 def test_the_script_renders_every_curve_from_the_records(tmp_path):
     runs, lines = _synthetic({1000: 0.0, 3000: 0.03, None: 0.08})
     curve = curves.get("gcnn-quora")
@@ -385,6 +388,7 @@ def test_the_script_renders_every_curve_from_the_records(tmp_path):
     assert "whole splits" in limited.stderr and "Traceback" not in limited.stderr
 
 
+@pytest.mark.slow
 def test_a_tiny_curve_trains_resumes_and_records(shared_data, tmp_path):
     tiny = curves.Curve(
         name="tiny", title="tiny", rows=TOY.rows, gaps=TOY.gaps, sizes=(60, 120), seeds=(1,)

@@ -181,6 +181,7 @@ def test_embedding_width_is_a_config_field_a_shorthand_and_part_of_the_run_direc
         _apply("embedding_width=0")
 
 
+@pytest.mark.slow
 def test_train_py_reports_a_bad_override_in_one_line_without_a_traceback():
     result = subprocess.run(
         [

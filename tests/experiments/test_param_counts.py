@@ -82,6 +82,7 @@ def test_the_report_lists_paper_and_ours_with_the_reason_of_each_mismatch():
     assert param_counts.render_markdown("gcnn-quora") == ""
 
 
+@pytest.mark.slow
 def test_the_clstm_report_shows_both_readings_of_the_weight_sharing():
     """docs/clstm.md#weight-sharing-two-readings: the LC rows (two LSTMs, the text's reading)
     are listed mismatches that name the variant row whose shared LSTM pair gives the count;

@@ -2,6 +2,7 @@
 
 import keras
 import numpy as np
+import pytest
 import tensorflow as tf
 from harness import Mask, Seq, run_layer_test
 from references import np_gcnn, to_numpy
@@ -90,6 +91,7 @@ def test_padding_characters_and_padding_words_change_nothing():
     assert np.all(no_mask[:, L:] == 0)
 
 
+@pytest.mark.slow
 def test_unknown_batch_length_and_char_axes_compile_with_xla():
     layer = _layer()
     layer(*_chars(3)[:1])

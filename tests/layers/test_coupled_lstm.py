@@ -181,6 +181,7 @@ def test_harness(cell, sharing):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cell,sharing", READINGS)
 def test_compiled_with_unknown_batch_and_lengths(cell, sharing):
     # model.fit traces with (None, None, e) inputs: the scan and the reversals must not
@@ -299,6 +300,7 @@ def test_matches_numpy_double_loop_when_the_sentences_widths_differ(cell, n, m):
     np.testing.assert_allclose(got, np_coupled_lstm(layer, x, y, mask_x, mask_y), atol=1e-5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cell,sharing", READINGS)
 @pytest.mark.parametrize("compiled", [False, True])
 def test_rematerialized_blocks_give_the_same_outputs_and_gradients(cell, sharing, compiled):

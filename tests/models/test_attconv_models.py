@@ -156,6 +156,7 @@ def test_code_light_depends_on_padding_and_on_the_batch():
     assert not np.allclose(together[:3], apart, atol=1e-7)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["light", "advanced", "no_conv", "apcnn", "code_light"])
 def test_model_round_trips_through_keras_file(key, tmp_path):
     matrix = np.random.RandomState(1).rand(40, 6).astype("float32")
@@ -171,6 +172,7 @@ def test_model_round_trips_through_keras_file(key, tmp_path):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "key", ["light", "advanced", "no_conv", "no_context", "bicnn", "apcnn", "code_light"]
 )

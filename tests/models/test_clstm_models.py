@@ -138,6 +138,7 @@ def test_padding_does_not_change_predictions(case):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "case", ["tc", "lc_mqa", "lc_shared_pair_own_directions", "wbw", "parallel"]
 )

@@ -70,6 +70,7 @@ def test_paper_quora_parameter_count():
     assert count_params(plain) == expected - 3 * D * d
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row", sorted(ABLATIONS))
 def test_every_ablation_builds_and_trains_a_step(row):
     model = _tiny_model(**ABLATIONS[row])
@@ -104,6 +105,7 @@ def test_padding_does_not_change_predictions(row):
     )
 
 
+@pytest.mark.slow
 def test_model_round_trips_through_keras_file(tmp_path):
     inputs = _tiny(
         embedding_matrix=np.random.RandomState(1).rand(30, 6).astype("f"),

@@ -47,6 +47,7 @@ def test_padding_does_not_change_predictions():
     np.testing.assert_allclose(_numpy(short), _numpy(padded), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_model_round_trips_through_keras_file(tmp_path):
     model = _small_model()
     batch = {"a_ids": np.array([[3, 4, 5, 0]], "int32"), "b_ids": np.array([[6, 7, 0]], "int32")}

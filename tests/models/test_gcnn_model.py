@@ -124,6 +124,7 @@ def test_padding_does_not_change_predictions_with_char_and_pos(with_pos):
     assert not np.allclose(short, keras.ops.convert_to_numpy(model(changed, training=False)))
 
 
+@pytest.mark.slow
 def test_char_and_pos_model_round_trips_through_keras_file(tmp_path):
     inputs = _paper_inputs(
         vocab_size=30, embedding_dim=6, char_vocab_size=20, max_chars=5, pos_vocab_size=48
@@ -174,6 +175,7 @@ def test_padding_does_not_change_predictions(variant):
     )
 
 
+@pytest.mark.slow
 def test_model_round_trips_through_keras_file(tmp_path):
     inputs = _paper_inputs(
         vocab_size=30,

@@ -69,6 +69,7 @@ def test_attention_rows_sum_to_one_over_real_tokens_and_padding_changes_nothing(
     assert ("features" in maps) == (variant != "no_conv")
 
 
+@pytest.mark.slow
 def test_figure_is_a_png_with_the_chosen_filters(tmp_path):
     maps = attconv_maps(_model("light"), BATCH)
     path, filters = plot_attconv(

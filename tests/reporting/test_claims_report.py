@@ -92,6 +92,7 @@ def _capped(frame, cap=6):
     return frame.assign(config=f"low-resource-e300-epochs{cap}", max_epochs=cap, epochs=cap)
 
 
+@pytest.mark.slow
 def test_a_config_both_rows_ran_is_preferred_to_each_rows_own_best(tmp_path):
     """A ran 5 seeds under a 6-epoch cap and 5 without, B only without: the claim compares the
     uncapped runs (A's capped ones score lower, so using them would flip the verdict)."""
@@ -207,6 +208,7 @@ def _floor_record(results_dir, table, majority, tfidf_lr, scale="low-resource"):
     path.write_text(json.dumps(record), "utf-8")
 
 
+@pytest.mark.slow
 def test_each_difference_says_where_its_rows_lie_against_the_floors(tmp_path):
     a, b = GCNN_BEATS_CNN[:2]
     write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9), row_lines(b, 0.7))
@@ -330,6 +332,7 @@ def test_the_markdown_counts_and_lists_every_claim(tmp_path):
     assert len([row for row in text.splitlines() if row.startswith("| ")]) == 6 + 1 + len(claims)
 
 
+@pytest.mark.slow
 def test_the_forest_plot_is_written(tmp_path):
     a, b = GCNN_BEATS_CNN[:2]
     write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9), row_lines(b, 0.7))

@@ -48,6 +48,7 @@ def test_padded_cells_are_zero_and_padding_changes_no_real_cell():
     np.testing.assert_allclose(neuron_grid(model, alone), full[:3, :2], atol=1e-6)
 
 
+@pytest.mark.slow
 def test_figure_is_a_png_and_the_neuron_is_checked(tmp_path):
     grid = neuron_grid(_model("tight"), FEATURES)
     path = plot_neuron(grid, 2, ["a", "red", "shirt"], ["green", "shirt"], tmp_path / "n.png")

@@ -2,6 +2,7 @@
 
 import keras
 import numpy as np
+import pytest
 
 from gcnn_match.models.registry import ModelInputs, build_model
 from gcnn_match.reporting.coin_figures import alignment_maps, plot_alignment
@@ -44,6 +45,7 @@ def test_padding_in_the_batch_does_not_change_a_pair_s_maps():
         np.testing.assert_allclose(weights, alignment_maps(model, FEATURES)[key], atol=1e-5)
 
 
+@pytest.mark.slow
 def test_alignment_figure_is_written(tmp_path):
     maps = alignment_maps(_model(blocks=2), FEATURES, index=0)
     path = plot_alignment(maps, ["what", "is", "it"], ["why", "?"], tmp_path / "fig" / "a.png")

@@ -31,6 +31,7 @@ def test_more_groups_than_examples_is_an_error():
         length_groups([1, 2, 3])
 
 
+@pytest.mark.slow
 def test_plot_is_a_png_with_the_difference_curve(tmp_path):
     lengths = np.arange(40)
     groups = length_groups(lengths, groups=4)

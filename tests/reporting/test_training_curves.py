@@ -85,6 +85,7 @@ def test_missing_values_are_gaps_not_zeros():
     assert math.isnan(values[0]) and values[1] == 0.52
 
 
+@pytest.mark.slow
 def test_run_figure_is_written_and_kept_while_up_to_date(tmp_path):
     run = _run(tmp_path)
     path = write_run_curves(run.path)
@@ -101,6 +102,7 @@ def test_no_epochs_yet_writes_nothing(tmp_path):
         training_curves([])
 
 
+@pytest.mark.slow
 def test_cli_draws_every_run_and_every_table(tmp_path):
     run = _run(tmp_path / "runs")
     table = [

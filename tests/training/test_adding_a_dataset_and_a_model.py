@@ -75,6 +75,7 @@ def _register_bag_of_words():
         return keras.Model(features, keras.layers.Dense(inputs.num_classes)(hidden))
 
 
+@pytest.mark.slow
 def test_a_registered_model_trains_on_a_registered_dataset(scratch_registries, tmp_path):
     _register_toy_pairs(tmp_path / "data")
     _register_bag_of_words()

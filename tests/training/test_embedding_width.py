@@ -27,6 +27,7 @@ def _inputs(name, tmp_path):
     return config, inputs, summary
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name, trained",
     [("attconv/snli/attconv_light", True), ("coin/quora/coin_ours", False)],

@@ -4,8 +4,11 @@ import io
 
 import keras
 import numpy as np
+import pytest
 
 from gcnn_match.training.epoch_progress import EpochProgress
+
+pytestmark = pytest.mark.slow  # each test trains a model for two epochs
 
 
 class _Terminal(io.StringIO):

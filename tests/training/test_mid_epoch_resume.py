@@ -114,6 +114,7 @@ def _state(model):
     return [keras.ops.convert_to_numpy(v) for v in model.metrics_variables + generators]
 
 
+@pytest.mark.slow
 def test_a_mid_epoch_checkpoint_holds_what_the_rest_of_the_epoch_needs(tmp_path):
     run = RunDirectory(tmp_path).create()
     model = _model()
@@ -145,6 +146,7 @@ def test_a_mid_epoch_checkpoint_holds_what_the_rest_of_the_epoch_needs(tmp_path)
     assert not list((run / "checkpoints").glob("mid-*"))
 
 
+@pytest.mark.slow
 def test_no_mid_epoch_checkpoint_before_the_interval_after_a_nan_or_at_the_last_step(tmp_path):
     run = RunDirectory(tmp_path).create()
     mid = run / "checkpoints" / "mid.json"
@@ -166,6 +168,7 @@ def test_no_mid_epoch_checkpoint_before_the_interval_after_a_nan_or_at_the_last_
     assert not mid.exists()
 
 
+@pytest.mark.slow
 def test_a_nan_drops_the_epochs_mid_epoch_checkpoint(tmp_path):
     run = RunDirectory(tmp_path).create()
     monitor = _monitor(run, _model(), minutes=0)

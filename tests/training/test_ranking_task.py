@@ -241,6 +241,7 @@ def test_saved_ranking_run_scores_and_evaluates_like_its_records(wikiqa_run, sha
         saved.predict_examples(examples[:2])
 
 
+@pytest.mark.slow
 def test_yahoo_row_reports_both_candidate_settings(tmp_path):
     """A Yahoo row on tiny candidate sets in build_yahoo.py's layout reports the keys its
     paper targets are compared with: P@1 among 5 (test) and among 10 (test_10)."""
