@@ -27,7 +27,8 @@ each row's mean only: their ratio is shown without an interval, "inconclusive".
 A claim against a row the paper cites from other work (`Claim.cited`) is "cited row, not
 reproduced": nothing of ours measures that row. A parameter-count claim compares the counts of
 the rows' built models (exact, no interval); a contrast claim, (A − B) − (C − D), uses
-`statistics.compare_contrast` on the four rows' records like a difference of two.
+`statistics.compare_contrast` on the four rows' records like a difference of two; a claim
+against the majority class reads B from the floor record's per-example predictions.
 
 Given a data folder, a "not run" claim also says which files its rows would read at
 NOT_RUN_SCALE are absent from it: those claims wait for data, not only for compute.
@@ -42,6 +43,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
+from gcnn_match.baselines import floor
 from gcnn_match.claims import floor_check, records
 from gcnn_match.data.registry import available_splits
 from gcnn_match.experiments import param_counts
@@ -453,6 +455,52 @@ def assess_params(claim):
     )
 
 
+def _majority_scores(results_dir, table, scale, split):
+    """Per unit of `split`, 1 where the floor record's majority-class prediction is right
+    (a Series by uid); None without a record."""
+    path = floor.predictions_path(results_dir, table, scale)
+    if not path.exists():
+        return None
+    lines = pd.read_csv(path, dtype=str, keep_default_na=False)
+    lines = lines[lines["split"] == split]
+    return (lines["majority"] == lines["gold"]).astype(int).set_axis(lines["uid"])
+
+
+def assess_floor(claim, store, scales):
+    """Row A against its table's majority class (B), at the first of `scales` whose records
+    hold A and the floor's predictions: `statistics.compare_rows` with B one fixed prediction,
+    so the interval holds A's seeds and the test set."""
+    split, column = records.split_and_column(claim.metric)
+    for scale in scales:
+        lines = store.lines(claim.table_id, scale, claim.a, split)
+        majority = _majority_scores(store.results_dir, claim.table_id, scale, split)
+        if lines.empty or majority is None:
+            continue
+        lines = _one_config(lines)
+        epochs = f"A {_epochs(lines, claim.a)}; B no training"
+        if lines["seed"].nunique() < len(SEEDS):
+            command = reproduce_command(claim.table_id, [claim.a], scale, _cap(lines, claim.a))
+            return Outcome(claim, "not run", epochs=epochs, scale=scale, command=command)
+        scores = lines.pivot(index="seed", columns="uid", values=column)
+        units = scores.columns.intersection(majority.index)
+        units = units[scores[units].notna().all().to_numpy()]
+        result = statistics.compare_rows(
+            scores[units].to_numpy(), majority[units].to_numpy()[None, :], claim.expected
+        )
+        return Outcome(
+            claim,
+            result.verdict,
+            result.estimate,
+            result.low,
+            result.high,
+            sample=f"{lines['seed'].nunique()} seeds vs one fixed prediction, {len(units)} units",
+            epochs=epochs,
+            scale=scale,
+            note="B is the floor record's majority class: no seeds to resample",
+        )
+    return Outcome(claim, "not run", command=reproduce_command(claim.table_id, [claim.a]))
+
+
 def _contrast_lines(store, claim, scale, split):
     """Each row's lines under the config all four ran with the most seeds in all (then the
     highest epoch cap), else each row's own `_one_config`; None when a row has none."""
@@ -563,6 +611,8 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
             outcome = assess_bench(claim, results_dir)
         elif claim.c is not None:
             outcome = assess_contrast(claim, store, scales)
+        elif claim.floor is not None:
+            outcome = assess_floor(claim, store, scales)
         else:
             outcome = assess_difference(claim, store, scales)
         if data_dir is not None and outcome.verdict == "not run":

@@ -205,6 +205,21 @@ _claim(
     _SNLI_ADVANCED,
 )
 
+register(
+    Claim(
+        paper="ATTCONV",
+        statement="hypothesis only beats the majority class",
+        a="attconv/snli/w_o_context_i_e_hypothesis_only",
+        b="majority class",
+        metric="test_accuracy",
+        expected="greater",
+        quote="classifying hypotheses without looking at premises, that is, “w/o context” "
+        "baseline, results in a large improvement over the “majority baseline.” [...] majority "
+        "class 0 34.3",
+        floor=0.343,
+    )
+)
+
 # Rows the paper cites from other work, against the ATTCONV rows its text sets them against.
 _YELP_POOLING = (
     "In addition, ATTCONV surpasses attentive pooling (ABCNN&APCNN) with a big margin (>5%) and "

@@ -59,6 +59,8 @@ class Claim:
             there (a fraction, or a count for "params"). The other row is registered.
         c, d: with a contrast claim, the rows whose difference A − B is set against:
             the claim is (A − B) − (C − D) compared with 0.
+        floor: where B is its table's majority class ("majority class"), the paper's value of
+            it; ours is the floor record's majority-class prediction (`baselines/floor.py`).
     """
 
     paper: str
@@ -73,6 +75,7 @@ class Claim:
     cited: tuple = ()
     c: Optional[str] = None
     d: Optional[str] = None
+    floor: Optional[float] = None
 
     def __post_init__(self):
         if self.expected not in EXPECTED:
@@ -89,6 +92,8 @@ class Claim:
             raise ValueError(f"{self.statement}: one of A and B is cited, by its name")
         if (self.c is None) != (self.d is None) or (self.c and (self.cited or self.is_ratio)):
             raise ValueError(f"{self.statement}: a contrast names C and D, rows of records")
+        if self.floor is not None and (self.cited or self.c or not split_and_column(self.metric)):
+            raise ValueError(f"{self.statement}: a floor is B of a difference of two rows")
 
     @property
     def is_ratio(self):
@@ -98,6 +103,12 @@ class Claim:
     def cited_values(self):
         """{name: the paper's value} of the cited row, {} when both rows are registered."""
         return dict(self.cited)
+
+    @property
+    def unregistered(self):
+        """{name: the paper's value} of A or B where it is no registered row: a cited row, or
+        the majority class of `floor`."""
+        return {**self.cited_values, **({self.b: self.floor} if self.floor is not None else {})}
 
     @property
     def rows(self):
@@ -110,8 +121,8 @@ class Claim:
         models)."""
         if self.metric == "seconds_per_batch":
             return None
-        cited = self.cited_values
-        return tuple(None if name in cited else experiments.get(name) for name in self.rows)
+        unregistered = self.unregistered
+        return tuple(None if name in unregistered else experiments.get(name) for name in self.rows)
 
     @property
     def registered(self):
@@ -133,9 +144,9 @@ class Claim:
         (A / B), from the registered targets and the cited value."""
         if self.metric == "seconds_per_batch":
             return latency_report.PAPER[self.a][0] / latency_report.PAPER[self.b][0]
-        cited = self.cited_values
+        unregistered = self.unregistered
         values = [
-            cited[name] if config is None else config.targets[self.paper_metric]
+            unregistered[name] if config is None else config.targets[self.paper_metric]
             for name, config in zip(self.rows, self.configs)
         ]
         if self.is_ratio:

@@ -7,8 +7,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from gcnn_match.baselines import floor
 from gcnn_match.claims import assess, report
 from gcnn_match.claims.registry import select
 from gcnn_match.data import registry as datasets
@@ -353,6 +355,33 @@ def test_a_contrast_of_four_rows_gets_its_verdict_from_the_records(tmp_path, gai
     assert "--rows=tc_lstms,tc_lstms_single_direction,lc_lstms,lc_lstms_single_direction" in (
         missing.command
     )
+
+
+def test_a_row_against_the_majority_class_reads_the_floor_predictions(tmp_path):
+    key = ("attconv/snli/w_o_context_i_e_hypothesis_only", "majority class", "test_accuracy")
+    claim = _claim(key)
+    rows = row_lines(claim.a, 0.6, units=300)
+    write_lines(tmp_path, "attconv-snli", rows)
+    gold = ["same"] * 100 + ["different"] * 200  # the majority label is right on a third
+    floor_lines = pd.DataFrame(
+        {
+            "split": "test",
+            "uid": [f"u{i}" for i in range(300)],
+            "gold": gold,
+            "majority": "same",
+            "tfidf_lr": "same",
+        }
+    )
+    path = floor.predictions_path(tmp_path, "attconv-snli", "low-resource")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    floor_lines.to_csv(path, index=False)
+    [outcome] = assess.assess([claim], tmp_path)
+    assert outcome.verdict == "confirmed"
+    assert outcome.estimate == pytest.approx(0.6 - 1 / 3, abs=0.05)
+    assert outcome.sample == "5 seeds vs one fixed prediction, 300 units"
+    assert claim.paper_value == pytest.approx(0.687 - 0.343)
+    [missing] = assess.assess([claim], tmp_path / "empty")
+    assert "--rows=w_o_context_i_e_hypothesis_only " in missing.command
 
 
 def test_the_markdown_counts_and_lists_every_claim(tmp_path):
