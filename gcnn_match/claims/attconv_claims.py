@@ -1,11 +1,14 @@
 """ATTCONV's claims (Yin & Schütze, TACL 2018, §4; Tables 3, 5, 7 and 9).
 
 Table 3's are checked on the paper's Yelp split and on the offline stand-in sample, whose table
-("Table 3 (Yelp stand-in)") and dataset name say that it is one.
+("Table 3 (Yelp stand-in)") and dataset name say that it is one; the rows it cites from other
+work are in the paper's split's table only.
 
 FEVER's Table 9 reports dev numbers; our FEVER rows score the paper's dev split as their test
 role (docs/attconv.md#targets). Only label accuracy ("ALL", and the gold-evidence column) is a
-mean over claims; the FEVER score ("SUB") also needs the evidence, so it has no claim here.
+mean over claims the records hold; the FEVER score ("SUB") also needs each claim's evidence
+check, which the per-example records do not keep, so "advanced beats light" has no SUB claim
+between our rows; the SUB claims against cited rows measure nothing of ours.
 """
 
 from gcnn_match.claims.registry import Claim, register
