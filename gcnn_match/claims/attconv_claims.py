@@ -12,6 +12,7 @@ between our rows; the SUB claims against cited rows measure nothing of ours.
 """
 
 from gcnn_match.claims.registry import Claim, register
+from gcnn_match.experiments import registry as experiments
 
 _ATTENTIVE_POOLING = (
     "The comparisons in both SCITAIL and SNLI show that: [...] CNNs with attentive convolution "
@@ -92,10 +93,15 @@ def _claim(dataset, statement, a, b, quote, metric="test_accuracy", **fields):
     )
 
 
+def _printed(dataset, row):
+    """Registered row `row` of `dataset` as the paper prints it."""
+    return experiments.get(f"attconv/{dataset}/{row}").row
+
+
 def _cited(dataset, a, name, value, quote, metric="test_accuracy", statement=None, **fields):
     """Row `a` of `dataset` against the row `name` the paper cites with `value` (a fraction,
     or a parameter count)."""
-    statement = statement or f"{a.replace('_', ' ')} beats {name}"
+    statement = statement or f"{_printed(dataset, a)} beats {name}"
     _claim(dataset, statement, a, name, quote, metric, cited=((name, value),), **fields)
 
 
@@ -298,7 +304,7 @@ for _a, _name, _count in (
         _count,
         _SNLI_PARAMETERS,
         "params",
-        statement=f"{_a.replace('_', ' ')} has fewer parameters than {_name}",
+        statement=f"{_printed('snli', _a)} has fewer parameters than {_name}",
         expected="less",
     )
 
