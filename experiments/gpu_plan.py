@@ -22,9 +22,9 @@ from absl import app, flags
 from gcnn_match import cli
 from gcnn_match.benchmarks.gpu_plan import run_plan
 from gcnn_match.experiments import registry
+from gcnn_match.files import read_json, write_json
 from gcnn_match.reporting.gpu_plan_report import render
 from gcnn_match.reporting.marked_sections import update_section
-from gcnn_match.training.run_dir import read_json, write_json
 
 FLAGS = flags.FLAGS
 # What --tiny measures: a classification row and a ranking row, both quick to build.

@@ -24,6 +24,12 @@ interval of `compare_ratio` over the recorded seconds of each timed step or batc
 same verdict rule against a ratio of 1. Records written before the step times were kept hold
 each row's mean only: their ratio is shown without an interval, "inconclusive".
 
+A claim against a row the paper cites from other work (`Claim.cited`) is "cited row, not
+reproduced": nothing of ours measures that row. A parameter-count claim compares the counts of
+the rows' built models (exact, no interval); a contrast claim, (A − B) − (C − D), uses
+`statistics.compare_contrast` on the four rows' records like a difference of two; a claim
+against the majority class reads B from the floor record's per-example predictions.
+
 Given a data folder, a "not run" claim also says which files its rows would read at
 NOT_RUN_SCALE are absent from it: those claims wait for data, not only for compute.
 """
@@ -37,14 +43,17 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
+from gcnn_match.baselines import floor
 from gcnn_match.claims import floor_check
 from gcnn_match.data.registry import available_splits
 from gcnn_match.evidence import latency, predictions, statistics
 from gcnn_match.evidence.runs import run_of_registered
+from gcnn_match.experiments import param_counts
 from gcnn_match.experiments import registry as experiments
 from gcnn_match.experiments.planning import splits_read
 
-VERDICTS = ("confirmed", "inconclusive", "contradicted", "not run")
+CITED = "cited row, not reproduced"
+VERDICTS = ("confirmed", "inconclusive", "contradicted", CITED, "not run")
 SEEDS = (1, 2, 3, 4, 5)
 NOT_RUN_SCALE = "low-resource"  # the scale the "not run" commands train at
 BENCH_THROUGHPUT = "train_pairs_per_second_bucket"
@@ -422,6 +431,140 @@ def assess_latency(claim, results_dir):
     )
 
 
+def assess_cited(claim):
+    """A claim against a row the paper cites from other work: nothing of ours to set against
+    it, so no measurement; the note gives the paper's value of the cited row."""
+    ((name, value),) = claim.cited
+    shown = param_counts.printed(value) if claim.metric == "params" else f"{100 * value:.2f}"
+    return Outcome(claim, CITED, note=f"{name}: {shown} in the paper, from other work")
+
+
+def assess_params(claim):
+    """The ratio of the rows' parameter counts, each counted on its built model by its
+    table's convention (`param_counts.row_count`): exact numbers, so no interval."""
+    counts = [param_counts.row_count(config) for config in claim.configs]
+    ratio = counts[0] / counts[1]
+    return Outcome(
+        claim,
+        statistics.verdict(ratio, ratio, 1.0, claim.expected),
+        ratio,
+        sample=f"{counts[0]:,} vs {counts[1]:,} parameters",
+        scale="the built models at the registered widths (param_counts.py)",
+        note="exact counts",
+    )
+
+
+def _majority_scores(results_dir, table, scale, split):
+    """Per unit of `split`, 1 where the floor record's majority-class prediction is right
+    (a Series by uid); None without a record."""
+    path = floor.predictions_path(results_dir, table, scale)
+    if not path.exists():
+        return None
+    lines = pd.read_csv(path, dtype=str, keep_default_na=False)
+    lines = lines[lines["split"] == split]
+    return (lines["majority"] == lines["gold"]).astype(int).set_axis(lines["uid"])
+
+
+def assess_floor(claim, store, scales):
+    """Row A against its table's majority class (B), at the first of `scales` whose records
+    hold A and the floor's predictions: `statistics.compare_rows` with B one fixed prediction,
+    so the interval holds A's seeds and the test set."""
+    split, column = predictions.split_and_column(claim.metric)
+    for scale in scales:
+        lines = store.lines(claim.table_id, scale, claim.a, split)
+        majority = _majority_scores(store.results_dir, claim.table_id, scale, split)
+        if lines.empty or majority is None:
+            continue
+        lines = _one_config(lines)
+        epochs = f"A {_epochs(lines, claim.a)}; B no training"
+        if lines["seed"].nunique() < len(SEEDS):
+            command = reproduce_command(claim.table_id, [claim.a], scale, _cap(lines, claim.a))
+            return Outcome(claim, "not run", epochs=epochs, scale=scale, command=command)
+        scores = lines.pivot(index="seed", columns="uid", values=column)
+        units = scores.columns.intersection(majority.index)
+        units = units[scores[units].notna().all().to_numpy()]
+        result = statistics.compare_rows(
+            scores[units].to_numpy(), majority[units].to_numpy()[None, :], claim.expected
+        )
+        return Outcome(
+            claim,
+            result.verdict,
+            result.estimate,
+            result.low,
+            result.high,
+            sample=f"{lines['seed'].nunique()} seeds vs one fixed prediction, {len(units)} units",
+            epochs=epochs,
+            scale=scale,
+            note="B is the floor record's majority class: no seeds to resample",
+        )
+    return Outcome(claim, "not run", command=reproduce_command(claim.table_id, [claim.a]))
+
+
+def _contrast_lines(store, claim, scale, split):
+    """Each row's lines under the config all four ran with the most seeds in all (then the
+    highest epoch cap), else each row's own `_one_config`; None when a row has none."""
+    lines = [store.lines(claim.table_id, scale, row, split) for row in claim.rows]
+    if any(rows.empty for rows in lines):
+        return None
+    seeds = [rows.groupby("config")["seed"].nunique() for rows in lines]
+    shared = sorted(set.intersection(*(set(s.index) for s in seeds)))
+    if not shared:
+        return [_one_config(rows) for rows in lines]
+    caps = pd.concat(lines).groupby("config")["max_epochs"].max()
+    best = max(shared, key=lambda c: (min(s[c] for s in seeds), caps[c]))
+    return [rows[rows["config"] == best] for rows in lines]
+
+
+def assess_contrast(claim, store, scales):
+    """(A − B) − (C − D) of four rows' metric at the first of `scales` where the records hold
+    all four: `statistics.compare_contrast` over the units all four were scored on in every
+    seed, with the verdict rule of a difference."""
+    split, column = predictions.split_and_column(claim.metric)
+    for scale in scales:
+        lines = _contrast_lines(store, claim, scale, split)
+        if lines is None:
+            continue
+        epochs = "; ".join(
+            f"{label} {_epochs(rows, row)}" for label, rows, row in zip("ABCD", lines, claim.rows)
+        )
+        configs = sorted({rows["config"].iloc[0] for rows in lines})
+        notes = [f"configs differ: {', '.join(configs)}"] if len(configs) > 1 else []
+        short = [r for r, rows in zip(claim.rows, lines) if rows["seed"].nunique() < len(SEEDS)]
+        if short:
+            cap = _cap(lines[claim.rows.index(short[0])], short[0])
+            return Outcome(
+                claim,
+                "not run",
+                epochs=epochs,
+                scale=scale,
+                note="; ".join([f"{len(short)} rows short of {len(SEEDS)} seeds", *notes]),
+                command=reproduce_command(claim.table_id, short, scale, cap),
+            )
+        scores = [rows.pivot(index="seed", columns="uid", values=column) for rows in lines]
+        units = scores[0].columns
+        for score in scores[1:]:
+            units = units.intersection(score.columns)
+        complete = np.logical_and.reduce([s[units].notna().all().to_numpy() for s in scores])
+        units = units[complete]
+        result = statistics.compare_contrast(
+            [s[units].to_numpy() for s in scores], [1.0, -1.0, -1.0, 1.0], claim.expected
+        )
+        seeds = " vs ".join(str(rows["seed"].nunique()) for rows in lines)
+        return Outcome(
+            claim,
+            result.verdict,
+            result.estimate,
+            result.low,
+            result.high,
+            sample=f"{seeds} seeds, {len(units)} units",
+            epochs=epochs,
+            scale=scale,
+            note="; ".join(filter(None, [result.note, *notes])),
+        )
+    missing = [r for r in claim.rows if store.lines(claim.table_id, NOT_RUN_SCALE, r, split).empty]
+    return Outcome(claim, "not run", command=reproduce_command(claim.table_id, missing))
+
+
 def missing_data(claim, data_dir):
     """The dataset splits the rows of `claim` read at NOT_RUN_SCALE (bench reads the same
     files) that have no file under `data_dir`: "multinli (dev_matched, test_matched)"; "" when
@@ -434,7 +577,7 @@ def missing_data(claim, data_dir):
     """
     if claim.configs is None:
         return ""
-    needed = splits_read(c.replace(scale=NOT_RUN_SCALE) for c in claim.configs)
+    needed = splits_read(c.replace(scale=NOT_RUN_SCALE) for c in claim.configs if c)
     missing = []
     for dataset, splits in needed.items():
         present = available_splits(dataset, data_dir)
@@ -457,10 +600,18 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
     store = RecordedPredictions(results_dir)
     outcomes = []
     for claim in claims:
-        if claim.metric == "seconds_per_batch":
+        if claim.cited:
+            outcome = assess_cited(claim)
+        elif claim.metric == "params":
+            outcome = assess_params(claim)
+        elif claim.metric == "seconds_per_batch":
             outcome = assess_latency(claim, results_dir)
         elif claim.metric == "seconds_per_epoch":
             outcome = assess_bench(claim, results_dir)
+        elif claim.c is not None:
+            outcome = assess_contrast(claim, store, scales)
+        elif claim.floor is not None:
+            outcome = assess_floor(claim, store, scales)
         else:
             outcome = assess_difference(claim, store, scales)
         if data_dir is not None and outcome.verdict == "not run":

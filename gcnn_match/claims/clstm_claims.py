@@ -25,7 +25,16 @@ _STRONG_INTERACTION = (
 )
 
 
-def _claim(dataset, statement, a, b, metric, quote):
+_GAINS = f"{_DIRECTIONS}, while the latter obtains more gains than the former."
+_FEWER_PARAMETERS = (
+    "Compared with attention LSTMs, our two models achieve comparable results to them using much "
+    "fewer parameters (nearly 1/5)."
+)
+
+
+def _claim(dataset, statement, a, b, metric, quote, expected="greater", **fields):
+    """A claim between rows of `dataset`'s table (C and D too, for a contrast)."""
+    rows = {key: f"clstm/{dataset}/{fields[key]}" for key in ("c", "d") if key in fields}
     register(
         Claim(
             paper="C-LSTMs",
@@ -33,8 +42,9 @@ def _claim(dataset, statement, a, b, metric, quote):
             a=f"clstm/{dataset}/{a}",
             b=f"clstm/{dataset}/{b}",
             metric=metric,
-            expected="greater",
+            expected=expected,
             quote=quote,
+            **{**fields, **rows},
         )
     )
 
@@ -104,3 +114,87 @@ for _a, _b, _statement, _quote in (
     ("lc_lstms", "parallel_lstms", "LC beats parallel LSTMs", _STRONG_INTERACTION),
 ):
     _claim("yahoo", _statement, _a, _b, "test_p@1", _quote)
+
+_SNLI_COMPETITORS = {
+    "nbow": "NBOW",
+    "single_lstm_rocktaschel_et_al_2015": "single LSTM",
+    "parallel_lstms_bowman_et_al_2015": "parallel LSTMs",
+    "attention_lstms_rocktaschel_et_al_2015": "attention LSTMs",
+}
+for _stacked in ("four_stacked_lc_lstms", "four_stacked_tc_lstms"):
+    for _b, _name in _SNLI_COMPETITORS.items():
+        _kind = _stacked.split("_")[2].upper()
+        _claim(
+            "snli",
+            f"four stacked {_kind} beats {_name}",
+            _stacked,
+            _b,
+            "test_accuracy",
+            _STACKED_BEAT_ALL,
+        )
+_claim(
+    "snli",
+    "TC gains more from four directions than LC",
+    "tc_lstms",
+    "tc_lstms_single_direction",
+    "test_accuracy",
+    _GAINS,
+    c="lc_lstms",
+    d="lc_lstms_single_direction",
+)
+for _a in ("lc_lstms", "tc_lstms"):
+    _kind = _a.split("_")[0].upper()
+    # The paper calls gaps of 1.4 (LC) and 0.7 (TC) points comparable; within two points
+    # counts as comparable here [U→S].
+    _claim(
+        "snli",
+        f"{_kind} is comparable to attention LSTMs",
+        _a,
+        "attention_lstms_rocktaschel_et_al_2015",
+        "test_accuracy",
+        _FEWER_PARAMETERS,
+        expected="equivalent",
+        margin=0.02,
+    )
+    _claim(
+        "snli",
+        f"{_kind} has fewer parameters than attention LSTMs",
+        _a,
+        "attention_lstms_rocktaschel_et_al_2015",
+        "params",
+        _FEWER_PARAMETERS,
+        expected="less",
+    )
+
+_claim(
+    "yahoo",
+    "single direction: LC beats TC",
+    "lc_lstms_single_direction",
+    "tc_lstms_single_direction",
+    "test_p@1",
+    _LC_OVER_TC,
+)
+
+_STRONG = {
+    "attention_lstms": "attention LSTMs",
+    "attention_lstms_w_by_w": "word-by-word attention",
+    "lc_lstms": "LC",
+    "tc_lstms": "TC",
+    "three_stacked_lc_lstms": "three stacked LC",
+    "three_stacked_tc_lstms": "three stacked TC",
+}
+for _a, _name in _STRONG.items():
+    for _b, _weak in (("nbow", "NBOW"), ("parallel_lstms", "parallel LSTMs")):
+        if (_a, _b) in (("attention_lstms", "parallel_lstms"), ("lc_lstms", "parallel_lstms")):
+            continue  # registered above
+        _claim("yahoo", f"{_name} beats {_weak}", _a, _b, "test_p@1", _STRONG_INTERACTION)
+for _a in ("three_stacked_lc_lstms", "three_stacked_tc_lstms"):
+    for _b, _name in (("single_lstm", "single LSTM"), ("attention_lstms", "attention LSTMs")):
+        _claim(
+            "yahoo",
+            f"{_STRONG[_a]} beats {_name}",
+            _a,
+            _b,
+            "test_p@1",
+            "Our proposed two C-LSTMs surpass the competitor methods",
+        )

@@ -8,12 +8,19 @@ has one place. Per-paper modules (`<paper>_claims.py`) call `register` at import
 Three kinds of measurement, told apart by the metric:
 
 - a metric that is a mean over test units ("test_accuracy", "dev_mismatched_accuracy",
-  "test_p@1", "test_map"...; `records.split_and_column`): Δ = A − B from the per-example
+  "test_p@1", "test_map"...; `predictions.split_and_column`): Δ = A − B from the per-example
   prediction records, with the seed-and-test-set bootstrap interval;
 - "seconds_per_epoch": the ratio time_A / time_B from the side-by-side training throughput of
   `make bench` (results/bench*.json), beside the ratio of the paper's times per epoch;
 - "seconds_per_batch": the ratio from `make latency` (results/latency.json, COIN's Table 5);
-  A and B are then the models that experiments/latency.py times, not table rows.
+  A and B are then the models that experiments/latency.py times, not table rows;
+- "params": the ratio of the rows' parameter counts, by their table's counting convention
+  (gcnn_match/experiments/param_counts.py).
+
+A row the paper cites from other work (BiMPM, BERT...) is not reproduced here: a claim
+against it names it in `cited` with the paper's value, and is reported as such. A claim
+with rows C and D is about a contrast of four rows, (A − B) − (C − D) ("TC gains more
+from four directions than LC").
 """
 
 import dataclasses
@@ -27,6 +34,7 @@ from gcnn_match.experiments import registry as experiments
 
 EXPECTED = ("greater", "less", "equivalent")
 TIME_METRICS = ("seconds_per_epoch", "seconds_per_batch")
+COUNT_METRIC = "params"
 PAPERS = ("GCNN", "ATTCONV", "C-LSTMs", "COIN")
 
 _CLAIMS = []
@@ -46,6 +54,13 @@ class Claim:
             markup; "[...]" joins passages that are apart in the paper.
         margin: for "equivalent", the largest |Δ| still called comparable [U→S].
         table: the paper's table, where row A's registration does not say it.
+        cited: ((name, paper value), ...) for A or B where it is a row the paper cites from
+            other work, not reproduced here: its name as the paper prints it and its value
+            there (a fraction, or a count for "params"). The other row is registered.
+        c, d: with a contrast claim, the rows whose difference A − B is set against:
+            the claim is (A − B) − (C − D) compared with 0.
+        floor: where B is its table's majority class ("majority class"), the paper's value of
+            it; ours is the floor record's majority-class prediction (`baselines/floor.py`).
     """
 
     paper: str
@@ -57,52 +72,95 @@ class Claim:
     quote: str
     margin: Optional[float] = None
     table: Optional[str] = None
+    cited: tuple = ()
+    c: Optional[str] = None
+    d: Optional[str] = None
+    floor: Optional[float] = None
 
     def __post_init__(self):
         if self.expected not in EXPECTED:
             raise ValueError(f"{self.statement}: expected must be one of {EXPECTED}")
         if (self.expected == "equivalent") != (self.margin is not None):
             raise ValueError(f"{self.statement}: a margin goes with, and only with, equivalent")
-        if self.metric not in TIME_METRICS and split_and_column(self.metric) is None:
+        measured = self.metric in (*TIME_METRICS, COUNT_METRIC) or split_and_column(self.metric)
+        # A cited claim measures nothing: its metric may be one no record holds (F1, SUB).
+        if not (measured or self.cited):
             raise ValueError(
                 f"{self.statement}: {self.metric!r} is not a mean over test units nor a time"
             )
+        if not set(self.cited_values) <= {self.a, self.b} or len(self.cited) > 1:
+            raise ValueError(f"{self.statement}: one of A and B is cited, by its name")
+        if (self.c is None) != (self.d is None) or (self.c and (self.cited or self.is_ratio)):
+            raise ValueError(f"{self.statement}: a contrast names C and D, rows of records")
+        if self.floor is not None and (self.cited or self.c or not split_and_column(self.metric)):
+            raise ValueError(f"{self.statement}: a floor is B of a difference of two rows")
 
     @property
     def is_ratio(self):
-        return self.metric in TIME_METRICS
+        return self.metric in (*TIME_METRICS, COUNT_METRIC)
+
+    @property
+    def cited_values(self):
+        """{name: the paper's value} of the cited row, {} when both rows are registered."""
+        return dict(self.cited)
+
+    @property
+    def unregistered(self):
+        """{name: the paper's value} of A or B where it is no registered row: a cited row, or
+        the majority class of `floor`."""
+        return {**self.cited_values, **({self.b: self.floor} if self.floor is not None else {})}
+
+    @property
+    def rows(self):
+        """The names of A and B, then of C and D for a contrast."""
+        return (self.a, self.b) if self.c is None else (self.a, self.b, self.c, self.d)
 
     @property
     def configs(self):
-        """The registered configs of A and B (None for latency models)."""
+        """The registered configs of `rows`, None in place of a cited row (None for latency
+        models)."""
         if self.metric == "seconds_per_batch":
             return None
-        return experiments.get(self.a), experiments.get(self.b)
+        unregistered = self.unregistered
+        return tuple(None if name in unregistered else experiments.get(name) for name in self.rows)
+
+    @property
+    def registered(self):
+        """The config of the first registered row (None for latency models)."""
+        return next(filter(None, self.configs), None) if self.configs else None
 
     @property
     def table_id(self):
         """The results table of the rows ("gcnn-quora"); None for latency models."""
-        configs = self.configs
-        return experiments.table_id(configs[0]) if configs else None
+        return experiments.table_id(self.registered) if self.registered else None
 
     @property
     def paper_table(self):
-        return self.table or self.configs[0].table
+        return self.table or self.registered.table
 
     @property
     def paper_value(self):
-        """The paper's Δ (A − B, a fraction) or ratio (A / B), from the registered targets."""
+        """The paper's Δ (A − B, a fraction; (A − B) − (C − D) for a contrast) or ratio
+        (A / B), from the registered targets and the cited value."""
         if self.metric == "seconds_per_batch":
             return latency.PAPER[self.a][0] / latency.PAPER[self.b][0]
-        a, b = (c.targets[self.paper_metric] for c in self.configs)
-        return a / b if self.is_ratio else a - b
+        unregistered = self.unregistered
+        values = [
+            unregistered[name] if config is None else config.targets[self.paper_metric]
+            for name, config in zip(self.rows, self.configs)
+        ]
+        if self.is_ratio:
+            return values[0] / values[1]
+        if self.c is not None:
+            return (values[0] - values[1]) - (values[2] - values[3])
+        return values[0] - values[1]
 
     @property
     def paper_metric(self):
         """The paper's key of the metric in the rows' targets (their `compare` pairs)."""
         if self.is_ratio:
             return self.metric
-        return dict((ours, paper) for paper, ours in self.configs[0].compare)[self.metric]
+        return dict((ours, paper) for paper, ours in self.registered.compare)[self.metric]
 
 
 def register(claim):

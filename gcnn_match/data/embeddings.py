@@ -271,6 +271,8 @@ class EmbeddingResult:
         oov_init: the OOV initialisation, e.g. "normal(0, 0.01)".
         from_cache: the pretrained rows came from the cache, not from the source.
         width: the vectors were padded to this many columns (None: not padded).
+        padding_init: the draw of the padded columns where it is not the OOV policy's, e.g.
+            "normal(0, 0.01)"; None where they follow the OOV policy.
     """
 
     matrix: np.ndarray
@@ -283,10 +285,18 @@ class EmbeddingResult:
     oov_init: str
     from_cache: bool = False
     width: int | None = None
+    padding_init: str | None = None
+
+    @property
+    def padded_columns(self) -> int:
+        """How many columns the padding added (0 when none)."""
+        return self.width - self.dim if self.width else 0
 
     def summary(self) -> str:
         dim = f"{self.dim}d"
-        if self.width and self.oov_init == "zeros":  # the padding follows the OOV policy
+        if self.width and self.padding_init:
+            dim += f" padded to {self.width}d ({self.padding_init})"
+        elif self.width and self.oov_init == "zeros":  # the padding follows the OOV policy
             dim += f" zero-padded to {self.width}d"
         elif self.width:
             dim += f" padded to {self.width}d (OOV init)"
@@ -368,6 +378,7 @@ def build_embedding_matrix(
     match: str = "exact",
     seed: int = 0,
     width: int | None = None,
+    padding_init: str | None = None,
 ) -> EmbeddingResult:
     """The (len(vocab), width or dim) float32 matrix for `vocab` from `source` (module doc).
 
@@ -383,11 +394,16 @@ def build_embedding_matrix(
         width: pad narrower vectors to this many columns, drawn by the OOV policy (zeros on
             the padding row), after the OOV rows: the first `dim` columns are the unpadded
             matrix. None, or the vectors' own width: no padding.
+        padding_init: an OOV policy to draw the padded columns by instead of `oov` (with
+            `oov_scale`): "normal" for padding that trains beside fixed vectors.
     """
     if match not in MATCH_MODES:
         raise ValueError(f"unknown match mode {match!r}; choose one of {', '.join(MATCH_MODES)}")
-    if oov not in OOV_POLICIES:
-        raise ValueError(f"unknown OOV policy {oov!r}; choose one of {', '.join(OOV_POLICIES)}")
+    for policy in (oov, padding_init or oov):
+        if policy not in OOV_POLICIES:
+            raise ValueError(
+                f"unknown OOV policy {policy!r}; choose one of {', '.join(OOV_POLICIES)}"
+            )
     from_cache = False
     if source == RANDOM:
         if dim is None:
@@ -428,7 +444,8 @@ def build_embedding_matrix(
     matrix[missing] = _OOV_DRAWS[oov](rng, oov_scale, (len(missing), dim))
     padded = width is not None and width > dim
     if padded:
-        extra = _OOV_DRAWS[oov](rng, oov_scale, (len(vocab), width - dim)).astype(np.float32)
+        draw = _OOV_DRAWS[padding_init or oov]
+        extra = draw(rng, oov_scale, (len(vocab), width - dim)).astype(np.float32)
         extra[PAD_ID] = 0.0
         matrix = np.concatenate([matrix, extra], axis=1)
 
@@ -452,4 +469,7 @@ def build_embedding_matrix(
         oov_init=_OOV_NAMES[oov].format(oov_scale),
         from_cache=from_cache,
         width=width if padded else None,
+        padding_init=_OOV_NAMES[padding_init].format(oov_scale)
+        if padded and padding_init
+        else None,
     )

@@ -77,6 +77,22 @@ QUORA_SINGLE = register(
     )
 )
 
+# The other reading of the stand-in's padding: the 250 columns added to the fixed 50-d
+# vectors are weights drawn N(0, 0.01²) that train (`trainable_padding`), as the padded
+# columns of the models with fine-tuned vectors do. With the zero columns of the paper row,
+# the first layers' weights that read them see inputs that stay 0 and never get a gradient
+# (docs/coin.md#open-choices). A variant row: no paper number of its own.
+register(
+    QUORA_SINGLE.replace(
+        name="coin/quora/coin_ours_trainable_padding",
+        row="COIN (ours), trainable padding",
+        targets={},
+        target_notes="Variant of 'COIN (ours)': the stand-in's padded columns train "
+        f"(trainable_padding); {QUORA_VECTORS}",
+        trainable_padding=True,
+    )
+)
+
 # Table 1 (LCQMC test): accuracy and F1 of the positive ("same") class.
 LCQMC_SINGLE = register(
     ExperimentConfig(

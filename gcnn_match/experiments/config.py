@@ -69,6 +69,11 @@ class ExperimentConfig:
             vectors), trained or fixed with the vectors, so every layer has the paper's
             shape and parameter count. Rows register their paper's width
             (docs/design.md#offline-data-and-vectors).
+        trainable_padding: with fixed vectors (`embeddings_trainable=False`), draw those extra
+            columns N(0, oov_scale²) and train them while the vectors' own columns stay fixed:
+            the padding a model with fine-tuned vectors trains, without touching the fixed
+            vectors. False: the columns follow the OOV policy and stay fixed with the vectors
+            (COIN's zero columns, docs/coin.md#open-choices).
         targets: paper numbers for this row, keyed like our metrics ("test_accuracy"...).
         target_notes: what the paper's numbers are (split, units, hardware, vectors).
         table_key: the report table this row belongs to; default "<paper>-<dataset>". Set it
@@ -138,6 +143,7 @@ class ExperimentConfig:
     embeddings: str = "glove-6b-50d-packaged"
     embedding_dim: int = 300
     embedding_width: Optional[int] = None
+    trainable_padding: bool = False
     embeddings_trainable: bool = True
     oov_init: str = "normal"
     oov_scale: float = 0.01

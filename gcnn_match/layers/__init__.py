@@ -8,6 +8,7 @@ BatchStatisticsNormalization.
 Coupled-LSTMs (Liu et al. 2016): CoupledLSTM, DynamicPooling; baseline: ConditionalAttention.
 COIN (Hu et al. 2021): SelfAlignmentContext, ContextCrossAttention, GateFusion,
 MultiHeadPooling.
+Shared: PartlyTrainableEmbedding (fixed vectors with trainable padded columns).
 """
 
 from gcnn_match.layers.advanced_attentive_conv import AdvancedAttentiveConv
@@ -31,6 +32,7 @@ from gcnn_match.layers.matching_features import MatchingFeatures
 from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
 from gcnn_match.layers.multi_granular import MultiGranular
 from gcnn_match.layers.multi_head_pooling import MultiHeadPooling
+from gcnn_match.layers.partly_trainable_embedding import PartlyTrainableEmbedding
 from gcnn_match.layers.residual_conv import ResidualConv
 from gcnn_match.layers.self_alignment_context import SelfAlignmentContext
 from gcnn_match.layers.soft_alignment import SoftAlignment
@@ -57,6 +59,7 @@ __all__ = [
     "MaxMeanPooling",
     "MultiGranular",
     "MultiHeadPooling",
+    "PartlyTrainableEmbedding",
     "ResidualConv",
     "SelfAlignmentContext",
     "SoftAlignment",

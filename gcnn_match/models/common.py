@@ -3,6 +3,7 @@
 import keras
 
 from gcnn_match.layers.masking import sequence_mask
+from gcnn_match.layers.partly_trainable_embedding import PartlyTrainableEmbedding
 
 
 def pair_inputs(inputs):
@@ -23,11 +24,21 @@ def masks(features):
 
 
 def word_embedding(inputs, name="word_embedding"):
-    """The word embedding, initialised from pretrained rows when the run has them."""
+    """The word embedding, initialised from pretrained rows when the run has them; fixed
+    vectors with trainable padded columns (`inputs.trainable_padding`) are a
+    `PartlyTrainableEmbedding`."""
     if inputs.embedding_matrix is not None:
         initializer = keras.initializers.Constant(inputs.embedding_matrix)
     else:
         initializer = keras.initializers.RandomNormal(stddev=0.01)
+    if inputs.trainable_padding and not inputs.embeddings_trainable:
+        return PartlyTrainableEmbedding(
+            inputs.vocab_size,
+            inputs.word_dim,
+            inputs.trainable_padding,
+            embeddings_initializer=initializer,
+            name=name,
+        )
     return keras.layers.Embedding(
         inputs.vocab_size,
         inputs.word_dim,

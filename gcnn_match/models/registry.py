@@ -32,6 +32,8 @@ class ModelInputs:
         embedding_matrix: pretrained rows (vocab_size, dim) or None for random.
         embedding_dim: used when `embedding_matrix` is None.
         embeddings_trainable: fine-tune the word vectors.
+        trainable_padding: with fixed vectors, how many of the last columns (the padding
+            `embedding_width` adds to narrower vectors) train all the same; 0: none.
         char_vocab_size, max_chars: set when character ids are fed ("a_chars"/"b_chars").
         pos_vocab_size: set when POS tag ids are fed ("a_pos"/"b_pos").
         segments: the sentence of each token of "a" is fed ("a_segments", 0 at padding), for
@@ -43,6 +45,7 @@ class ModelInputs:
     embedding_matrix: Optional[np.ndarray] = None
     embedding_dim: int = 300
     embeddings_trainable: bool = True
+    trainable_padding: int = 0
     char_vocab_size: Optional[int] = None
     max_chars: int = 16
     pos_vocab_size: Optional[int] = None

@@ -9,7 +9,6 @@ from matplotlib.ticker import NullFormatter, ScalarFormatter
 
 from gcnn_match.claims.assess import VERDICTS, counts
 from gcnn_match.claims.registry import PAPERS
-from gcnn_match.experiments import registry as experiments
 from gcnn_match.reporting.heatmaps import new_figure, save_png
 
 INTRO = """\
@@ -18,7 +17,9 @@ Every comparative statement the four papers make from their own rows
 metrics come from the per-example prediction records in `results/predictions/`; Δ is in
 points (accuracy, P@1, MAP or MRR × 100), A − B, with its 95% seed-and-test-set bootstrap
 interval; time claims are ratios A / B from `results/bench*.json` and `results/latency.json`,
-with a 95% bootstrap interval over the timed steps (or batches) where the record keeps them.
+with a 95% bootstrap interval over the timed steps (or batches) where the record keeps them;
+parameter claims are ratios A / B of the counts of our built models. A claim against a row the
+paper cites from other work (BiMPM, BERT...) is "cited row, not reproduced".
 A verdict compares A with B only: both rows can be below the floors of their table (majority
 class, TF-IDF + LR; `results/floor-<table>-<scale>.json`), so the column "A, B vs floors" sets
 each row's metric (mean over seeds) against them.
@@ -31,17 +32,26 @@ def figure_path(figures_dir, paper):
 
 
 def _rows(claim):
-    """Row names as the paper prints them (the models' names for latency)."""
+    """Row names as the paper prints them (the models' names for latency, the paper's name of
+    a cited row)."""
     if claim.configs is None:
-        return claim.a, claim.b
-    return tuple(c.row for c in claim.configs)
+        return claim.rows
+    return tuple(name if c is None else c.row for name, c in zip(claim.rows, claim.configs))
+
+
+def _compared(claim):
+    """ "A vs B", or "A − B vs C − D" for a contrast."""
+    rows = _rows(claim)
+    if len(rows) == 4:
+        return f"{rows[0]} − {rows[1]} vs {rows[2]} − {rows[3]}"
+    return f"{rows[0]} vs {rows[1]}"
 
 
 def _where(claim):
     """The dataset of a claim's rows."""
     if claim.configs is None:
         return "CPU latency"
-    return experiments.get(claim.a).dataset
+    return claim.registered.dataset
 
 
 def _value(value, is_ratio):
@@ -58,7 +68,7 @@ def _paper_cell(claim):
 
 
 def _ours_cell(outcome):
-    if outcome.verdict == "not run":
+    if outcome.estimate is None:
         return "–"
     is_ratio = outcome.claim.is_ratio
     text = _value(outcome.estimate, is_ratio)
@@ -123,10 +133,9 @@ def render_paper(outcomes, paper, figure=None):
     ]
     for number, outcome in enumerate((o for o in outcomes if o.claim.paper == paper), 1):
         claim = outcome.claim
-        a, b = _rows(claim)
         cells = [
             number,
-            f"{claim.statement}: {a} vs {b} ({_where(claim)}, {claim.metric})",
+            f"{claim.statement}: {_compared(claim)} ({_where(claim)}, {claim.metric})",
             claim.paper_table,
             f"“{claim.quote}”",
             _paper_cell(claim),
@@ -172,7 +181,7 @@ def render_markdown(outcomes, command, figures=None, data_dir=None):
 
 def _label(outcome):
     claim = outcome.claim
-    suffix = "" if outcome.verdict != "not run" else " (not run)"
+    suffix = "" if outcome.estimate is not None else f" ({outcome.verdict})"
     return f"{claim.statement} · {_where(claim)}{suffix}"
 
 
@@ -196,7 +205,7 @@ def _forest(axes, outcomes, is_ratio):
         axes.set_xscale("log")
         axes.xaxis.set_major_formatter(ScalarFormatter())
         axes.xaxis.set_minor_formatter(NullFormatter())
-        axes.set_xlabel("ratio A / B (time)")
+        axes.set_xlabel("ratio A / B (time or parameters)")
     else:
         axes.set_xlabel("Δ = A − B (points)")
     axes.legend(loc="best", fontsize="small")

@@ -47,6 +47,7 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
     dataset = data_registry.get_dataset(config.dataset)
     random_dim = config.embedding_width or config.embedding_dim
     matrix, summary = None, f"random {random_dim}d (no pretrained vectors)"
+    padded_columns = 0
     missing = []
     # "a|b": the paper's vectors when DATA_DIR has them, else the next source (the report
     # names the one used).
@@ -64,12 +65,13 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
                 match=config.embedding_match,
                 seed=config.seed,
                 width=config.embedding_width,
+                padding_init="normal" if config.trainable_padding else None,
             )
         except FileNotFoundError as error:
             missing.append(source)
             log(f"embeddings: {source} not available ({error}); trying the next source")
             continue
-        matrix, summary = result.matrix, result.summary()
+        matrix, summary, padded_columns = result.matrix, result.summary(), result.padded_columns
         break
     else:
         raise FileNotFoundError(f"none of the embeddings {config.embeddings!r} is available")
@@ -82,6 +84,7 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
         embedding_matrix=matrix,
         embedding_dim=random_dim,
         embeddings_trainable=config.embeddings_trainable,
+        trainable_padding=padded_columns if config.trainable_padding else 0,
         char_vocab_size=len(encoder.char_vocab) if encoder.char_vocab else None,
         max_chars=encoder.max_chars,
         pos_vocab_size=pos.NUM_POS_TAGS + 1 if encoder.pos else None,
@@ -97,6 +100,7 @@ def model_input_shapes(inputs):
         "num_classes": inputs.num_classes,
         "embedding_dim": inputs.word_dim,
         "embeddings_trainable": inputs.embeddings_trainable,
+        "trainable_padding": inputs.trainable_padding,
         "char_vocab_size": inputs.char_vocab_size,
         "max_chars": inputs.max_chars,
         "pos_vocab_size": inputs.pos_vocab_size,

@@ -6,10 +6,10 @@ from gcnn_match.experiments import registry
 
 
 def test_scitail_and_snli_rows_are_registered_with_paper_settings():
-    # The paper's rows; "ATTCONV-light (authors' code)" has its scripts' own settings.
+    # The paper's rows; the "ATTCONV-light (authors' ...)" rows have their scripts' settings.
     def paper_rows(dataset):
         rows = registry.select(paper="ATTCONV", dataset=dataset)
-        return [c for c in rows if c.model != "attconv_code_light"]
+        return [c for c in rows if "(authors'" not in c.row]
 
     scitail, snli = paper_rows("scitail"), paper_rows("snli")
     assert len(scitail) == 6 and len(snli) == 6
@@ -66,3 +66,21 @@ def test_fever_rows_read_what_the_registered_contexts_hold():
         assert config.max_len_a == sentences * tokens and config.use_given_tokens
         if config.model_kwargs.get("context_wise"):
             assert config.model_kwargs["max_contexts"] == sentences
+
+
+def test_the_authors_easy_version_has_the_papers_360k_light_weights():
+    """The SNLI easy-version script (width 3, no gate, no batch norm, no hidden layer; AdaGrad
+    0.02, batch 70, length 40) counts Table 7's 360K of the light row by its convention."""
+    from gcnn_match.experiments import param_counts
+
+    easy = registry.get("attconv/snli/attconv_light_authors_easy_version")
+    assert (easy.optimizer.name, easy.optimizer.learning_rate) == ("adagrad", 0.02)
+    assert (easy.batch_size, easy.max_len_a, easy.max_len_b) == (70, 40, 40)
+    assert easy.model == "attconv" and easy.model_kwargs["variant"] == "light"
+    assert easy.model_kwargs["classifier"] == "code" and easy.model_kwargs["code_faithful"]
+    paper = registry.get("attconv/snli/attconv_light").targets["params"]
+    ours = param_counts.row_count(easy)
+    assert ours == 4 * 300 * 300 and param_counts.matches(ours, paper)
+    # The light scripts' model, the other released configuration, is four times as large.
+    code = registry.get("attconv/snli/attconv_light_authors_code")
+    assert not param_counts.matches(param_counts.row_count(code), paper)

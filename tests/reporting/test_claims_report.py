@@ -7,8 +7,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from gcnn_match.baselines import floor
 from gcnn_match.claims import assess
 from gcnn_match.claims.registry import select
 from gcnn_match.data import registry as datasets
@@ -186,7 +188,9 @@ def test_not_run_claims_name_the_data_missing_from_the_folder_checked(tmp_path):
     assert quora.command.endswith(f" --data_dir={data_dir}")
     assert multinli.command.endswith(f" --data_dir={data_dir}")
     text = claims_report.render_markdown([quora, multinli], "make claims", data_dir=data_dir)
-    assert "| not run | of which data missing |" in text and "| GCNN | 0 | 0 | 0 | 2 | 1 |" in text
+    assert (
+        "| not run | of which data missing |" in text and "| GCNN | 0 | 0 | 0 | 0 | 2 | 1 |" in text
+    )
     assert f"no file in `{data_dir}`, the data folder checked" in text
     assert f"| not run (data missing: {multinli.missing_data}): `{multinli.command}` |" in text
     assert f"| not run: `{quora.command}` |" in text
@@ -310,6 +314,81 @@ def test_time_ratios_without_repeats_have_no_interval(tmp_path):
     )
 
 
+def test_a_claim_against_a_cited_row_says_so_and_measures_nothing(tmp_path):
+    a = GCNN_BEATS_CNN[0]
+    write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.95))
+    [outcome] = assess.assess([_claim((a, "BiMPM [12]", "test_accuracy"))], tmp_path)
+    assert outcome.verdict == "cited row, not reproduced"
+    assert (
+        outcome.estimate is None
+        and outcome.note == "BiMPM [12]: 88.17 in the paper, from other work"
+    )
+    assert outcome.claim.paper_value == pytest.approx(0.8866 - 0.8817)
+    [line] = [
+        row for row in claims_report.render_paper([outcome], "GCNN") if row.startswith("| 1 |")
+    ]
+    assert "GCNN vs BiMPM [12] (quora, test_accuracy)" in line
+    assert "| – |" in line and "**cited row, not reproduced**" in line
+
+
+def test_a_parameter_claim_compares_the_counts_of_the_built_models(tmp_path):
+    key = ("clstm/snli/lc_lstms", "clstm/snli/attention_lstms_rocktaschel_et_al_2015", "params")
+    [outcome] = assess.assess([_claim(key)], tmp_path)
+    # LC with two LSTMs (85,000 weights, docs/clstm.md) against attention LSTMs.
+    assert outcome.sample.startswith("85,000 vs ")
+    assert outcome.verdict == "confirmed" and outcome.estimate < 1 and outcome.low is None
+    assert outcome.claim.paper_value == pytest.approx(45_000 / 252_000)
+
+
+@pytest.mark.parametrize("gain_tc,verdict", [(0.10, "confirmed"), (-0.10, "contradicted")])
+def test_a_contrast_of_four_rows_gets_its_verdict_from_the_records(tmp_path, gain_tc, verdict):
+    [claim] = [c for c in select("C-LSTMs") if c.c is not None]
+    rng = np.random.default_rng(0)
+    accuracies = (0.70 + gain_tc, 0.70, 0.72, 0.72)  # LC gains nothing from four directions
+    write_lines(
+        tmp_path,
+        "c-lstms-snli",
+        *(row_lines(row, acc, rng=rng) for row, acc in zip(claim.rows, accuracies)),
+    )
+    [outcome] = assess.assess([claim], tmp_path)
+    assert outcome.verdict == verdict
+    assert outcome.estimate == pytest.approx(gain_tc, abs=0.03)
+    assert outcome.low < outcome.estimate < outcome.high
+    assert outcome.sample == "5 vs 5 vs 5 vs 5 seeds, 2000 units"
+    [missing] = assess.assess([claim], tmp_path / "empty")
+    assert missing.verdict == "not run"
+    assert "--rows=tc_lstms,tc_lstms_single_direction,lc_lstms,lc_lstms_single_direction" in (
+        missing.command
+    )
+
+
+def test_a_row_against_the_majority_class_reads_the_floor_predictions(tmp_path):
+    key = ("attconv/snli/w_o_context_i_e_hypothesis_only", "majority class", "test_accuracy")
+    claim = _claim(key)
+    rows = row_lines(claim.a, 0.6, units=300)
+    write_lines(tmp_path, "attconv-snli", rows)
+    gold = ["same"] * 100 + ["different"] * 200  # the majority label is right on a third
+    floor_lines = pd.DataFrame(
+        {
+            "split": "test",
+            "uid": [f"u{i}" for i in range(300)],
+            "gold": gold,
+            "majority": "same",
+            "tfidf_lr": "same",
+        }
+    )
+    path = floor.predictions_path(tmp_path, "attconv-snli", "low-resource")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    floor_lines.to_csv(path, index=False)
+    [outcome] = assess.assess([claim], tmp_path)
+    assert outcome.verdict == "confirmed"
+    assert outcome.estimate == pytest.approx(0.6 - 1 / 3, abs=0.05)
+    assert outcome.sample == "5 seeds vs one fixed prediction, 300 units"
+    assert claim.paper_value == pytest.approx(0.687 - 0.343)
+    [missing] = assess.assess([claim], tmp_path / "empty")
+    assert "--rows=w_o_context_i_e_hypothesis_only " in missing.command
+
+
 def test_the_markdown_counts_and_lists_every_claim(tmp_path):
     a, b = GCNN_BEATS_CNN[:2]
     write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9), row_lines(b, 0.7))
@@ -318,13 +397,13 @@ def test_the_markdown_counts_and_lists_every_claim(tmp_path):
     text = claims_report.render_markdown(
         outcomes, "make claims", {"GCNN": "figures/claims-gcnn.png"}
     )
-    assert "| GCNN | 1 | 0 | 0 | 20 |" in text
-    assert "| ATTCONV | 0 | 0 | 0 | 0 |" in text
+    assert "| GCNN | 1 | 0 | 0 | 2 | 20 |" in text
+    assert "| ATTCONV | 0 | 0 | 0 | 0 | 0 |" in text
     assert "![GCNN: our Δ beside the paper's](figures/claims-gcnn.png)" in text
     [line] = [row for row in text.splitlines() if row.startswith("| 1 |")]
     assert "GCNN beats CNN: GCNN vs CNN (quora, test_accuracy)" in line
     assert "| +0.74 | +20." in line and "| **confirmed** |" in line
-    assert "“It can be found that CNN is inferior to GCNN" in line
+    assert "“In Table 2, the results again demonstrate the superiority" in line
     assert (
         "not run: `python experiments/reproduce.py --table=gcnn-quora --rows=glu "
         "--scale=low-resource --seeds=1,2,3,4,5`"
@@ -363,7 +442,7 @@ def test_make_claims_renders_from_the_records_alone(tmp_path):
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert "| GCNN | 1 | 0 | 0 | 20 |" in done.stdout
+    assert "| GCNN | 1 | 0 | 0 | 2 | 20 |" in done.stdout
     assert "![GCNN: our Δ beside the paper's](figures/claims-gcnn.png)" in output.read_text()
     assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == [
         "claims-attconv.png",

@@ -81,3 +81,32 @@ def test_a_run_at_a_set_width_records_it(shared_data, tmp_path):
     assert saved["embedding_width"] == 64
     shapes = json.loads((tmp_path / "run" / "model_inputs.json").read_text())
     assert shapes["embedding_dim"] == 64
+
+
+def test_trainable_padding_trains_the_padded_columns_beside_fixed_vectors(tmp_path):
+    """COIN's other reading: the 50 GloVe columns stay fixed, the 250 padded ones train."""
+    config, inputs, summary = _inputs("coin/quora/coin_ours_trainable_padding", tmp_path)
+    assert config.trainable_padding and not config.embeddings_trainable
+    assert summary.startswith("glove-6b-50d-packaged: 50d padded to 300d (normal(0, 0.01)), ")
+    assert inputs.trainable_padding == 250 and inputs.word_dim == 300
+    extra = inputs.embedding_matrix[:, 50:]
+    assert np.all(extra[0] == 0) and np.all(extra[1:] != 0)
+
+    model = build_model(config.model, inputs, **dict(config.model_kwargs, d=10, n_h=2, blocks=1))
+    embedding = model.get_layer("word_embedding")
+    assert [tuple(w.shape) for w in embedding.trainable_weights] == [(len(WORDS) + 2, 250)]
+    np.testing.assert_array_equal(embedding.embeddings.numpy(), inputs.embedding_matrix)
+    model.compile(
+        optimizer=keras.optimizers.SGD(1.0),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+        run_eagerly=True,
+    )
+    batch = {"a_ids": np.array([[2, 3, 4, 5]] * 2), "b_ids": np.array([[5, 4, 3, 0]] * 2)}
+    model.train_on_batch(batch, np.array([0, 1]))
+    after = embedding.embeddings.numpy()
+    np.testing.assert_array_equal(after[:, :50], inputs.embedding_matrix[:, :50])
+    assert np.any(after[2:6, 50:] != extra[2:6])
+    # The same count as the paper row: the padding is an embedding table, not counted.
+    paper_row = registry.get("coin/quora/coin_ours")
+    ours = CONVENTIONS["coin-quora"].count(build_model(config.model, inputs, **config.model_kwargs))
+    assert matches(ours, paper_row.targets["params"]), ours
