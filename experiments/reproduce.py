@@ -31,9 +31,10 @@ from absl import app, flags
 from gcnn_match import cli
 from gcnn_match.baselines import floor
 from gcnn_match.claims import records
+from gcnn_match.config import overrides
 from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
-from gcnn_match.experiments import driver, overrides, own_data, planning, registry
+from gcnn_match.experiments import driver, own_data, planning, registry
 from gcnn_match.reporting import table_sections, tables
 from gcnn_match.training.run_dir import read_json
 

@@ -7,7 +7,7 @@
         --test_file=mine/test.tsv --columns=question1,question2,is_duplicate
 
 The shorthand flags (--epochs, --learning_rate, --model_kwargs...) are generated from the table
-`SHORTHANDS` in gcnn_match/experiments/overrides.py; --override entries apply after them. The
+`SHORTHANDS` in gcnn_match/config/overrides.py; --override entries apply after them. The
 flags that describe files of your own (--train_file, --columns, --labels, --dataset_file...) and
 --model are defined in gcnn_match/experiments/own_data.py.
 """
@@ -15,11 +15,12 @@ flags that describe files of your own (--train_file, --columns, --labels, --data
 from absl import app, flags
 
 from gcnn_match import cli
+from gcnn_match.config import overrides
 from gcnn_match.data import user_dataset
 from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale, check_split_names
 from gcnn_match.data.readers import ReaderError
 from gcnn_match.data.registry import MissingDataError
-from gcnn_match.experiments import overrides, own_data
+from gcnn_match.experiments import own_data
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("experiment", None, "Registered experiment name (see reproduce.py --list).")

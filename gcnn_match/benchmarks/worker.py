@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-from gcnn_match.experiments.config import ExperimentConfig
+from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.files import write_atomic
 
 

@@ -25,8 +25,8 @@ sentence is cut to 40 tokens [U→S] and read either one at a time with an eleme
 sentences (context-wise) or concatenated (context-conc). Claims [U→S] 40 tokens.
 """
 
+from gcnn_match.config.experiment import ExperimentConfig, OptimizerConfig
 from gcnn_match.data.registry import FEVER_CONTEXT_SENTENCES, FEVER_SENTENCE_TOKENS, get_dataset
-from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
 from gcnn_match.experiments.registry import register, slug
 
 PAPER = "ATTCONV"

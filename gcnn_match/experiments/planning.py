@@ -6,10 +6,10 @@ With `dataset` (a DatasetSpec of your own), every row is a template run on it
 
 import dataclasses
 
+from gcnn_match.config.overrides import OverrideError, apply_overrides, default_run_dir
 from gcnn_match.data.download import ensure_dataset
 from gcnn_match.data.experiment_data import apply_scale
 from gcnn_match.experiments import registry
-from gcnn_match.experiments.overrides import OverrideError, apply_overrides, default_run_dir
 from gcnn_match.experiments.own_data import on_dataset
 from gcnn_match.progress import format_duration
 

@@ -7,11 +7,11 @@ import time
 import keras
 import numpy as np
 
+from gcnn_match.config.experiment import RESULT_NEUTRAL_FIELDS, ExperimentConfig
 from gcnn_match.data import pos
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.embeddings import build_embedding_matrix
 from gcnn_match.data.experiment_data import apply_scale, prepare_data
-from gcnn_match.experiments.config import RESULT_NEUTRAL_FIELDS, ExperimentConfig
 from gcnn_match.models.registry import ModelInputs, build_model, input_features
 from gcnn_match.training import distribution as distribution_lib
 from gcnn_match.training.epoch_progress import EpochProgress

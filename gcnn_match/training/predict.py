@@ -13,12 +13,12 @@ import re
 import keras
 import numpy as np
 
+from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.example import Example
 from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
 from gcnn_match.data.readers import ReadStats, read_pairs
 from gcnn_match.data.user_dataset import HEADERS, input_layout
-from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.files import write_text_atomic
 from gcnn_match.models.registry import ModelInputs, build_model, import_all
 from gcnn_match.training.run_dir import RunDirectory, read_json

@@ -5,10 +5,10 @@ import dataclasses
 
 import pytest
 
+from gcnn_match.config.overrides import apply_overrides, default_run_dir
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.registry import DatasetSpec, FileSpec
 from gcnn_match.experiments import own_data, planning, registry
-from gcnn_match.experiments.overrides import apply_overrides, default_run_dir
 
 
 def _dataset(task="classification", dev=True, test=True):

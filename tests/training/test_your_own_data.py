@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
+from gcnn_match.config.overrides import apply_overrides
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.registry import DatasetSpec, FileSpec
 from gcnn_match.experiments import registry
-from gcnn_match.experiments.overrides import apply_overrides
 from gcnn_match.training.loop import run_experiment
 
 REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
