@@ -17,7 +17,12 @@ from absl import app, flags
 from gcnn_match import cli
 from gcnn_match.config import overrides
 from gcnn_match.data import user_dataset
-from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale, check_split_names
+from gcnn_match.data.experiment_data import (
+    EmptySplitError,
+    apply_scale,
+    check_epochs_for_scale,
+    check_split_names,
+)
 from gcnn_match.data.readers import ReaderError
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import own_data
@@ -80,6 +85,8 @@ def main(argv):
     print(f"run directory: {run_dir}")
     try:
         run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir, resume=FLAGS.resume)
+    except EmptySplitError as error:  # a file too small for the held-out split
+        raise app.UsageError(str(error)) from None
     except (MissingDataError, ReaderError, FloatingPointError) as error:
         raise SystemExit(f"error: {error}") from None  # no data, a bad line, a NaN loss
 

@@ -231,6 +231,29 @@ def test_script_mistakes_are_one_line(tmp_path, args, message):
 
 
 @pytest.mark.slow
+def test_a_file_too_small_for_the_held_out_split_is_one_line(tmp_path):
+    tiny = tmp_path / "train.tsv"
+    tiny.write_text("".join(f"a{i} b\tc{i} d\t{i % 2}\n" for i in range(5)))
+    result = _run(
+        [
+            "experiments/train.py",
+            f"--train_file={tiny}",
+            "--dataset_name=tiny",
+            "--model=esim",
+            "--embeddings=random",
+            f"--model_dir={tmp_path / 'run'}",
+            f"--cache_dir={tmp_path / 'cache'}",
+        ]
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "error: --holdout_fraction: the dev split of tiny has no examples left after the "
+        "held-out split (0.1) of its 5 training pairs; raise --holdout_fraction or give "
+        "selection pairs of their own (--dev_file; --dev_split for a registered dataset)"
+    ]
+
+
+@pytest.mark.slow
 def test_predict_never_takes_a_header_for_a_pair(registered_run, tmp_path):
     only_header = tmp_path / "pairs.tsv"
     only_header.write_text("question1\tquestion2\tis_duplicate\n")
