@@ -25,7 +25,7 @@ from gcnn_match.experiments import measured_defaults, registry
 from gcnn_match.files import write_atomic
 from gcnn_match.models.registry import input_features
 from gcnn_match.reporting.bench_report import render, render_time_ratios, suggested_defaults
-from gcnn_match.reporting.tables import update_section
+from gcnn_match.reporting.marked_sections import update_section
 
 FLAGS = flags.FLAGS
 # One table per paper: every model and variant at its paper configuration.

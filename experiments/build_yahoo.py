@@ -14,7 +14,7 @@ from absl import flags
 
 from gcnn_match import cli
 from gcnn_match.data import yahoo
-from gcnn_match.data.readers import ReaderError, ReadStats
+from gcnn_match.data.reading import ReaderError, ReadStats
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("xml", None, "The Webscope Yahoo! Answers XML file (.xml or .xml.gz).")

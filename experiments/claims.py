@@ -21,9 +21,10 @@ import sys
 from absl import app, flags
 
 from gcnn_match import cli
-from gcnn_match.claims import assess, registry, report
+from gcnn_match.claims import assess, registry
 from gcnn_match.config.experiment import SCALES
 from gcnn_match.files import write_text_atomic
+from gcnn_match.reporting import claims_report
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("results_dir", "results", "Folder of the committed records.")
@@ -62,13 +63,13 @@ def main(argv):
     output = pathlib.Path(FLAGS.output)
     figures = {}
     for paper in dict.fromkeys(o.claim.paper for o in outcomes):
-        path = report.figure_path(FLAGS.figures_dir, paper)
-        report.plot_forest([o for o in outcomes if o.claim.paper == paper], path, paper)
+        path = claims_report.figure_path(FLAGS.figures_dir, paper)
+        claims_report.plot_forest([o for o in outcomes if o.claim.paper == paper], path, paper)
         figures[paper] = pathlib.Path(os.path.relpath(path, output.resolve().parent)).as_posix()
     command = "python experiments/claims.py " + shlex.join(sys.argv[1:])
-    text = report.render_markdown(outcomes, command.strip(), figures, FLAGS.data_dir)
+    text = claims_report.render_markdown(outcomes, command.strip(), figures, FLAGS.data_dir)
     write_text_atomic(output, text)
-    print("\n".join(report.render_counts(outcomes, data_checked=FLAGS.data_dir is not None)))
+    print("\n".join(claims_report.render_counts(outcomes, data_checked=FLAGS.data_dir is not None)))
     print(f"{output}, {len(figures)} figures in {FLAGS.figures_dir}")
 
 

@@ -24,7 +24,7 @@ from gcnn_match import cli
 from gcnn_match.benchmarks.clstm_speed import SpeedConfig, measure
 from gcnn_match.files import write_text_atomic
 from gcnn_match.reporting.clstm_speed_report import WORK, growth_exponents, render_markdown
-from gcnn_match.reporting.tables import update_section
+from gcnn_match.reporting.marked_sections import update_section
 from gcnn_match.training.run_dir import environment_record
 
 FLAGS = flags.FLAGS

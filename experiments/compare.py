@@ -22,8 +22,9 @@ the first of full, low-resource whose record holds both rows, as `make claims` d
 from absl import app, flags
 
 from gcnn_match import cli
-from gcnn_match.claims import assess, readings, records
+from gcnn_match.claims import assess, readings
 from gcnn_match.config.experiment import SCALES
+from gcnn_match.evidence import predictions
 from gcnn_match.experiments import registry
 
 FLAGS = flags.FLAGS
@@ -102,11 +103,11 @@ def _metric(table):
 
 def _not_measured(store, table, metric, scales, rows):
     """The one-line error for rows (flag, name) without a common scale in the records."""
-    split, _ = records.split_and_column(metric)
+    split, _ = predictions.split_and_column(metric)
     for flag, name in rows:
         if all(store.lines(table, scale, name, split).empty for scale in scales):
             paths = " or ".join(
-                str(records.record_path(store.results_dir, table, s)) for s in scales
+                str(predictions.record_path(store.results_dir, table, s)) for s in scales
             )
             command = assess.reproduce_command(table, [name], FLAGS.scale or assess.NOT_RUN_SCALE)
             return (
@@ -122,7 +123,7 @@ def main(argv):
     pairs = [_resolved(table, *given) for given in _pairs()]
     metric = _metric(table)
     scales = [FLAGS.scale] if FLAGS.scale else ["full", "low-resource"]
-    store = assess.Records(FLAGS.results_dir)
+    store = assess.RecordedPredictions(FLAGS.results_dir)
     lines = []
     for flag_a, a, flag_b, b in pairs:  # all measured before any is printed
         found = assess.difference(store, table, a, b, metric, scales)

@@ -29,9 +29,9 @@ from gcnn_match.config import overrides
 from gcnn_match.data.experiment_data import check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import curves, driver
+from gcnn_match.files import read_json
 from gcnn_match.reporting import learning_curves as report
-from gcnn_match.reporting.tables import update_section
-from gcnn_match.training.run_dir import read_json
+from gcnn_match.reporting.marked_sections import update_section
 
 SHORTHANDS = ("epochs",)  # of overrides.SHORTHANDS; the sizes and seeds are the curve's own
 

@@ -22,8 +22,8 @@ from absl import app, flags
 from gcnn_match import cli
 from gcnn_match.benchmarks.epoch_times import measured_on, render, row_record
 from gcnn_match.experiments import registry
-from gcnn_match.reporting.tables import update_section
-from gcnn_match.training.run_dir import read_json, write_json
+from gcnn_match.files import read_json, write_json
+from gcnn_match.reporting.marked_sections import update_section
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("table", "gcnn-quora", "Registered table whose rows are timed.")

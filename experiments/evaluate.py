@@ -19,8 +19,9 @@ from absl import app, flags
 
 from gcnn_match import cli
 from gcnn_match.data import registry
-from gcnn_match.data.readers import FORMATS, ReaderError, parse_column
-from gcnn_match.data.user_dataset import HEADERS
+from gcnn_match.data.own_data import HEADERS
+from gcnn_match.data.own_data_reader import FORMATS, parse_column
+from gcnn_match.data.reading import ReaderError
 from gcnn_match.training.predict import SavedModel
 
 FLAGS = flags.FLAGS

@@ -15,7 +15,7 @@ from absl import flags
 
 from gcnn_match import cli
 from gcnn_match.reporting.bars import write_table_figures
-from gcnn_match.reporting.curves import write_run_curves
+from gcnn_match.reporting.training_curves import write_run_curves
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("runs_dir", "runs", "Searched recursively for run directories.")

@@ -22,7 +22,7 @@ from gcnn_match import cli
 from gcnn_match.baselines import floor
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import registry
-from gcnn_match.training.run_dir import read_json
+from gcnn_match.files import read_json
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("table", None, "Table id, e.g. gcnn-quora (reproduce.py --list).")

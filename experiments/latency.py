@@ -18,7 +18,7 @@ from gcnn_match.benchmarks import latency
 from gcnn_match.experiments import registry
 from gcnn_match.files import write_atomic
 from gcnn_match.reporting.latency_report import render_markdown
-from gcnn_match.reporting.tables import update_section
+from gcnn_match.reporting.marked_sections import update_section
 from gcnn_match.training.run_dir import environment_record
 
 FLAGS = flags.FLAGS

@@ -18,8 +18,9 @@ import numpy as np
 from absl import app, flags
 
 from gcnn_match import cli
-from gcnn_match.data.readers import FORMATS, ReaderError, parse_column
-from gcnn_match.data.user_dataset import HEADERS
+from gcnn_match.data.own_data import HEADERS
+from gcnn_match.data.own_data_reader import FORMATS, parse_column
+from gcnn_match.data.reading import ReaderError
 from gcnn_match.files import write_text_atomic
 from gcnn_match.training.predict import SavedModel
 

@@ -15,7 +15,8 @@ from absl import flags
 
 from gcnn_match import cli
 from gcnn_match.data import fever, registry
-from gcnn_match.data.readers import ReaderError, read_fever_claims
+from gcnn_match.data.readers import read_fever_claims
+from gcnn_match.data.reading import ReaderError
 from gcnn_match.training.fever_score import fever_metrics
 
 FLAGS = flags.FLAGS

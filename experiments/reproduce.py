@@ -30,7 +30,6 @@ from absl import app, flags
 
 from gcnn_match import cli
 from gcnn_match.baselines import floor
-from gcnn_match.claims import records
 from gcnn_match.config import overrides
 from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
@@ -197,7 +196,6 @@ def main(argv):
         )
         if markdown is not None:
             print(markdown)
-            records.update_table_record(outputs.results_dir, table, outputs.scale, shown, run_dirs)
 
 
 def _no_rows():

@@ -16,14 +16,14 @@ from absl import app, flags
 
 from gcnn_match import cli
 from gcnn_match.config import overrides
-from gcnn_match.data import user_dataset
 from gcnn_match.data.experiment_data import (
     EmptySplitError,
     apply_scale,
     check_epochs_for_scale,
     check_split_names,
 )
-from gcnn_match.data.readers import ReaderError
+from gcnn_match.data.own_data import save as save_dataset_file
+from gcnn_match.data.reading import ReaderError
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import own_data
 
@@ -66,7 +66,7 @@ def main(argv):
     except ValueError as error:
         raise app.UsageError(str(error)) from None
     if FLAGS.write_dataset_file:
-        path = user_dataset.save(dataset, FLAGS.write_dataset_file)
+        path = save_dataset_file(dataset, FLAGS.write_dataset_file)
         print(f"wrote {path}; train on it with --dataset_file={path}")
         return
     config, default_dir = _resolve(dataset)

@@ -1,5 +1,7 @@
-"""Atomic file writes: a reader never sees a half-written record, even after a kill."""
+"""Atomic file writes (a reader never sees a half-written record, even after a kill) and the
+JSON records every package reads and writes."""
 
+import json
 import os
 import pathlib
 import tempfile
@@ -22,3 +24,17 @@ def write_atomic(path, data):
 
 def write_text_atomic(path, text):
     write_atomic(path, text.encode("utf-8"))
+
+
+def write_json(path, value):
+    """`value` as indented JSON with sorted keys, written atomically; values JSON cannot hold
+    (paths, dates) are written as their `str`."""
+    write_text_atomic(path, json.dumps(value, indent=2, sort_keys=True, default=str) + "\n")
+
+
+def read_json(path, default=None):
+    """The JSON value in `path`, or `default` when there is no such file."""
+    path = pathlib.Path(path)
+    if not path.exists():
+        return default
+    return json.loads(path.read_text("utf-8"))

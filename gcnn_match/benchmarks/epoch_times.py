@@ -10,8 +10,8 @@ import json
 import pathlib
 import statistics
 
+from gcnn_match.files import read_json
 from gcnn_match.reporting.bench_report import paper_time_ratio
-from gcnn_match.training.run_dir import read_json
 
 
 def row_record(config, run_dir):

@@ -1,7 +1,7 @@
 """Each claim against our measurements: Δ with its interval and a verdict, or "not run".
 
-Accuracy-like claims read the per-example prediction records (`records.py`) and use the
-seed-and-test-set bootstrap of `reporting/statistics.py`: "confirmed" when the 95% interval of
+Accuracy-like claims read the per-example prediction records (`evidence/predictions.py`) and use the
+seed-and-test-set bootstrap of `evidence/statistics.py`: "confirmed" when the 95% interval of
 Δ = A − B excludes 0 on the claimed side, "contradicted" on the other side, "inconclusive"
 otherwise. An "equivalent" claim is confirmed when the interval lies inside ±margin,
 contradicted when it lies wholly outside, inconclusive otherwise.
@@ -37,12 +37,12 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from gcnn_match.claims import floor_check, records
+from gcnn_match.claims import floor_check
 from gcnn_match.data.registry import available_splits
+from gcnn_match.evidence import latency, predictions, statistics
+from gcnn_match.evidence.runs import run_of_registered
 from gcnn_match.experiments import registry as experiments
 from gcnn_match.experiments.planning import splits_read
-from gcnn_match.reporting import statistics
-from gcnn_match.reporting.tables import run_of_registered
 
 VERDICTS = ("confirmed", "inconclusive", "contradicted", "not run")
 SEEDS = (1, 2, 3, 4, 5)
@@ -51,7 +51,7 @@ BENCH_THROUGHPUT = "train_pairs_per_second_bucket"
 BENCH_STEP_SECONDS = "train_step_seconds_bucket"
 LATENCY_SECONDS = "batch_seconds"
 # Below this many timed steps (or batches) in a row, the percentile interval of a ratio may be
-# too narrow (about 85% coverage at 5 on separate batches; reporting/statistics.py).
+# too narrow (about 85% coverage at 5 on separate batches; evidence/statistics.py).
 FEW_REPEATS = 10
 
 
@@ -97,8 +97,9 @@ def equivalence_verdict(low, high, margin):
     return "inconclusive"
 
 
-class Records:
-    """The per-example records under `results_dir`, read once per (table, scale)."""
+class RecordedPredictions:
+    """The per-example prediction records (`evidence/predictions.py`) under `results_dir`, read
+    once per (table, scale)."""
 
     def __init__(self, results_dir):
         self.results_dir = pathlib.Path(results_dir)
@@ -107,8 +108,8 @@ class Records:
     def lines(self, table, scale, row, split):
         key = (table, scale)
         if key not in self._frames:
-            path = records.record_path(self.results_dir, table, scale)
-            self._frames[key] = records.read_record(path)
+            path = predictions.record_path(self.results_dir, table, scale)
+            self._frames[key] = predictions.read_record(path)
         frame = self._frames[key]
         return frame[(frame["row"] == row) & (frame["split"] == split)]
 
@@ -221,7 +222,7 @@ def difference(store, table, a, b, metric, scales):
     both rows were scored on in every seed; the interval is that of `statistics.compare_rows`.
 
     Args:
-        store: the `Records` to read.
+        store: the `RecordedPredictions` to read.
         table: the results table, e.g. "c-lstms-snli".
         a, b: registered row names of `table`.
         metric: e.g. "test_accuracy", "test_p@1", "dev_mismatched_accuracy".
@@ -230,7 +231,7 @@ def difference(store, table, a, b, metric, scales):
     Returns:
         A `Difference`, or None when no scale's records hold both rows.
     """
-    split, column = records.split_and_column(metric)
+    split, column = predictions.split_and_column(metric)
     for scale in scales:
         lines = [store.lines(table, scale, row, split) for row in (a, b)]
         if any(rows.empty for rows in lines):
@@ -255,7 +256,7 @@ def _seeds_to_go(claim, store, found):
     """ "not run" for a claim whose rows have fewer seeds than SEEDS under the config it reads:
     the command trains that config's missing seeds of each row short of them, so the claim then
     sets like against like (reproduce.py skips the seeds its table's record keeps per seed)."""
-    split, _ = records.split_and_column(claim.metric)
+    split, _ = predictions.split_and_column(claim.metric)
     rows = (claim.a, claim.b)
     short = next(i for i, n in enumerate(found.seeds) if n != "vote" and int(n) < len(SEEDS))
     config = found.configs[short]
@@ -279,7 +280,7 @@ def _seeds_to_go(claim, store, found):
 def assess_difference(claim, store, scales):
     found = difference(store, claim.table_id, claim.a, claim.b, claim.metric, scales)
     if found is None:
-        split, _ = records.split_and_column(claim.metric)
+        split, _ = predictions.split_and_column(claim.metric)
         by_row = {
             row: store.lines(claim.table_id, NOT_RUN_SCALE, row, split)
             for row in (claim.a, claim.b)
@@ -394,10 +395,8 @@ def _no_interval(claim, ratio, why):
 
 
 def assess_latency(claim, results_dir):
-    path = pathlib.Path(results_dir) / "latency.json"
-    measured = {}
-    if path.exists():
-        measured = {r["model"]: r for r in json.loads(path.read_text("utf-8"))["results"]}
+    path = latency.record_path(results_dir)
+    measured = latency.measured(results_dir)
     if claim.a not in measured or claim.b not in measured:
         return Outcome(claim, "not run", command="make latency")
     a, b = measured[claim.a], measured[claim.b]
@@ -455,7 +454,7 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
         data_dir: when given, each "not run" outcome names the splits its rows lack there,
             and its command reads that folder.
     """
-    store = Records(results_dir)
+    store = RecordedPredictions(results_dir)
     outcomes = []
     for claim in claims:
         if claim.metric == "seconds_per_batch":

@@ -12,7 +12,7 @@ import dataclasses
 import math
 
 from gcnn_match.baselines import floor
-from gcnn_match.training.run_dir import read_json
+from gcnn_match.files import read_json
 
 _TIE = 1e-9  # a row that always predicts the majority class scores exactly its floor
 

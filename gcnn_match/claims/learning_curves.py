@@ -5,7 +5,7 @@ its metric, training pairs, epochs run and allowed, the overrides it was planned
 cap), and the command and machine that trained it; then, per gap A − B of the curve, the gap
 at each size and its change from the smallest to the largest size, each with a 95% interval,
 and the verdict. The runs' per-example outcomes go to results/predictions/curves-<name>.csv.gz
-(`records.py`'s format), which the intervals read.
+(`evidence/predictions.py`'s format), which the intervals read.
 
 - Gap at a size: Δ = A − B with the seed-and-test-set bootstrap of `compare_rows`.
 - Change: (Δ at the largest size) − (Δ at the smallest), the contrast of four rows with
@@ -24,12 +24,12 @@ import pathlib
 import pandas as pd
 
 from gcnn_match.baselines import floor
-from gcnn_match.claims import records
 from gcnn_match.data.experiment_data import apply_scale
+from gcnn_match.evidence import predictions
+from gcnn_match.evidence.runs import run_provenance
+from gcnn_match.evidence.statistics import compare_contrast, compare_rows
 from gcnn_match.experiments import registry
-from gcnn_match.reporting.statistics import compare_contrast, compare_rows
-from gcnn_match.reporting.tables import run_provenance, write_json
-from gcnn_match.training.run_dir import read_json
+from gcnn_match.files import read_json, write_json
 
 VERDICTS = ("opens", "closes", "inconclusive", "not run")
 _FROM_STATISTICS = {"confirmed": "opens", "contradicted": "closes", "inconclusive": "inconclusive"}
@@ -56,7 +56,7 @@ def run_entry(curve, row, size, run_dir, changes=()):
         "row": row,
         "size": size,
         "seed": metrics["seed"],
-        "config": records.config_label(run_dir),
+        "config": predictions.config_label(run_dir),
         "train_pairs": metrics["examples"]["train"],
         "test_pairs": metrics["examples"].get("test"),
         curve.metric: metrics[curve.metric],
@@ -78,8 +78,8 @@ def collect(curve, planned, changes=()):
             entry = run_entry(curve, row, size, run_dir, changes)
             if entry is not None:
                 entries.append(entry)
-                split = records.split_and_column(curve.metric)[0]
-                frames.append(records.run_lines(registry.get(row), run_dir, splits=[split]))
+                split = predictions.split_and_column(curve.metric)[0]
+                frames.append(predictions.run_lines(registry.get(row), run_dir, splits=[split]))
     return entries, pd.concat(frames, ignore_index=True) if frames else None
 
 
@@ -148,7 +148,7 @@ def gap_statistics(curve, runs, lines):
     """Per gap of `curve`: {"a", "b", "sizes": [per size with runs of both rows: "size",
     "train_pairs" and the interval of A − B], "change": the interval of the change from the
     smallest to the largest of those sizes (None with fewer than two), "verdict"}."""
-    split, column = records.split_and_column(curve.metric)
+    split, column = predictions.split_and_column(curve.metric)
     lines = lines[lines["split"] == split] if lines is not None else None
     gaps = []
     for a, b in curve.gaps:
@@ -247,10 +247,10 @@ def update_record(curve, results_dir, planned, changes=()):
     recomputes the gap statistics and writes both atomically; returns the JSON record."""
     entries, lines = collect(curve, planned, changes)
     path = predictions_path(results_dir, curve.name)
-    all_lines = records.read_record(path)
+    all_lines = predictions.read_record(path)
     if lines is not None:
-        all_lines = records.merge(all_lines, lines)
-        records.write_record(path, all_lines)
+        all_lines = predictions.merge(all_lines, lines)
+        predictions.write_record(path, all_lines)
     earlier = read_json(record_path(results_dir, curve.name), {})
     runs = merge_runs(earlier.get("runs", []), entries)
     record = {

@@ -8,10 +8,9 @@ experiments/compare.py.
 "B higher" when the interval excludes 0, "no difference resolved" when it contains 0.
 """
 
-from gcnn_match.claims import records
 from gcnn_match.claims import registry as claims
+from gcnn_match.evidence import predictions, statistics
 from gcnn_match.experiments import registry as experiments
-from gcnn_match.reporting import statistics
 
 READINGS = ("A higher", "B higher", "no difference resolved")
 METHOD = "95% seed-and-test-set bootstrap, docs/design.md#claims"
@@ -20,7 +19,7 @@ METHOD = "95% seed-and-test-set bootstrap, docs/design.md#claims"
 def row_metrics(table):
     """The metrics the rows of `table` report that are means over test units, sorted."""
     reported = {ours for c in experiments.select(table=table) for _, ours in c.compare}
-    return sorted(m for m in reported if records.split_and_column(m) is not None)
+    return sorted(m for m in reported if predictions.split_and_column(m) is not None)
 
 
 def primary_metric(table):

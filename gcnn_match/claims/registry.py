@@ -21,9 +21,9 @@ import importlib
 import pkgutil
 from typing import Optional
 
-from gcnn_match.claims.records import split_and_column
+from gcnn_match.evidence import latency
+from gcnn_match.evidence.predictions import split_and_column
 from gcnn_match.experiments import registry as experiments
-from gcnn_match.reporting import latency_report
 
 EXPECTED = ("greater", "less", "equivalent")
 TIME_METRICS = ("seconds_per_epoch", "seconds_per_batch")
@@ -93,7 +93,7 @@ class Claim:
     def paper_value(self):
         """The paper's Δ (A − B, a fraction) or ratio (A / B), from the registered targets."""
         if self.metric == "seconds_per_batch":
-            return latency_report.PAPER[self.a][0] / latency_report.PAPER[self.b][0]
+            return latency.PAPER[self.a][0] / latency.PAPER[self.b][0]
         a, b = (c.targets[self.paper_metric] for c in self.configs)
         return a / b if self.is_ratio else a - b
 

@@ -61,7 +61,7 @@ def _finish(part: pathlib.Path, dest: pathlib.Path, sha256: str | None, source: 
                 f"{source}: sha256 mismatch: expected {sha256}, got {actual} "
                 f"(the partial file {part} was deleted). Rerun to fetch it "
                 "again; if the mismatch persists the file changed upstream: "
-                "check the URL and the pin in gcnn_match/data/registry.py"
+                "check the URL and the pin in gcnn_match/data/catalogue/"
             )
     os.replace(part, dest)
 

@@ -17,7 +17,7 @@ from typing import Dict, List
 from gcnn_match.data import pos, registry
 from gcnn_match.data.features import TokenFeatures
 from gcnn_match.data.pipeline import EncodedSplit, PairEncoder, file_cache_key, tokenize_examples
-from gcnn_match.data.readers import ReadStats
+from gcnn_match.data.reading import ReadStats
 from gcnn_match.data.splits import group_holdout_split, nested_subset
 from gcnn_match.data.tokenizers import TextPolicy
 

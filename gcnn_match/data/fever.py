@@ -47,16 +47,16 @@ import unicodedata
 import zipfile
 from collections.abc import Iterable, Iterator, Mapping
 
-from gcnn_match.data.readers import (
+from gcnn_match.data.readers import read_fever_claims
+from gcnn_match.data.reading import (
+    Malformed,
     PathLike,
     ReaderError,
     ReadStats,
-    _drive,
-    _iter_lines,
-    _json,
-    _key,
-    _Malformed,
-    read_fever_claims,
+    drive,
+    iter_lines,
+    json_key,
+    json_object,
 )
 from gcnn_match.data.registry import MissingDataError, resolve_split
 from gcnn_match.files import write_text_atomic
@@ -114,7 +114,7 @@ def _sentence_id(entry) -> SentenceId:
         or isinstance(entry[1], bool)
         or not isinstance(entry[1], int)
     ):
-        raise _Malformed(
+        raise Malformed(
             f"a retrieved sentence must be [page, line] (a string and an "
             f"integer), found {json.dumps(entry)[:80]}"
         )
@@ -133,19 +133,19 @@ def read_retrieved(
     seen: dict[int, int] = {}
 
     def parse(line, lineno):
-        obj = _json(line)
-        claim_id = _key(obj, "id")
+        obj = json_object(line)
+        claim_id = json_key(obj, "id")
         key = next((k for k in RETRIEVED_KEYS if k in obj), None)
         if key is None:
-            raise _Malformed(f"missing key {RETRIEVED_KEYS[0]!r} (or {RETRIEVED_KEYS[1]!r})")
+            raise Malformed(f"missing key {RETRIEVED_KEYS[0]!r} (or {RETRIEVED_KEYS[1]!r})")
         if not isinstance(obj[key], list):
-            raise _Malformed(f"{key!r} must be a list of [page, line]")
+            raise Malformed(f"{key!r} must be a list of [page, line]")
         if claim_id in seen:
-            raise _Malformed(f"claim {claim_id} is listed again (first on line {seen[claim_id]})")
+            raise Malformed(f"claim {claim_id} is listed again (first on line {seen[claim_id]})")
         seen[claim_id] = lineno
         return claim_id, tuple(_sentence_id(e) for e in obj[key][:top_k])
 
-    return dict(_drive(path, _iter_lines, parse, stats))
+    return dict(drive(path, iter_lines, parse, stats))
 
 
 # --- Wikipedia sentences -------------------------------------------------------------------------
@@ -179,7 +179,7 @@ def _wiki_files(source: pathlib.Path, stats: ReadStats) -> Iterator[tuple[str, I
         if not files:
             raise MissingDataError(f"{source} holds no .jsonl file: unzip {WIKI_URL} there")
         for path in files:
-            yield str(path), _iter_lines(path, stats)
+            yield str(path), iter_lines(path, stats)
         return
     with zipfile.ZipFile(source) as archive:
         members = sorted(n for n in archive.namelist() if n.endswith(".jsonl"))
@@ -198,7 +198,7 @@ def _page_lines(text: str) -> dict[int, str]:
             continue
         index, _, rest = entry.partition("\t")
         if not index.isdigit():
-            raise _Malformed(
+            raise Malformed(
                 f"'lines' entry {number} is not 'index<TAB>sentence...': {entry[:60]!r}"
             )
         sentences[int(index)] = rest.split("\t", 1)[0]
@@ -228,15 +228,15 @@ def read_wiki_sentences(
                     raw = match.group(1)
                     page = json.loads(f'"{raw}"') if "\\" in raw else raw
                 else:  # not the dump's usual key order: parse it all
-                    page = str(_key(_json(text), "id")) if text.strip() else ""
+                    page = str(json_key(json_object(text), "id")) if text.strip() else ""
                 key = _page_key(page)
                 if key not in wanted:
                     continue
-                lines_field = _key(_json(text), "lines")
+                lines_field = json_key(json_object(text), "lines")
                 if not isinstance(lines_field, str):
-                    raise _Malformed("'lines' must be a string")
+                    raise Malformed("'lines' must be a string")
                 found[key] = _page_lines(lines_field)
-            except _Malformed as bad:
+            except Malformed as bad:
                 raise ReaderError(name, lineno, str(bad)) from None
             stats.examples += 1
     return found

@@ -52,7 +52,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from gcnn_match.data.readers import ReaderError, ReadStats, _iter_lines
+from gcnn_match.data.reading import ReaderError, ReadStats, iter_lines
 from gcnn_match.data.tokenizers import TextPolicy
 from gcnn_match.files import write_text_atomic
 
@@ -168,7 +168,7 @@ def read_yahoo_xml(path: PathLike, stats: ReadStats | None = None) -> Iterator[Y
     parser = xml.parsers.expat.ParserCreate("UTF-8")
     documents = _DocumentCollector(parser, path, stats)
     # Lines come from the readers' machinery (gzip, strict UTF-8 located by line).
-    lines = (_XML_ILLEGAL.sub("", line) + "\n" for _, line in _iter_lines(path, stats))
+    lines = (_XML_ILLEGAL.sub("", line) + "\n" for _, line in iter_lines(path, stats))
     for data in itertools.chain(lines, [None]):  # None: the end of the file
         try:
             parser.Parse(data or "", data is None)

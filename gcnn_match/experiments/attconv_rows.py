@@ -26,7 +26,8 @@ sentences (context-wise) or concatenated (context-conc). Claims [U→S] 40 token
 """
 
 from gcnn_match.config.experiment import ExperimentConfig, OptimizerConfig
-from gcnn_match.data.registry import FEVER_CONTEXT_SENTENCES, FEVER_SENTENCE_TOKENS, get_dataset
+from gcnn_match.data.catalogue.fever import FEVER_CONTEXT_SENTENCES, FEVER_SENTENCE_TOKENS
+from gcnn_match.data.registry import get_dataset
 from gcnn_match.experiments.registry import register, slug
 
 PAPER = "ATTCONV"

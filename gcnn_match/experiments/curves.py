@@ -33,7 +33,7 @@ class Curve:
         note: why these rows (e.g. how an ablation was picked), with the record it rests on.
         sizes: `train_pairs` per point, ascending; None (the whole training part) last.
         seeds: the seeds each row trains at each size.
-        metric: the metric on the y axis, a mean over test units (`claims/records.py`).
+        metric: the metric on the y axis, a mean over test units (`evidence/predictions.py`).
         scale: the protocol whose training part is subset.
     """
 

@@ -11,9 +11,9 @@ under your dataset ("mine/gcnn/quora/cnn"), so its runs go to runs/mine/... . Wi
 from absl import flags
 
 from gcnn_match.config.experiment import TASKS, ExperimentConfig
+from gcnn_match.data import own_data
 from gcnn_match.data import registry as data_registry
-from gcnn_match.data import user_dataset
-from gcnn_match.data.readers import FORMATS
+from gcnn_match.data.own_data_reader import FORMATS
 from gcnn_match.experiments import measured_defaults, registry
 
 # The flags that describe files of your own; any of them but --dataset_file needs --train_file.
@@ -46,7 +46,7 @@ def define_flags(flag_values=flags.FLAGS):
     flags.DEFINE_enum(
         "header",
         "auto",
-        list(user_dataset.HEADERS),
+        list(own_data.HEADERS),
         "Whether the first line of each tsv/csv file is a header. auto: it is when the "
         "columns are named or its label field is not a label.",
         **define,
@@ -98,13 +98,13 @@ def dataset_from_flags(flag_values=flags.FLAGS, log=print):
     if values.dataset_file:
         if values.train_file or given:
             extra = "--train_file" if values.train_file else f"--{given[0]}"
-            raise user_dataset.DescriptionError(
+            raise own_data.DescriptionError(
                 "--dataset_file", f"it describes the files already; leave out {extra}"
             )
         return load_dataset_file(values.dataset_file)
     if values.train_file:
         labels = None if values.labels == ["auto"] else values.labels
-        spec = user_dataset.describe(
+        spec = own_data.describe(
             values.train_file,
             values.dev_file,
             values.test_file,
@@ -119,7 +119,7 @@ def dataset_from_flags(flag_values=flags.FLAGS, log=print):
         )
         return data_registry.register_dataset(spec)
     if given:
-        raise user_dataset.DescriptionError(
+        raise own_data.DescriptionError(
             f"--{given[0]}", "describes files of your own: give --train_file too"
         )
     return None
@@ -127,8 +127,8 @@ def dataset_from_flags(flag_values=flags.FLAGS, log=print):
 
 def load_dataset_file(path):
     """Your dataset from its description file (--dataset_file), registered for this process."""
-    spec = user_dataset.load(path)
-    user_dataset.check_name(spec.name, f"--dataset_file: {path}: name", 'rename it ("name")')
+    spec = own_data.load(path)
+    own_data.check_name(spec.name, f"--dataset_file: {path}: name", 'rename it ("name")')
     return data_registry.register_dataset(spec)
 
 

@@ -1,5 +1,5 @@
 """Paper-vs-ours bar charts of a reproduced table, drawn from its `results/<table>-<scale>.json`
-(the rows `reporting.tables.collect` returns).
+(the rows `evidence.runs.collect` returns).
 
     write_table_figures("results", "figures")   # figures/<table>-<scale>.png per table
 

@@ -1,8 +1,7 @@
 """Markdown of COIN Table 5 (`benchmarks/latency.py`): our CPU latency of COIN and BERT beside
-the paper's (Hu et al. 2021, App. B)."""
+the paper's (`evidence/latency.py`)."""
 
-# The paper's seconds per batch (mean, std) and parameter counts.
-PAPER = {"COIN": (0.12, 0.03, "6.5M"), "BERT": (1.19, 0.06, "109.5M")}
+from gcnn_match.evidence.latency import PAPER
 
 
 def render_markdown(results, environment, note=""):

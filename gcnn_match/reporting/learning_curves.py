@@ -11,9 +11,9 @@ import os
 import numpy as np
 
 from gcnn_match.claims.learning_curves import shown_overrides, shown_runs
+from gcnn_match.evidence.runs import run_of_registered
 from gcnn_match.experiments import registry
 from gcnn_match.reporting.heatmaps import new_figure, save_png
-from gcnn_match.reporting.tables import run_of_registered
 
 SECTION = "learning-curves"
 HEADING = "## Learning curves"

@@ -12,7 +12,7 @@ every number of the prose that is none of:
 - a difference ("3.26 points", "Δ 0.5") or a ratio ("1.6×", "ratio 11.8") of two values that one
   record (or one table's targets) holds under the same field;
 - a registered schedule (a row's epochs and early-stopping patience) or one of COIN Table 5's
-  paper latencies (`latency_report.PAPER`);
+  paper latencies (`evidence.latency.PAPER`);
 - asserted by a test file that its section names (`tests/...py`), e.g. a parameter count;
 - in a context that quotes no result: a code span (commands, paths), a link target
   (`_CODE_OR_LINK`), a citation's year, a reference to a paper's table, figure, equation or
@@ -33,8 +33,8 @@ import math
 import pathlib
 import re
 
+from gcnn_match.evidence import latency
 from gcnn_match.experiments import registry
-from gcnn_match.reporting import latency_report
 from gcnn_match.training.metrics import is_headline_metric
 
 # (number as printed, text of its line, why it needs no record); keep this short.
@@ -159,7 +159,7 @@ class Sources:
                 self._add(target, (config.paper, f"{registry.table_id(config)} targets"), key)
             schedule = (config.epochs, config.early_stopping_patience)
             self.values.setdefault(config.paper, []).extend(map(float, schedule))
-        for mean, std, params in latency_report.PAPER.values():
+        for mean, std, params in latency.PAPER.values():
             for key, value in (("mean", mean), ("std", std), ("params", _parse(params))):
                 self._add(value, ("COIN", "latency paper"), key)
         self._printed_cache = {}

@@ -1,14 +1,16 @@
 """The outputs of a reproduction (`experiments/reproduce.py`): each table's section of the report
-(REPRODUCTION.md, or REPORT.md for the rows run on a dataset of your own) and its JSON record,
-rendered from the run directories and what the record kept from earlier sittings; and which
-planned runs that record already holds."""
+(REPRODUCTION.md, or REPORT.md for the rows run on a dataset of your own), its JSON record and
+its per-example prediction record, from the run directories and what the records kept from
+earlier sittings; and which planned runs the JSON record already holds."""
 
 import dataclasses
 import pathlib
 
+from gcnn_match.evidence import predictions, runs
 from gcnn_match.experiments import registry
-from gcnn_match.reporting import table_sections, tables
-from gcnn_match.training.run_dir import read_json
+from gcnn_match.files import read_json, write_json
+from gcnn_match.reporting import table_sections
+from gcnn_match.reporting.marked_sections import update_section
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,7 +35,7 @@ class Outputs:
 
 def write_table(table, first, shown, run_dirs, outputs, dataset=None, own_floor=None):
     """Renders table `table` from its rows' runs and its JSON record, writes its section of the
-    report and the updated record, and returns the section; None (nothing written) for a
+    report and the updated records, and returns the section; None (nothing written) for a
     papers' table none of whose rows has run.
 
     Args:
@@ -46,7 +48,7 @@ def write_table(table, first, shown, run_dirs, outputs, dataset=None, own_floor=
             even before any run, as it shows the floors of your splits (`own_floor`).
     """
     record = outputs.record(table)
-    rows = tables.keep_earlier_results(tables.collect(shown, run_dirs), read_json(record, []))
+    rows = runs.keep_earlier_results(runs.collect(shown, run_dirs), read_json(record, []))
     key = f"{table}:{outputs.scale}"
     report = pathlib.Path(outputs.report)
     if dataset is None:
@@ -55,14 +57,15 @@ def write_table(table, first, shown, run_dirs, outputs, dataset=None, own_floor=
         markdown = table_sections.papers_table(
             table, rows, first, outputs.scale, outputs.command, outputs.results_dir
         )
-        tables.update_section(report, key, markdown)
+        update_section(report, key, markdown)
     else:
         markdown = table_sections.own_data_table(
             rows, first, dataset, outputs.scale, outputs.command, own_floor, outputs.results_dir
         )
         heading = f"# The papers' rows on {dataset.name}: {dataset.description}"
-        tables.update_section(report, key, markdown, heading)
-    tables.write_json(record, rows)
+        update_section(report, key, markdown, heading)
+    write_json(record, rows)
+    predictions.update_table_record(outputs.results_dir, table, outputs.scale, shown, run_dirs)
     return markdown
 
 
@@ -76,8 +79,8 @@ def not_recorded(planned, outputs, together):
     for config, run_dir in planned:
         table = registry.table_id(config)
         if table not in recorded:
-            recorded[table] = tables.recorded_runs(read_json(outputs.record(table), []))
-        key = (config.name, tables.configuration(run_dir), config.seed)
+            recorded[table] = runs.recorded_runs(read_json(outputs.record(table), []))
+        key = (config.name, runs.configuration(run_dir), config.seed)
         if key in recorded[table] and not run_dir.exists() and run_dir not in together:
             skipped.append(f"{config.name} seed {config.seed}")
         else:

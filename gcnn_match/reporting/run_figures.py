@@ -23,6 +23,7 @@ import numpy as np
 from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.data.example import Example
 from gcnn_match.data.registry import MissingDataError, get_dataset
+from gcnn_match.files import read_json
 from gcnn_match.reporting.attconv_figures import attconv_maps, plot_attconv
 from gcnn_match.reporting.clstm_figures import neuron_grid, plot_neuron, strongest_neuron
 from gcnn_match.reporting.coin_figures import alignment_maps, plot_alignment
@@ -35,7 +36,7 @@ from gcnn_match.reporting.length_groups import (
     text_lengths,
 )
 from gcnn_match.training.predict import SavedModel
-from gcnn_match.training.run_dir import RunDirectory, read_json
+from gcnn_match.training.run_dir import RunDirectory
 
 FIGURES = ("attconv", "length_groups", "clstm", "coin")
 # The builder each pair figure needs.

@@ -4,19 +4,19 @@ records (the floor) and the registry (time ratios, parameter counts)."""
 
 from gcnn_match.baselines import floor
 from gcnn_match.experiments import param_counts, registry
-from gcnn_match.reporting import floor_rows, tables
-from gcnn_match.training.run_dir import read_json
+from gcnn_match.files import read_json
+from gcnn_match.reporting import floor_rows, tables, time_ratios
 
 
 def papers_table(table, rows, first, scale, command, results_dir):
-    """The section of paper table `table` at `scale`: `rows` (`tables.collect`) beside the
+    """The section of paper table `table` at `scale`: `rows` (`evidence.runs.collect`) beside the
     paper's numbers, the floor's reference rows, the time ratios and the parameter counts.
     `first` is the table's first registered config (its title)."""
     title = f"{first.paper} {first.table}: {first.dataset} ({scale})"
     markdown = tables.render_markdown(rows, title=title, command=command)
     record = read_json(floor.record_path(results_dir, table, scale))
     markdown = with_floor(markdown, record, rows, results_dir)
-    markdown += tables.render_time_ratios(rows, registry.time_ratios(table))
+    markdown += time_ratios.render_time_ratios(rows, registry.time_ratios(table))
     return markdown + param_counts.render_markdown(table)
 
 

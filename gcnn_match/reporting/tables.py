@@ -1,30 +1,16 @@
-"""Paper-vs-ours tables from run directories, as markdown and JSON.
+"""Paper-vs-ours tables of a results table's rows (`evidence/runs.py`), as Markdown.
 
 Each row shows the paper's number, ours (mean ± sample standard deviation over the finished
 seeds), the delta, the scale and data actually used, the vectors, seconds per epoch, the epochs
 its seeds ran against the row's registered schedule (with the cap a command set) and the
-hardware; a row that was not run says so.
-
-A row shows one configuration of its runs, the most complete one (`_completeness`); the others
-stay in the table's JSON record and are listed under the table. Each run keeps its seed, machine
-and command, so the table names every machine and command behind what it shows, and a time
-ratio compares only runs that one command trained on one machine.
+hardware; a row that was not run says so. Under the table: the machines and commands behind
+what it shows, and the run sets each row keeps in its record but does not show.
 """
 
 import datetime
-import json
-import pathlib
 import re
-import shlex
 
-import numpy as np
-import pandas as pd
-
-from gcnn_match.experiments.registry import table_id
-from gcnn_match.files import write_atomic
-from gcnn_match.training.ensemble import ensemble_metrics
-from gcnn_match.training.metrics import is_headline_metric
-from gcnn_match.training.run_dir import read_json
+from gcnn_match.evidence import runs
 
 SCALE_NOTES = {
     "full": "full: official train split, selection on dev",
@@ -33,266 +19,6 @@ SCALE_NOTES = {
     "smoke": "smoke: a small part of the data (sizes in each row) for a couple of epochs, a "
     "pipeline check, not a result: most rows leave chance, rows that start slowly may not",
 }
-
-
-def _mean_std(values):
-    """Mean and sample standard deviation (ddof=1; 0 for one value) of a Series; (None, None)
-    when it is empty."""
-    if values.empty:
-        return None, None
-    return float(values.mean()), float(values.std(ddof=1)) if len(values) > 1 else 0.0
-
-
-# Run metrics averaged over seeds besides the headline metrics.
-_SPEED = ("seconds_per_epoch", "train_examples_per_second")
-
-
-# Fields of a row that come from the registry; the others describe one run set of the row.
-_ROW_FIELDS = (
-    "name",
-    "row",
-    "table",
-    "table_id",
-    "targets",
-    "target_notes",
-    "compare",
-    "ensemble_size",
-    "registered_epochs",
-)
-_NOT_RECORDED = "unknown (run without environment.json)"
-
-
-def collect(configs, run_dirs):
-    """Rows for `configs`; `run_dirs[name]` lists the run directories of that row's seeds."""
-    rows = []
-    for config in configs:
-        dirs, runs = [], []
-        for run_dir in run_dirs.get(config.name, []):
-            metrics = read_json(run_dir / "metrics.json")
-            if metrics is not None:
-                dirs.append(run_dir)
-                runs.append(metrics)
-        provenance = [run_provenance(d, m["seed"]) for d, m in zip(dirs, runs)]
-        if config.ensemble_size:
-            runs = [_vote(dirs, runs)] if len(runs) == config.ensemble_size else []
-        row = {
-            "name": config.name,
-            "row": config.row,
-            "table": config.table,
-            "table_id": table_id(config),
-            "targets": config.targets,
-            "target_notes": config.target_notes,
-            "seeds": [m["seed"] for m in runs],
-            "compare": [list(pair) for pair in config.compare],
-            "runs": len(runs),
-            "ensemble_size": config.ensemble_size,
-            "registered_epochs": config.epochs,
-        }
-        row.update(_averages(runs))
-        if runs:
-            first = runs[0]
-            epochs = read_json(dirs[0] / "config.json", {}).get("epochs")
-            row.update(
-                scale=first["scale"],
-                embeddings=first["embeddings"],
-                examples=first["examples"],
-                trainable_params=first["trainable_params"],
-                trainable_params_without_embeddings=first["trainable_params_without_embeddings"],
-                epochs_run=[m["epochs_run"] for m in runs],
-                best_epoch=[m["best_epoch"] for m in runs],
-                configuration=configuration(dirs[0]),
-                provenance=provenance,
-            )
-            if not config.ensemble_size:
-                row["per_seed"] = [_seed_result(m) for m in runs]
-            if epochs is not None:  # else unknown, as in records that predate `epoch_cap`
-                row["epoch_cap"] = None if epochs == config.epochs else epochs
-        rows.append(row)
-    return rows
-
-
-def _averages(runs):
-    """Mean and standard deviation over `runs` (metrics.json contents, or `_seed_result`s) of
-    the headline metrics and the speed."""
-    frame = pd.DataFrame(runs)
-    keys = sorted(k for k in frame if is_headline_metric(k) or k in _SPEED)
-    return {key: _mean_std(frame[key].dropna()) for key in keys}
-
-
-def _seed_result(metrics):
-    """What a run set keeps of one seed's run, so that seeds of one configuration trained by
-    different commands (or sittings, once their run directories are gone) make one run set."""
-    kept = ("seed", "epochs_run", "best_epoch")
-    return {k: v for k, v in metrics.items() if k in kept or is_headline_metric(k) or k in _SPEED}
-
-
-def configuration(run_dir):
-    """What the runs of one configuration share: their directory name up to the seed
-    (`overrides.default_run_dir` names a run `<scale>-seed<seed>[-<overrides>]`)."""
-    return re.sub(r"seed\d+", "seed*", run_dir.name)
-
-
-def run_provenance(run_dir, seed):
-    """The seed, machine and command of one run (None where environment.json lacks them)."""
-    env = read_json(run_dir / "environment.json", {})
-    machine = None
-    if env.get("cpu"):
-        gpus = len(env.get("gpus") or ())
-        machine = f"{env['cpu']} ({env.get('cpu_count', '?')} cores"
-        machine += f", {gpus} GPU{'s' if gpus > 1 else ''})" if gpus else ")"
-    argv = env.get("argv")
-    return {"seed": seed, "machine": machine, "command": _command(argv) if argv else None}
-
-
-def _origins(run_set):
-    """(seed, machine, command) of each run of a run set. Records written before runs kept
-    their provenance name one machine and the set of commands of the row, so there a seed's
-    command is known only when the row has one."""
-    if "provenance" in run_set:
-        return [(p["seed"], p["machine"], p["command"]) for p in run_set["provenance"]]
-    commands = run_set.get("commands") or [None]
-    command = commands[0] if len(commands) == 1 else None
-    return [(seed, run_set.get("hardware"), command) for seed in run_set.get("seeds", [])]
-
-
-def _machines(run_set):
-    return list(dict.fromkeys(machine or "not recorded" for _, machine, _ in _origins(run_set)))
-
-
-def _commands(run_set):
-    if "provenance" not in run_set:
-        return run_set.get("commands", [])
-    return list(dict.fromkeys(command or _NOT_RECORDED for _, _, command in _origins(run_set)))
-
-
-def _run_set(row):
-    return {k: v for k, v in row.items() if k not in _ROW_FIELDS + ("other_configurations",)}
-
-
-def _same_runs(a, b):
-    """Whether two run sets hold the same results (the same runs read twice, maybe from a
-    record written before runs kept their configuration and provenance)."""
-    described = ("configuration", "epoch_cap", "provenance", "hardware", "commands", "per_seed")
-    a, b = ({k: v for k, v in s.items() if k not in described} for s in (a, b))
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
-def _completeness(run_set):
-    """Sort key, most complete first: most seeds, then the registered schedule over an epoch
-    cap (a record that predates `epoch_cap` counts as capped), then the most epochs run."""
-    registered = "epoch_cap" in run_set and run_set["epoch_cap"] is None
-    return (-run_set["runs"], not registered, -max(run_set.get("epochs_run") or [0]))
-
-
-def keep_earlier_results(rows, earlier):
-    """`rows` (this command's runs) merged with the same rows of `earlier` (the table's previous
-    JSON record), so that a command that trains some rows, other seeds or another epoch cap
-    neither erases nor hides a more complete result.
-
-    Per row, the run sets are this command's and those of the record. This command's seeds join
-    a recorded run set of their configuration (a seed in both takes this command's result), so
-    the seeds of one configuration may be trained by several commands, in several sittings.
-    A recorded run set that predates per-seed results cannot be joined: this command's replaces
-    it unless that one has more seeds; then, where their seeds differ, this command's is kept
-    beside it. The row shows the most complete run set (`_completeness`; ties show this
-    command's) and lists the others in "other_configurations".
-    """
-    by_name = {row["name"]: row for row in earlier or []}
-    return [_merge(row, by_name.get(row["name"])) for row in rows]
-
-
-def _merge(row, earlier):
-    run_sets = []
-    if earlier:
-        run_sets = [_run_set(earlier)] + earlier.get("other_configurations", [])
-        run_sets = [s for s in run_sets if s.get("runs")]
-    current = _run_set(row)
-    if current["runs"]:
-        same = [
-            i
-            for i, s in enumerate(run_sets)
-            if _same_runs(s, current)
-            or (s.get("configuration") and s.get("configuration") == current["configuration"])
-        ]
-        if not same:
-            run_sets.insert(1, current)
-        else:
-            recorded = run_sets[same[0]]
-            current = _with_recorded_seeds(current, recorded)
-            if current["runs"] >= recorded["runs"]:
-                run_sets[same[0]] = current
-            elif not set(current["seeds"]) & set(recorded.get("seeds", [])):
-                # Other seeds of a run set recorded without per-seed results: they cannot be
-                # joined to it, so they are kept beside it rather than lost.
-                run_sets.insert(1, current)
-    if not run_sets:
-        return row
-    # Ties go to this command's runs: a rerun at today's defaults (e.g. the paper's width)
-    # with as many seeds shows, the earlier configuration is listed under the table.
-    shown, *others = sorted(run_sets, key=lambda s: (_completeness(s), s is not current))
-    if shown is current and not others and current["runs"] == row["runs"]:
-        return row
-    merged = {k: v for k, v in row.items() if k in _ROW_FIELDS}
-    merged.update(shown)
-    if others:
-        merged["other_configurations"] = others
-    return merged
-
-
-def recorded_runs(record):
-    """{(row name, configuration, seed)} of the runs whose results a table's JSON record (its
-    rows, as `collect` and `keep_earlier_results` write them) keeps per seed."""
-    return {
-        (row["name"], run_set["configuration"], result["seed"])
-        for row in record
-        for run_set in [row] + row.get("other_configurations", [])
-        for result in run_set.get("per_seed", [])
-    }
-
-
-def _with_recorded_seeds(current, recorded):
-    """`current` joined by the seeds of `recorded`, a run set of its configuration, that it
-    did not train (this command's seed wins where both have it). Only run sets that keep their
-    seeds' results (`per_seed`) can be joined; otherwise `current` as it is."""
-    if "per_seed" not in current or "per_seed" not in recorded:
-        return current
-    added = [r for r in recorded["per_seed"] if r["seed"] not in current["seeds"]]
-    if not added:
-        return current
-    per_seed = sorted(current["per_seed"] + added, key=lambda r: r["seed"])
-    seeds = [r["seed"] for r in per_seed]
-    origins = {p["seed"]: p for p in recorded.get("provenance", [])}
-    origins.update({p["seed"]: p for p in current.get("provenance", [])})
-    return {
-        **current,
-        **_averages(per_seed),
-        "seeds": seeds,
-        "runs": len(per_seed),
-        "epochs_run": [r["epochs_run"] for r in per_seed],
-        "best_epoch": [r["best_epoch"] for r in per_seed],
-        "provenance": [origins[s] for s in seeds if s in origins],
-        "per_seed": per_seed,
-    }
-
-
-def _command(argv):
-    """The command line that trained a run, as typed from the repository root."""
-    script = pathlib.Path(argv[0])
-    script = f"{script.parent.name}/{script.name}" if script.parent.name else script.name
-    return "python " + shlex.join([script] + [a for a in argv[1:] if a != "--noestimate"])
-
-
-def _vote(member_dirs, members):
-    """One record for a majority-vote row: the members' record with the vote's dev and test
-    metrics, and the parameters of all members."""
-    record = dict(members[0])
-    for split in ("dev", "test"):
-        vote = ensemble_metrics(member_dirs, split)
-        record.update({k: v for k, v in vote.items() if k.startswith(split)})
-    record["seconds_per_epoch"] = float(np.mean([m["seconds_per_epoch"] for m in members]))
-    for key in ("trainable_params", "trainable_params_without_embeddings"):
-        record[key] = sum(m[key] for m in members)
-    return record
 
 
 def _pct(value):
@@ -313,47 +39,11 @@ def _epochs(row):
     return ", ".join(f"{b}/{r}" for b, r in zip(row["best_epoch"], row["epochs_run"]))
 
 
-_UNKNOWN_CAP = "unknown"
-
-
-def run_of_registered(epochs_run, registered, cap=None):
-    """ "12–20 / 20": the epochs a row's seeds ran / its registered schedule, with the cap a
-    command set below the schedule ("6 / 20 (cap 6)"; "(cap unknown)" for _UNKNOWN_CAP)."""
-    low, high = min(epochs_run), max(epochs_run)
-    text = f"{low}" if low == high else f"{low}–{high}"
-    return f"{text} / {registered}" + ("" if cap is None else f" (cap {cap})")
-
-
 def _run_epochs(row):
     if not row.get("epochs_run"):
         return "–"
     registered = row["registered_epochs"]
-    return run_of_registered(row["epochs_run"], registered, _epoch_cap(row, registered))
-
-
-def _epoch_cap(run_set, registered):
-    """The epochs a command capped a run set at: None for the registered schedule, _UNKNOWN_CAP
-    where it cannot be told. A record that predates `epoch_cap` tells it by its commands, when
-    all of them set one number of epochs."""
-    if "epoch_cap" in run_set:
-        return run_set["epoch_cap"]
-    commands = _commands(run_set)
-    if not commands or _NOT_RECORDED in commands:
-        return _UNKNOWN_CAP
-    caps = {_commanded_epochs(command) for command in commands}
-    if len(caps) > 1:
-        return _UNKNOWN_CAP
-    cap = caps.pop()
-    return None if cap in (None, registered) else cap
-
-
-def _commanded_epochs(command):
-    """The epochs a command line set (`--override=epochs=N` wins over `--epochs=N`), or None."""
-    for pattern in (r"--override[= ]epochs=(\d+)", r"--epochs[= ](\d+)"):
-        found = re.findall(pattern, command)
-        if found:
-            return int(found[-1])
-    return None
+    return runs.run_of_registered(row["epochs_run"], registered, runs.epoch_cap(row, registered))
 
 
 def _seeds(row):
@@ -376,17 +66,8 @@ def _label(key):
     return key.replace("_", " ")
 
 
-def render_markdown(rows, title=None, command=None, paper_column=True):
-    """A markdown table: for each (paper key, our key) pair of the rows' `compare` field, the
-    paper's value, ours (mean ± std over seeds) and the delta; then time per epoch, epochs,
-    parameters, data sizes and vectors. `paper_column=False` (the rows run on data of your
-    own): ours only, without the papers' values, deltas, timings and protocol notes."""
-    compare = rows[0]["compare"] if rows else []
-    lines = []
-    if title:
-        lines += [f"### {title}", ""]
-    if command:
-        lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
+def _head(compare, paper_column):
+    """The header line and the separator line of the table."""
     if paper_column:
         metric_head = "".join(f"| paper: {_label(p)} | ours: {_label(o)} | Δ " for p, o in compare)
         time_head = "| time/epoch paper (s) | time/epoch ours (s) "
@@ -399,7 +80,22 @@ def render_markdown(rows, title=None, command=None, paper_column=True):
         "| data (train/dev/test) | vectors |"
     )
     columns = 9 + 3 * len(compare) if paper_column else 8 + len(compare)
-    lines += [head, "|" + "---|" * columns]
+    return [head, "|" + "---|" * columns]
+
+
+def render_markdown(rows, title=None, command=None, paper_column=True):
+    """A markdown table: for each (paper key, our key) pair of the rows' `compare` field, the
+    paper's value, ours (mean ± std over seeds) and the delta; then time per epoch, epochs,
+    parameters, data sizes and vectors. `paper_column=False` (the rows run on data of your
+    own): ours only, without the papers' values, deltas, timings and protocol notes."""
+    rows = [runs.upgrade(row) for row in rows]
+    compare = rows[0]["compare"] if rows else []
+    lines = []
+    if title:
+        lines += [f"### {title}", ""]
+    if command:
+        lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
+    lines += _head(compare, paper_column)
     scales = set()
     for row in rows:
         cells = []
@@ -433,7 +129,7 @@ def render_markdown(rows, title=None, command=None, paper_column=True):
     for scale in sorted(scales) if paper_column else ():
         lines.append(f"- Scale: {SCALE_NOTES[scale]}.")
     lines += _column_notes(rows) + _hardware(rows, paper_column) + _paper_notes(rows)
-    trained_by = list(dict.fromkeys(c for row in rows if row["runs"] for c in _commands(row)))
+    trained_by = list(dict.fromkeys(c for row in rows if row["runs"] for c in runs.commands(row)))
     if trained_by:
         lines += ["", "Runs trained by:", ""] + [f"- `{c}`" for c in trained_by]
     return "\n".join(lines + _other_configurations(rows)) + "\n"
@@ -461,7 +157,7 @@ def _hardware(rows, paper_column=True):
     """One line naming each machine behind the shown rows once (with its rows when several)."""
     rows_of = {}
     for row in rows:
-        for machine in _machines(row):
+        for machine in runs.machines(row):
             rows_of.setdefault(machine, []).append(row["row"])
     if not rows_of:
         return []
@@ -523,61 +219,8 @@ def _describe(run_set, row):
     results = [f"{_label(our)} {_fmt(run_set.get(our))}" for _, our in row["compare"]]
     if run_set.get("seconds_per_epoch"):
         results.append(f"{_fmt(run_set['seconds_per_epoch'], 1.0, 1)} s/epoch")
-    commands = "; ".join(f"`{c}`" for c in _commands(run_set)) or "not recorded"
+    commands = "; ".join(f"`{c}`" for c in runs.commands(run_set)) or "not recorded"
     return (
         f"{text} (best / run epochs {_epochs(run_set)}): {', '.join(results)}; "
-        f"on {', '.join(_machines(run_set))}; trained by {commands}"
+        f"on {', '.join(runs.machines(run_set))}; trained by {commands}"
     )
-
-
-def render_time_ratios(rows, pairs):
-    """Time-per-epoch ratios of row pairs, ours beside the paper's. Ours compares only runs
-    that one command trained on one machine, seed by seed; otherwise it says why not."""
-    if not pairs:
-        return ""
-    by_row = {row["row"]: row for row in rows}
-    lines = ["", "| time ratio | paper | ours |", "|---|---|---|"]
-    for slow, fast in pairs:
-        paper = ours = "–"
-        if slow in by_row and fast in by_row:
-            ps, pf = (by_row[r]["targets"].get("seconds_per_epoch") for r in (slow, fast))
-            if ps and pf:
-                paper = f"{ps / pf:.2f}"
-            ours = _time_ratio(by_row[slow], by_row[fast])
-        lines.append(f"| {slow} / {fast} | {paper} | {ours} |")
-    return "\n".join(lines) + "\n"
-
-
-def _time_ratio(slow, fast):
-    times = [row.get("seconds_per_epoch") for row in (slow, fast)]
-    if not all(t and t[0] for t in times):
-        return "not run"
-    origins = [_origins(row) for row in (slow, fast)]
-    if any(None in origin for runs in origins for origin in runs):
-        return "– (which command trained each run is not recorded)"
-    if len({machine for runs in origins for _, machine, _ in runs}) > 1:
-        return "– (runs from different machines)"
-    by_seed = [{seed: command for seed, _, command in runs} for runs in origins]
-    if by_seed[0].keys() != by_seed[1].keys():
-        return "– (runs of different seeds)"
-    if by_seed[0] != by_seed[1]:
-        return "– (runs from different commands)"
-    return f"{times[0][0] / times[1][0]:.2f}"
-
-
-def update_section(path, key, markdown, heading="# Reproduction results"):
-    """Replaces the block between `<!-- begin KEY -->` and `<!-- end KEY -->` (or appends)."""
-    begin, end = f"<!-- begin {key} -->", f"<!-- end {key} -->"
-    text = path.read_text("utf-8") if path.exists() else heading + "\n"
-    block = f"{begin}\n{markdown}{end}"
-    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
-    text = (
-        pattern.sub(lambda _: block, text)
-        if pattern.search(text)
-        else text.rstrip("\n") + "\n\n" + block + "\n"
-    )
-    write_atomic(path, text.encode("utf-8"))
-
-
-def write_json(path, rows):
-    write_atomic(path, (json.dumps(rows, indent=2, sort_keys=True) + "\n").encode("utf-8"))

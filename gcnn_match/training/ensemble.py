@@ -17,8 +17,8 @@ import pathlib
 import numpy as np
 
 from gcnn_match.data import registry as data_registry
+from gcnn_match.files import read_json
 from gcnn_match.training.metrics import accuracy, f1
-from gcnn_match.training.run_dir import read_json
 
 
 def read_predictions(path):

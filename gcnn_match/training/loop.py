@@ -13,13 +13,14 @@ from gcnn_match.data import pos
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.embeddings import build_embedding_matrix
 from gcnn_match.data.experiment_data import PreparedData, apply_scale, prepare_data
+from gcnn_match.files import read_json, write_json
 from gcnn_match.models.registry import ModelInputs, build_model, input_features
 from gcnn_match.training import distribution as distribution_lib
 from gcnn_match.training.epoch_progress import EpochProgress
 from gcnn_match.training.metrics import is_headline_metric
 from gcnn_match.training.monitor import RunMonitor
 from gcnn_match.training.optimizers import build_optimizer
-from gcnn_match.training.run_dir import RunDirectory, environment_record, read_json, write_json
+from gcnn_match.training.run_dir import RunDirectory, environment_record
 from gcnn_match.training.tasks import task_for
 
 

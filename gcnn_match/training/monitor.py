@@ -7,7 +7,7 @@ import time
 import keras
 import numpy as np
 
-from gcnn_match.training.run_dir import read_json, write_json
+from gcnn_match.files import read_json, write_json
 
 
 class RunMonitor(keras.callbacks.Callback):

@@ -17,12 +17,13 @@ import numpy as np
 from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.example import Example
+from gcnn_match.data.own_data import HEADERS, input_layout
+from gcnn_match.data.own_data_reader import read_pairs
 from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
-from gcnn_match.data.readers import ReadStats, read_pairs
-from gcnn_match.data.user_dataset import HEADERS, input_layout
-from gcnn_match.files import write_text_atomic
+from gcnn_match.data.reading import ReadStats
+from gcnn_match.files import read_json, write_text_atomic
 from gcnn_match.models.registry import ModelInputs, build_model, import_all
-from gcnn_match.training.run_dir import RunDirectory, read_json
+from gcnn_match.training.run_dir import RunDirectory
 from gcnn_match.training.tasks import model_outputs, predict_split, task_for
 
 
@@ -247,7 +248,7 @@ class SavedModel:
 
     def read_file(self, path, given=None, header="auto", labelled=False, log=print):
         """The pairs of a file given by hand ("-": standard input), read as
-        `user_dataset.input_layout` says for the run's dataset and `given` (the format and
+        `own_data.input_layout` says for the run's dataset and `given` (the format and
         columns set on the command line). header "auto": the first line is a header when it
         holds the column names or its label field is not one of the run's labels; the
         decision is logged, also when the read then fails. `labelled`: read the labels too."""

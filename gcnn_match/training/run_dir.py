@@ -25,20 +25,7 @@ import pathlib
 import platform
 import sys
 
-from gcnn_match.files import write_atomic
-
-
-def write_json(path, value):
-    write_atomic(
-        path, (json.dumps(value, indent=2, sort_keys=True, default=str) + "\n").encode("utf-8")
-    )
-
-
-def read_json(path, default=None):
-    path = pathlib.Path(path)
-    if not path.exists():
-        return default
-    return json.loads(path.read_text("utf-8"))
+from gcnn_match.files import read_json, write_atomic
 
 
 class RunDirectory:

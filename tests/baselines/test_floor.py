@@ -21,12 +21,8 @@ from gcnn_match.experiments import curves
 
 PAIRS = DatasetSpec(
     name="pairs",
-    description="",
     task="classification",
-    language="en",
     labels=("different", "same"),
-    homepage="",
-    licence="",
     splits={},
     positive_label=1,
 )

@@ -1,10 +1,10 @@
-"""Synthetic per-example prediction records (`gcnn_match/claims/records.py`) whose rows have a
+"""Synthetic per-example prediction records (`gcnn_match/evidence/predictions.py`) whose rows have a
 known accuracy."""
 
 import numpy as np
 import pandas as pd
 
-from gcnn_match.claims import records
+from gcnn_match.evidence import predictions
 
 
 def row_lines(row, accuracy, split="test", seeds=5, units=2000, rng=None):
@@ -35,5 +35,5 @@ def row_lines(row, accuracy, split="test", seeds=5, units=2000, rng=None):
 
 
 def write_lines(results_dir, table, *frames, scale="low-resource"):
-    path = records.record_path(results_dir, table, scale)
-    records.write_record(path, pd.concat(frames, ignore_index=True))
+    path = predictions.record_path(results_dir, table, scale)
+    predictions.write_record(path, pd.concat(frames, ignore_index=True))

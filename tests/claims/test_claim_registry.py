@@ -7,8 +7,8 @@ import pytest
 
 from gcnn_match.claims.assess import reproduce_command
 from gcnn_match.claims.registry import Claim, select
+from gcnn_match.evidence import latency
 from gcnn_match.experiments import registry as experiments
-from gcnn_match.reporting import latency_report
 
 PAPER_FILES = {
     "GCNN": "gcnn_chen2018_interspeech.txt",
@@ -26,7 +26,7 @@ def _squeezed(text):
 def test_every_claim_names_registered_rows_of_one_table():
     for claim in select():
         if claim.metric == "seconds_per_batch":
-            assert {claim.a, claim.b} <= set(latency_report.PAPER), claim
+            assert {claim.a, claim.b} <= set(latency.PAPER), claim
             continue
         a, b = (experiments.get(name) for name in (claim.a, claim.b))
         assert experiments.table_id(a) == experiments.table_id(b) == claim.table_id, claim

@@ -23,7 +23,12 @@ def test_the_difference_and_its_two_sided_reading(tmp_path, accuracy_a, accuracy
     a, b = row_lines(SHARED, accuracy_a, rng=rng), row_lines(PAPER_ROW, accuracy_b, rng=rng)
     write_lines(tmp_path, TABLE, a, b)
     found = assess.difference(
-        assess.Records(tmp_path), TABLE, SHARED, PAPER_ROW, "test_accuracy", ["low-resource"]
+        assess.RecordedPredictions(tmp_path),
+        TABLE,
+        SHARED,
+        PAPER_ROW,
+        "test_accuracy",
+        ["low-resource"],
     )
     result = found.comparison
     # Every seed scored every unit: each row's metric is the mean of its written lines.
@@ -46,7 +51,7 @@ def test_the_difference_and_its_two_sided_reading(tmp_path, accuracy_a, accuracy
 
 def test_no_records_at_the_scale_gives_nothing(tmp_path):
     write_lines(tmp_path, TABLE, row_lines(SHARED, 0.8), row_lines(PAPER_ROW, 0.8))
-    store = assess.Records(tmp_path)
+    store = assess.RecordedPredictions(tmp_path)
     args = (store, TABLE, SHARED, PAPER_ROW, "test_accuracy")
     assert assess.difference(*args, ["full"]) is None
     assert assess.difference(*args, ["full", "low-resource"]).scale == "low-resource"

@@ -21,16 +21,18 @@ from gcnn_match.data import registry as data_registry
 from gcnn_match.data.download import ChecksumError, DownloadError, fetch
 from gcnn_match.data.embeddings import build_embedding_matrix
 from gcnn_match.data.experiment_data import apply_scale, prepare_data
+from gcnn_match.data.own_data_reader import read_pairs
 from gcnn_match.data.pipeline import PairEncoder, TokenizedPair
-from gcnn_match.data.readers import ReaderError, ReadStats, read_pairs
+from gcnn_match.data.reading import ReaderError, ReadStats
 from gcnn_match.data.registry import DatasetSpec, FileSpec
 from gcnn_match.data.tokenizers import TextPolicy
 from gcnn_match.data.vocab import Vocabulary
 from gcnn_match.experiments import registry
+from gcnn_match.files import write_json
 from gcnn_match.models.registry import ModelInputs, build_model, input_features
 from gcnn_match.training.loop import model_input_shapes
 from gcnn_match.training.predict import SavedModel
-from gcnn_match.training.run_dir import RunDirectory, write_json
+from gcnn_match.training.run_dir import RunDirectory
 
 PAYLOAD = b"q1\tq2\t1\n" * 5000
 
@@ -255,12 +257,8 @@ def truncated_word2vec(tmp_path, server):
 def empty_split_after_holdout(tmp_path, server):
     toy = DatasetSpec(
         name="toy",
-        description="",
         task="classification",
-        language="en",
         labels=("0", "1"),
-        homepage="",
-        licence="",
         splits={
             split: (FileSpec(f"toy/{split}.tsv", "pair_label_tsv"),) for split in ("dev", "test")
         },

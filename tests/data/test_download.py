@@ -152,10 +152,7 @@ def _toy_spec(url):
         name="toy",
         description="test",
         task="classification",
-        language="en",
         labels=("no", "yes"),
-        homepage="",
-        licence="",
         splits={
             "dev": (
                 FileSpec(

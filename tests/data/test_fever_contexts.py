@@ -10,7 +10,8 @@ from fever_fixture import PAGES, write_fever_fixture
 
 from gcnn_match.data import fever
 from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
-from gcnn_match.data.readers import ReaderError, ReadStats, read_fever_claims, read_fever_contexts
+from gcnn_match.data.readers import read_fever_claims, read_fever_contexts
+from gcnn_match.data.reading import ReaderError, ReadStats
 from gcnn_match.data.registry import MissingDataError
 from gcnn_match.data.tokenizers import TextPolicy
 

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from gcnn_match.data import yahoo
-from gcnn_match.data.readers import ReaderError, ReadStats, read_pairs
+from gcnn_match.data.own_data_reader import read_pairs
+from gcnn_match.data.reading import ReaderError, ReadStats
 
 REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
 VOCAB = [f"w{i}" for i in range(60)]

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from gcnn_match.data.readers import ReaderError, ReadStats
+from gcnn_match.data.reading import ReaderError, ReadStats
 from gcnn_match.data.registry import MissingDataError, read_split
 
 

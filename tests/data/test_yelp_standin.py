@@ -8,7 +8,7 @@ import gzip
 import pytest
 
 from gcnn_match.data.experiment_data import apply_scale
-from gcnn_match.data.readers import ReaderError, ReadStats
+from gcnn_match.data.reading import ReaderError, ReadStats
 from gcnn_match.data.registry import MissingDataError, get_dataset, read_split, resolve_split
 from gcnn_match.experiments import registry
 

@@ -4,8 +4,11 @@ import json
 
 import pytest
 
+from gcnn_match.evidence.runs import collect
 from gcnn_match.experiments import registry
 from gcnn_match.reporting import tables
+from gcnn_match.reporting.marked_sections import update_section
+from gcnn_match.reporting.time_ratios import render_time_ratios
 
 GCNN_QUORA_ROWS = ["CNN", "GLU", "GCNN", "GCNN - forget gate", "GCNN - output gate"]
 
@@ -46,7 +49,7 @@ def test_report_shows_paper_ours_delta_and_missing_rows(tmp_path):
             }
         )
     )
-    rows = tables.collect(configs, {configs[0].name: [run], configs[1].name: []})
+    rows = collect(configs, {configs[0].name: [run], configs[1].name: []})
     text = tables.render_markdown(rows, title="t", command="cmd")
     assert "| row | paper: test accuracy | ours: test accuracy | Δ | seeds |" in text
     assert (
@@ -56,8 +59,8 @@ def test_report_shows_paper_ours_delta_and_missing_rows(tmp_path):
     assert "| GLU | 88.32 | not run |" in text
     assert "low-resource" in text
     report = tmp_path / "REPRODUCTION.md"
-    tables.update_section(report, "gcnn-quora:low-resource", text)
-    tables.update_section(report, "gcnn-quora:low-resource", text.replace("75.00", "76.00"))
+    update_section(report, "gcnn-quora:low-resource", text)
+    update_section(report, "gcnn-quora:low-resource", text.replace("75.00", "76.00"))
     content = report.read_text()
     assert content.count("<!-- begin gcnn-quora:low-resource -->") == 1 and "76.00" in content
 
@@ -67,6 +70,6 @@ def test_time_ratios_use_same_run_medians():
     rows = [{"row": c.row, "targets": c.targets} for c in configs]
     for row, seconds in zip(rows, (10.0, None, 20.0)):
         row["seconds_per_epoch"] = (seconds, 0.0) if seconds else None
-    text = tables.render_time_ratios(rows, registry.time_ratios("gcnn-quora"))
+    text = render_time_ratios(rows, registry.time_ratios("gcnn-quora"))
     assert "| GCNN / CNN | 1.32 | 2.00 |" in text
     assert "| ESIM (our implement) / GCNN | " in text

@@ -11,10 +11,10 @@ import pytest
 
 from gcnn_match.baselines import floor
 from gcnn_match.claims import learning_curves as curve_records
-from gcnn_match.claims import records
 from gcnn_match.config.overrides import OverrideError, default_run_dir
 from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.data.splits import nested_subset
+from gcnn_match.evidence import predictions
 from gcnn_match.experiments import curves, driver, registry
 from gcnn_match.reporting import learning_curves as report
 from tests.conftest import REPO, subprocess_env
@@ -184,7 +184,7 @@ def test_the_verdict_reads_the_change_of_the_gap(gap_at, verdict):
 
 def test_the_record_round_trips_and_renders(tmp_path):
     runs, lines = _synthetic({100: 0.0, 300: 0.03, None: 0.08})
-    records.write_record(curve_records.predictions_path(tmp_path, "toy"), lines)
+    predictions.write_record(curve_records.predictions_path(tmp_path, "toy"), lines)
     record = {
         "curve": "toy",
         "runs": runs,
@@ -193,7 +193,7 @@ def test_the_record_round_trips_and_renders(tmp_path):
     curve_records.write_json(curve_records.record_path(tmp_path, "toy"), record)
     read = json.loads(curve_records.record_path(tmp_path, "toy").read_text())
     assert read == json.loads(json.dumps(record))
-    again = records.read_record(curve_records.predictions_path(tmp_path, "toy"))
+    again = predictions.read_record(curve_records.predictions_path(tmp_path, "toy"))
     assert curve_records.gap_statistics(TOY, read["runs"], again) == read["gaps"]
 
     markdown = report.render_curve(TOY, read, "figures/curves-toy.png")
@@ -339,7 +339,7 @@ def test_the_script_renders_every_curve_from_the_records(tmp_path):
     for run in runs:
         run["row"] = {LIGHT: "gcnn/quora/gcnn", HYPOTHESIS: "gcnn/quora/cnn"}[run["row"]]
     lines["row"] = lines["row"].map({LIGHT: "gcnn/quora/gcnn", HYPOTHESIS: "gcnn/quora/cnn"})
-    records.write_record(curve_records.predictions_path(tmp_path, curve.name), lines)
+    predictions.write_record(curve_records.predictions_path(tmp_path, curve.name), lines)
     floors = _floors((1000, 3000, None), whole=8857)
     curve_records.write_json(
         curve_records.record_path(tmp_path, curve.name),

@@ -15,12 +15,8 @@ def _dataset(task="classification", dev=True, test=True):
     files = {"train": (FileSpec("/data/train.tsv", "columns"),)}
     return DatasetSpec(
         name="mine",
-        description="",
         task=task,
-        language="",
         labels=("no", "yes"),
-        homepage="",
-        licence="",
         splits=files,
         official_splits=("train", "dev" if dev else "holdout", "test" if test else None),
     )

@@ -1,6 +1,7 @@
 """A table's floor shows as reference rows under its rows, in the table's own columns, with a
 note saying what the rows are; a table without a floor record is unchanged."""
 
+from gcnn_match.evidence.runs import collect
 from gcnn_match.experiments import own_data, registry
 from gcnn_match.reporting import floor_rows, tables
 from tests.reporting.finished_runs import finished_run
@@ -31,7 +32,7 @@ RECORD = {
 
 def _rows(tmp_path, configs):
     run = finished_run(tmp_path, 1, [0, 1, 1, 0], [0, 1, 0, 0])
-    return tables.collect(configs, {configs[0].name: [run]})
+    return collect(configs, {configs[0].name: [run]})
 
 
 def test_reference_rows_sit_under_the_paper_rows(tmp_path):

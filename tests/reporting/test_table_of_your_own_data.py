@@ -4,18 +4,15 @@ columns: ours only, no paper values, deltas, timings or notes on the papers' pro
 import json
 
 from gcnn_match.data.registry import DatasetSpec
+from gcnn_match.evidence.runs import collect
 from gcnn_match.experiments import own_data, registry
 from gcnn_match.reporting import tables
 from tests.reporting.finished_runs import finished_run
 
 MINE = DatasetSpec(
     name="mine",
-    description="",
     task="classification",
-    language="",
     labels=("different", "same"),
-    homepage="",
-    licence="",
     splits={},
     official_splits=("train", "holdout", "test"),
 )
@@ -26,7 +23,7 @@ def test_rows_on_your_data_have_no_paper_column(tmp_path):
     run = finished_run(tmp_path, 1, [0, 1, 1, 0], [0, 1, 0, 0])
     metrics = json.loads((run / "metrics.json").read_text("utf-8"))
     (run / "metrics.json").write_text(json.dumps({**metrics, "dev_accuracy": 0.5}), "utf-8")
-    rows = tables.collect([cnn, glu], {cnn.name: [run], glu.name: []})
+    rows = collect([cnn, glu], {cnn.name: [run], glu.name: []})
     markdown = tables.render_markdown(rows, title="GCNN rows on mine", paper_column=False)
     head, rule, first, second = markdown.splitlines()[2:6]
     assert head == (

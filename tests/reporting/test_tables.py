@@ -6,8 +6,10 @@ import json
 import numpy as np
 import pytest
 
+from gcnn_match.evidence.runs import collect, keep_earlier_results
 from gcnn_match.experiments import registry
 from gcnn_match.reporting import tables
+from gcnn_match.reporting.time_ratios import render_time_ratios
 
 XEON, EPYC = "Intel Xeon", "AMD EPYC"
 COMMAND = ["experiments/reproduce.py", "--dataset=quora"]
@@ -48,15 +50,15 @@ def _run(root, name, seed, accuracy, cap=None, argv=COMMAND, cpu=XEON, seconds=1
 def _rows(runs_by_name):
     """collect() over CNN and GCNN, as read back from a results/*.json record."""
     configs = [_config("cnn"), _config("gcnn")]
-    rows = tables.collect(
-        configs, {c.name: runs_by_name.get(c.name.split("/")[-1], []) for c in configs}
-    )
+    rows = collect(configs, {c.name: runs_by_name.get(c.name.split("/")[-1], []) for c in configs})
     return json.loads(json.dumps(rows))
 
 
 def _record_before_provenance(row):
-    """A row as records written before runs kept their configuration and provenance."""
-    row = {k: v for k, v in row.items() if k not in ("configuration", "epoch_cap", "provenance")}
+    """A row as a format-1 record holds it: without record_format, configuration and
+    provenance, one machine and the row's commands for all its seeds."""
+    format_2 = ("record_format", "configuration", "epoch_cap", "provenance")
+    row = {k: v for k, v in row.items() if k not in format_2}
     return dict(row, hardware=f"{XEON} (2 cores)", commands=["python experiments/reproduce.py"])
 
 
@@ -65,7 +67,7 @@ def test_a_row_shows_its_most_complete_configuration_and_lists_the_others(tmp_pa
     committed = [_record_before_provenance(row) for row in committed]
     newcomer = _rows({"cnn": [_run(tmp_path / "b", "cnn", 1, 0.70, cap=3, argv=CAPPED)]})
 
-    [cnn, gcnn] = tables.keep_earlier_results(newcomer, committed)
+    [cnn, gcnn] = keep_earlier_results(newcomer, committed)
     assert cnn["seeds"] == [1, 2, 3] and cnn["test_accuracy"][0] == pytest.approx(0.77)
     [other] = cnn["other_configurations"]
     assert other["seeds"] == [1] and other["epoch_cap"] == 3
@@ -84,7 +86,7 @@ def test_a_row_shows_its_most_complete_configuration_and_lists_the_others(tmp_pa
     assert "Runs trained by:\n\n- `python experiments/reproduce.py`\n" in markdown
 
     # The record keeps both, so rendering it again (with no runs at hand) shows the same.
-    again = tables.keep_earlier_results(_rows({}), json.loads(json.dumps([cnn, gcnn])))
+    again = keep_earlier_results(_rows({}), json.loads(json.dumps([cnn, gcnn])))
     assert tables.render_markdown(again) == markdown
 
 
@@ -92,7 +94,7 @@ def test_the_registered_schedule_wins_over_an_epoch_cap_at_equal_seeds(tmp_path)
     capped = _rows({"cnn": [_run(tmp_path / "a", "cnn", 1, 0.76, cap=6)]})
     registered = _rows({"cnn": [_run(tmp_path / "b", "cnn", 1, 0.74)]})
     for earlier, later in ((capped, registered), (registered, capped)):
-        [cnn, _] = tables.keep_earlier_results(later, earlier)
+        [cnn, _] = keep_earlier_results(later, earlier)
         assert cnn["epoch_cap"] is None and cnn["test_accuracy"][0] == 0.74
         assert [o["epoch_cap"] for o in cnn["other_configurations"]] == [6]
 
@@ -101,15 +103,15 @@ def test_runs_of_one_configuration_replace_their_record_unless_it_has_more_seeds
     runs = [_run(tmp_path, "cnn", s, 0.75 + s / 100) for s in (1, 2, 3)]
     three = _rows({"cnn": runs})
     # Re-rendered with the default --seeds=1: seed 1 alone neither hides nor doubles the three.
-    [cnn, _] = tables.keep_earlier_results(_rows({"cnn": runs[:1]}), three)
+    [cnn, _] = keep_earlier_results(_rows({"cnn": runs[:1]}), three)
     assert cnn["seeds"] == [1, 2, 3] and "other_configurations" not in cnn
     # The same seeds trained again (a fix, another machine) replace the recorded ones.
     rerun = _rows({"cnn": [_run(tmp_path / "b", "cnn", s, 0.80) for s in (1, 2, 3)]})
-    [cnn, _] = tables.keep_earlier_results(rerun, three)
+    [cnn, _] = keep_earlier_results(rerun, three)
     assert cnn["test_accuracy"][0] == pytest.approx(0.80) and "other_configurations" not in cnn
     # A record written before runs kept their configuration: the same runs are not listed twice.
     old = [_record_before_provenance(row) for row in three]
-    [cnn, _] = tables.keep_earlier_results(three, old)
+    [cnn, _] = keep_earlier_results(three, old)
     assert "provenance" in cnn and "other_configurations" not in cnn
 
 
@@ -121,7 +123,7 @@ def test_a_time_ratio_compares_only_runs_of_one_machine_and_one_command(tmp_path
     pairs = registry.time_ratios("gcnn-quora")
 
     def ratio(cnn, gcnn):
-        return _ratio(tables.render_time_ratios(_rows({"cnn": cnn, "gcnn": gcnn}), pairs))
+        return _ratio(render_time_ratios(_rows({"cnn": cnn, "gcnn": gcnn}), pairs))
 
     cnn = [_run(tmp_path / "a", "cnn", s, 0.75, seconds=10.0) for s in (1, 2)]
     gcnn = [_run(tmp_path / "a", "gcnn", s, 0.76, seconds=25.0) for s in (1, 2)]
@@ -136,9 +138,9 @@ def test_a_time_ratio_compares_only_runs_of_one_machine_and_one_command(tmp_path
 
     # Records written before runs kept their provenance: one command per row is enough.
     rows = [_record_before_provenance(r) for r in _rows({"cnn": cnn, "gcnn": gcnn})]
-    assert _ratio(tables.render_time_ratios(rows, pairs)) == "| GCNN / CNN | 1.32 | 2.50 |"
+    assert _ratio(render_time_ratios(rows, pairs)) == "| GCNN / CNN | 1.32 | 2.50 |"
     rows[1]["commands"].append("python experiments/reproduce.py --seeds=1,2")
-    assert _ratio(tables.render_time_ratios(rows, pairs)) == (
+    assert _ratio(render_time_ratios(rows, pairs)) == (
         "| GCNN / CNN | 1.32 | – (which command trained each run is not recorded) |"
     )
 
@@ -166,7 +168,7 @@ def test_the_table_lists_every_command_that_trained_its_shown_runs(tmp_path):
 
 
 def test_each_sentence_of_the_paper_notes_is_printed_once():
-    rows = tables.collect(registry.select(table="attconv-snli"), {})
+    rows = collect(registry.select(table="attconv-snli"), {})
     markdown = tables.render_markdown(rows)
     notes = [line for line in markdown.splitlines() if line.startswith("- Paper numbers")]
     # A sentence shared by several rows is printed once, naming the rows when not all share it.
@@ -232,7 +234,7 @@ def test_at_equal_seeds_a_rerun_in_another_configuration_shows_and_the_earlier_i
     for run in rerun:
         run.rename(run.with_name(run.name + "-e100"))
     rerun = _rows({"cnn": [run.with_name(run.name + "-e100") for run in rerun]})
-    [cnn, _] = tables.keep_earlier_results(rerun, earlier)
+    [cnn, _] = keep_earlier_results(rerun, earlier)
     assert cnn["test_accuracy"][0] == pytest.approx(0.75)
     assert [o["test_accuracy"][0] for o in cnn["other_configurations"]] == [pytest.approx(0.70)]
 
@@ -243,7 +245,7 @@ def test_seeds_of_one_configuration_trained_in_different_sittings_make_one_run_s
     first = _rows({"cnn": [_run(tmp_path / "a", "cnn", s, 0.70 + s / 100) for s in (1, 2)]})
     later_argv = COMMAND + ["--seeds=3"]
     third = _rows({"cnn": [_run(tmp_path / "b", "cnn", 3, 0.80, argv=later_argv)]})
-    [cnn, _] = tables.keep_earlier_results(third, first)
+    [cnn, _] = keep_earlier_results(third, first)
     assert cnn["seeds"] == [1, 2, 3] and cnn["runs"] == 3
     assert cnn["test_accuracy"][0] == pytest.approx((0.71 + 0.72 + 0.80) / 3)
     assert cnn["test_accuracy"][1] == pytest.approx(np.std([0.71, 0.72, 0.80], ddof=1))
@@ -253,16 +255,16 @@ def test_seeds_of_one_configuration_trained_in_different_sittings_make_one_run_s
     assert "other_configurations" not in cnn
     # Rendered again from the record alone, and after a rerun of seed 3, still three seeds.
     record = json.loads(json.dumps([cnn, _]))
-    [again, _] = tables.keep_earlier_results(_rows({}), record)
+    [again, _] = keep_earlier_results(_rows({}), record)
     assert again["seeds"] == [1, 2, 3]
     rerun = _rows({"cnn": [_run(tmp_path / "c", "cnn", 3, 0.74)]})
-    [cnn, _] = tables.keep_earlier_results(rerun, record)
+    [cnn, _] = keep_earlier_results(rerun, record)
     assert cnn["test_accuracy"][0] == pytest.approx((0.71 + 0.72 + 0.74) / 3)
     # A run set recorded before per-seed results cannot be joined: other seeds stay beside it.
     before = [{k: v for k, v in row.items() if k != "per_seed"} for row in first]
-    [cnn, _] = tables.keep_earlier_results(third, before)
+    [cnn, _] = keep_earlier_results(third, before)
     assert cnn["seeds"] == [1, 2] and cnn["other_configurations"][0]["seeds"] == [3]
     # Another configuration is not joined: it stays a run set of its own.
     capped = _rows({"cnn": [_run(tmp_path / "d", "cnn", 4, 0.6, cap=3, argv=CAPPED)]})
-    [cnn, _] = tables.keep_earlier_results(capped, record)
+    [cnn, _] = keep_earlier_results(capped, record)
     assert cnn["seeds"] == [1, 2, 3] and cnn["other_configurations"][0]["seeds"] == [4]

@@ -17,12 +17,13 @@ from gcnn_match.data import registry as data_registry
 from gcnn_match.data.experiment_data import apply_scale, text_policy
 from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
 from gcnn_match.experiments import registry
+from gcnn_match.files import write_json
 from gcnn_match.models.registry import ModelInputs, build_model
 from gcnn_match.reporting import run_figures
 from gcnn_match.reporting.figure_pairs import UNKNOWN_MARK, encode_pair
 from gcnn_match.training.loop import model_input_shapes, run_experiment
 from gcnn_match.training.predict import SavedModel
-from gcnn_match.training.run_dir import RunDirectory, environment_record, write_json
+from gcnn_match.training.run_dir import RunDirectory, environment_record
 
 # Trains or runs real processes: left out of `make test-fast`.
 pytestmark = pytest.mark.slow

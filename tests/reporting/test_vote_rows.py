@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 
+from gcnn_match.evidence.runs import collect
 from gcnn_match.experiments import registry
 from gcnn_match.reporting import tables
 from tests.reporting.finished_runs import finished_run
@@ -28,7 +29,7 @@ def test_vote_row_reports_the_majority_of_its_members(tmp_path):
     predicted = [np.where(rng.random(40) < 0.7, gold, 1 - gold) for _ in range(5)]
     dirs = [finished_run(tmp_path, s + 1, gold, p) for s, p in enumerate(predicted)]
     vote = registry.get("coin/lcqmc/coin_ensemble")
-    [row] = tables.collect([vote], {vote.name: dirs})
+    [row] = collect([vote], {vote.name: dirs})
 
     majority = (np.sum(predicted, axis=0) >= 3).astype(int)  # 5 voters: no ties
     assert row["test_accuracy"][0] == np.mean(majority == gold)
@@ -43,7 +44,7 @@ def test_vote_row_waits_for_all_members(tmp_path):
     gold = np.array([0, 1, 1])
     dirs = [finished_run(tmp_path, s, gold, gold) for s in (1, 2)]
     vote = registry.get("coin/lcqmc/coin_ensemble")
-    [row] = tables.collect([vote], {vote.name: dirs})
+    [row] = collect([vote], {vote.name: dirs})
     assert row["runs"] == 0 and "not run" in tables.render_markdown([row])
 
 
@@ -60,7 +61,7 @@ def test_table_names_the_command_that_trained_each_run(tmp_path):
         ]
         (run / "environment.json").write_text(json.dumps({"argv": argv}), "utf-8")
     single = registry.get("coin/lcqmc/coin_ours")
-    [row] = tables.collect([single], {single.name: dirs})
+    [row] = collect([single], {single.name: dirs})
     text = tables.render_markdown([row], command="python experiments/reproduce.py --report_only")
     assert "Rendered by `python experiments/reproduce.py --report_only`" in text
     for seed in (1, 2):

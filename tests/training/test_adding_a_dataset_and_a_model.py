@@ -45,10 +45,7 @@ def _register_toy_pairs(data_dir):
             name="toy_pairs",
             description="Colour pairs written by this test.",
             task="classification",
-            language="en",
             labels=("different", "same"),
-            homepage="",
-            licence="",
             splits={
                 split: (FileSpec(f"toy_pairs/{split}.tsv", "pair_label_tsv", how_to_get="test"),)
                 for split in SPLITS

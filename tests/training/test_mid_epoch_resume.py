@@ -11,9 +11,10 @@ from gcnn_match.data.example import Example
 from gcnn_match.data.pipeline import PairEncoder, tokenize_examples, training_dataset
 from gcnn_match.data.tokenizers import TextPolicy
 from gcnn_match.experiments import registry
+from gcnn_match.files import read_json, write_json
 from gcnn_match.training import loop
 from gcnn_match.training.monitor import RunMonitor
-from gcnn_match.training.run_dir import RunDirectory, read_json, write_json
+from gcnn_match.training.run_dir import RunDirectory
 
 
 def test_a_resume_inside_an_epoch_fits_the_rest_of_it_alone_then_the_other_epochs():

@@ -4,8 +4,9 @@ import keras
 import numpy as np
 import pytest
 
+from gcnn_match.files import read_json, write_json
 from gcnn_match.training.monitor import RunMonitor
-from gcnn_match.training.run_dir import RunDirectory, read_json, write_json
+from gcnn_match.training.run_dir import RunDirectory
 
 
 def _model(learning_rate=0.1):

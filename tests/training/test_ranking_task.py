@@ -208,10 +208,11 @@ def test_yahoo_split_reads_the_builders_layout(tmp_path):
 
 @pytest.mark.slow
 def test_report_table_shows_map_mrr_and_p_at_1(wikiqa_run):
+    from gcnn_match.evidence.runs import collect
     from gcnn_match.reporting import tables
 
     config, run_dir, metrics = wikiqa_run
-    rows = tables.collect([registry.get(config.name)], {config.name: [run_dir]})
+    rows = collect([registry.get(config.name)], {config.name: [run_dir]})
     assert rows[0]["test_map"] == (metrics["test_map"], 0.0)
     markdown = tables.render_markdown(rows)
     assert "ours: test map | Δ | paper: test mrr" in markdown

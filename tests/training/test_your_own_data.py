@@ -107,10 +107,7 @@ def registered_run(tmp_path_factory):
         name="colours",
         description="Colour pairs written by this test.",
         task="classification",
-        language="en",
         labels=("different", "same"),
-        homepage="",
-        licence="",
         splits={
             split: (FileSpec(f"colours/{split}.tsv", "pair_label_tsv", how_to_get="test"),)
             for split in ("train", "dev", "test")

@@ -39,10 +39,9 @@ import numpy as np
 import pandas as pd
 
 from gcnn_match.data import registry as data_registry
-from gcnn_match.files import write_atomic
+from gcnn_match.files import read_json, write_atomic
 from gcnn_match.training.ensemble import majority_vote, read_predictions
 from gcnn_match.training.metrics import question_scores, rankable_questions
-from gcnn_match.training.run_dir import read_json
 
 COLUMNS = (
     "row",

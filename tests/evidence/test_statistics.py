@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from gcnn_match.reporting.statistics import compare_ratio, compare_rows, verdict
+from gcnn_match.evidence.statistics import compare_ratio, compare_rows, verdict
 
 
 def _normal_cdf(x):
@@ -195,7 +195,7 @@ def test_a_ratio_needs_two_positive_repeats_per_row(values, message):
 
 def test_the_module_imports_without_tensorflow():
     code = (
-        "import sys, gcnn_match.reporting.statistics; "
+        "import sys, gcnn_match.evidence.statistics; "
         "assert not {'tensorflow', 'keras', 'jax', 'torch'} & set(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

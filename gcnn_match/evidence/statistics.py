@@ -18,7 +18,7 @@ Resampling both levels is the two-stage bootstrap for hierarchical data of Davis
 (1997, §3.8); as seeds and examples are crossed (every seed sees every example) it is Owen's
 (2007) pigeonhole bootstrap, which is slightly conservative. Bouthillier et al. (2021,
 "Accounting for variance in machine learning benchmarks") show why the seed level matters.
-In simulations (tests/reporting/test_statistics.py) the 95% interval covers the true Δ in about
+In simulations (tests/evidence/test_statistics.py) the 95% interval covers the true Δ in about
 95% of experiments when seed noise and test-set noise are of similar size; with 5 seeds and seed
 noise several times the test-set noise it covers about 85%, since a bootstrap over a few seeds
 understates their spread (the bootstrap variance of a mean of S values is (S − 1)/S of the
@@ -30,7 +30,7 @@ one seed in a row that row's seed variance is left out entirely, and the result 
 quantities) of A and B, with the percentile interval of a bootstrap that resamples each row's
 repeats (timed steps or batches) independently. That is the bootstrap for two independent
 samples (Efron & Tibshirani 1993, §8.3): right when A and B were timed in separate runs, as the
-benchmarks time rows. In simulations (tests/reporting/test_statistics.py) it covers the true
+benchmarks time rows. In simulations (tests/evidence/test_statistics.py) it covers the true
 ratio in about 93-95% of experiments from 10 repeats a row on, and in about 85% with 5 (a
 percentile interval has no small-sample widening). Where both rows ran on the same batches,
 the step-to-step variation of the batches' lengths is common to both and is counted twice: the

@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
-from gcnn_match.reporting.curves import FIGURE_NAME, training_curves, write_run_curves
-from gcnn_match.training.run_dir import RunDirectory, write_json
+from gcnn_match.files import write_json
+from gcnn_match.reporting.training_curves import FIGURE_NAME, training_curves, write_run_curves
+from gcnn_match.training.run_dir import RunDirectory
 
 REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gcnn_match.claims import records
+from gcnn_match.evidence import predictions
 from gcnn_match.experiments import planning, registry
 from gcnn_match.training.metrics import ranking_metrics
 
@@ -70,15 +70,15 @@ def _classification(gold, predicted, uids=None):
     ],
 )
 def test_which_split_and_column_hold_a_metric(metric, expected):
-    assert records.split_and_column(metric) == expected
+    assert predictions.split_and_column(metric) == expected
 
 
 def test_a_classification_run_gives_one_line_per_labelled_test_example(tmp_path):
     test = _classification(["same", "different", ""], ["same", "same", "different"])
     dev = _classification(["same"], ["same"])
     run = _run(tmp_path, 3, {"test": test, "dev": dev})
-    lines = records.run_lines(registry.get("gcnn/quora/gcnn"), run)
-    assert list(lines.columns) == list(records.COLUMNS)
+    lines = predictions.run_lines(registry.get("gcnn/quora/gcnn"), run)
+    assert list(lines.columns) == list(predictions.COLUMNS)
     # Only the split the row reports (test), without the unlabelled example.
     assert lines[["split", "uid", "gold", "predicted", "correct"]].values.tolist() == [
         ["test", "u0", "same", "same", 1],
@@ -92,13 +92,13 @@ def test_a_classification_run_gives_one_line_per_labelled_test_example(tmp_path)
 def test_an_unfinished_run_gives_nothing(tmp_path):
     run = _run(tmp_path, 1, {"test": _classification(["same"], ["same"])})
     (run / "metrics.json").unlink()
-    assert records.run_lines(registry.get("gcnn/quora/gcnn"), run) is None
+    assert predictions.run_lines(registry.get("gcnn/quora/gcnn"), run) is None
 
 
 def test_multinli_rows_record_both_dev_splits(tmp_path):
     text = _classification(["same"], ["same"])
     run = _run(tmp_path, 1, {"dev": text, "dev_mismatched": text, "test": text})
-    lines = records.run_lines(registry.get("gcnn/multinli/gcnn"), run)
+    lines = predictions.run_lines(registry.get("gcnn/multinli/gcnn"), run)
     assert sorted(set(lines["split"])) == ["dev", "dev_mismatched"]
 
 
@@ -113,7 +113,7 @@ def test_a_ranking_run_gives_each_questions_scores(tmp_path):
         for i, (q, y, s) in enumerate(zip(questions, labels, scores))
     ]
     run = _run(tmp_path, 1, {"test": "\n".join(rows) + "\n"}, task="ranking", labels=("0", "1"))
-    lines = records.run_lines(registry.get("clstm/wikiqa/lc_lstms"), run)
+    lines = predictions.run_lines(registry.get("clstm/wikiqa/lc_lstms"), run)
     expected = ranking_metrics(questions, scores, labels)
     assert len(lines) == expected["num_groups"]
     assert lines["correct"].mean() == pytest.approx(expected["p@1"])
@@ -130,11 +130,11 @@ def test_a_vote_row_records_the_majority_of_its_five_members_as_seed_0(tmp_path)
         for seed, p in enumerate(predicted, 1)
     ]
     vote = registry.get("coin/quora/coin_ensemble")
-    lines = records.table_lines([vote], {vote.name: members})
+    lines = predictions.table_lines([vote], {vote.name: members})
     majority = np.where((np.array(predicted) == "same").sum(axis=0) >= 3, "same", "different")
     assert lines["predicted"].tolist() == majority.tolist()
     assert set(lines["seed"]) == {0} and set(lines["config"]) == {"low-resource-e300-vote"}
-    assert records.table_lines([vote], {vote.name: members[:4]}) is None
+    assert predictions.table_lines([vote], {vote.name: members[:4]}) is None
 
 
 def _lines(row, seed, config="low-resource-e300", correct=(1, 0)):
@@ -153,24 +153,24 @@ def _lines(row, seed, config="low-resource-e300", correct=(1, 0)):
             "average_precision": np.nan,
             "reciprocal_rank": np.nan,
         }
-    )[list(records.COLUMNS)]
+    )[list(predictions.COLUMNS)]
 
 
 def test_the_record_reads_back_as_written_and_rewrites_to_the_same_bytes(tmp_path):
-    path = records.record_path(tmp_path, "gcnn-quora", "low-resource")
+    path = predictions.record_path(tmp_path, "gcnn-quora", "low-resource")
     assert path == tmp_path / "predictions" / "gcnn-quora-low-resource.csv.gz"
     frame = pd.concat(
         [_lines("gcnn/quora/gcnn", 1), _lines("gcnn/quora/cnn", 2, correct=(0, 0))],
         ignore_index=True,
     )
     frame.loc[0, "uid"] = "NA"  # an id pandas would read as missing by default
-    records.write_record(path, frame)
+    predictions.write_record(path, frame)
     first = path.read_bytes()
-    again = records.read_record(path)
+    again = predictions.read_record(path)
     pd.testing.assert_frame_equal(again, frame, check_dtype=False)
-    records.write_record(path, again)
+    predictions.write_record(path, again)
     assert path.read_bytes() == first
-    assert records.read_record(tmp_path / "none.csv.gz").empty
+    assert predictions.read_record(tmp_path / "none.csv.gz").empty
 
 
 def test_a_rerun_replaces_its_lines_and_other_runs_stay(tmp_path):
@@ -180,8 +180,8 @@ def test_a_rerun_replaces_its_lines_and_other_runs_stay(tmp_path):
     )
     rerun = _lines("gcnn/quora/gcnn", 2, correct=(0, 0))
     capped = _lines("gcnn/quora/gcnn", 2, config="low-resource-e300-epochs6")
-    merged = records.merge(earlier, pd.concat([rerun, capped], ignore_index=True))
-    runs = merged.groupby(records.RUN_KEY, sort=False)["correct"].apply(list).to_dict()
+    merged = predictions.merge(earlier, pd.concat([rerun, capped], ignore_index=True))
+    runs = merged.groupby(predictions.RUN_KEY, sort=False)["correct"].apply(list).to_dict()
     assert runs == {
         ("gcnn/quora/cnn", 1, "low-resource-e300"): [1, 0],
         ("gcnn/quora/gcnn", 1, "low-resource-e300"): [1, 0],
@@ -195,11 +195,11 @@ def test_rows_trained_by_separate_commands_accumulate_in_the_table_record(tmp_pa
     text = _classification(["same", "same"], ["same", "different"])
     first = {gcnn.name: [_run(tmp_path / "gcnn", 1, {"test": text})]}
     second = {cnn.name: [_run(tmp_path / "cnn", 1, {"test": text})], gcnn.name: []}
-    path = records.update_table_record(tmp_path, "gcnn-quora", "low-resource", [gcnn], first)
-    records.update_table_record(tmp_path, "gcnn-quora", "low-resource", [gcnn, cnn], second)
-    assert sorted(set(records.read_record(path)["row"])) == [cnn.name, gcnn.name]
+    path = predictions.update_table_record(tmp_path, "gcnn-quora", "low-resource", [gcnn], first)
+    predictions.update_table_record(tmp_path, "gcnn-quora", "low-resource", [gcnn, cnn], second)
+    assert sorted(set(predictions.read_record(path)["row"])) == [cnn.name, gcnn.name]
     nothing = {cnn.name: [tmp_path / "never-ran"]}
-    assert records.update_table_record(tmp_path, "x", "low-resource", [cnn], nothing) is None
+    assert predictions.update_table_record(tmp_path, "x", "low-resource", [cnn], nothing) is None
 
 
 def _reproduce(tmp_path, *flags):
@@ -227,7 +227,7 @@ def test_reproduce_records_the_finished_runs_of_the_table_it_renders(tmp_path):
         _finished_run(run, 1, {"test": text})
     done = _reproduce(tmp_path, "--table=gcnn-quora", "--report_only")
     assert done.returncode == 0, done.stderr
-    lines = records.read_record(records.record_path(results, "gcnn-quora", "low-resource"))
+    lines = predictions.read_record(predictions.record_path(results, "gcnn-quora", "low-resource"))
     assert sorted(set(lines["row"])) == ["gcnn/quora/cnn", "gcnn/quora/gcnn"]
     assert lines["correct"].tolist() == [1, 0, 1, 0]
 

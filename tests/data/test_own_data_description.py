@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from gcnn_match.data import registry, user_dataset
-from gcnn_match.data.readers import read_pairs
+from gcnn_match.data import own_data, registry
+from gcnn_match.data.own_data import DescriptionError, describe
+from gcnn_match.data.own_data_reader import read_pairs
 from gcnn_match.data.registry import DatasetSpec, read_split
-from gcnn_match.data.user_dataset import DescriptionError, describe
 
 HEADER = "question1\tquestion2\tis_duplicate\n"
 PAIRS = "how old are you\twhat is your age\t1\nwhere is it\twhen is it\t0\n"
@@ -59,14 +59,14 @@ def test_named_columns_resolve_per_file_and_the_labels_come_from_training(tmp_pa
 
 
 def test_auto_header_by_label_and_labels_sorted_numbers_by_value(tmp_path):
-    train = _write(tmp_path, "t.tsv", "a\tb\tstars\nx\ty\t10\nu\tv\t2\nw\tz\t2\n")
+    train = _write(tmp_path, "t.tsv", "a\tb\tstars\nx\ty\t10\nu\tv\t2\nw\tz\t2\nq\tr\t10\n")
     spec, [note] = _describe(train, name="stars")
     assert spec.labels == ("2", "10")
     assert note.endswith(
         "line 1 is a header: its label field 'stars' is not a label "
         "(--header=no reads it as a pair)"
     )
-    plain = _write(tmp_path, "p.tsv", "x\ty\tno\nu\tv\tyes\nw\tz\tno\n")
+    plain = _write(tmp_path, "p.tsv", "x\ty\tno\nu\tv\tyes\nw\tz\tno\ns\tt\tyes\n")
     spec, [note] = _describe(plain, name="plain")
     assert (
         spec.labels == ("no", "yes") and "read as a pair: its label field 'no' is a label" in note
@@ -75,6 +75,36 @@ def test_auto_header_by_label_and_labels_sorted_numbers_by_value(tmp_path):
     # Declared, the header is not judged and nothing is printed.
     spec, notes = _describe(plain, name="declared", header="no", labels=["yes", "no"])
     assert spec.labels == ("yes", "no") and notes == []
+
+
+def _pairs(labels):
+    return "".join(f"q{i}\tr{i}\t{label}\n" for i, label in enumerate(labels))
+
+
+def test_a_rare_inferred_label_is_named_with_its_line_and_the_way_to_refuse_it(tmp_path):
+    labels = [str(i % 2) for i in range(200)]
+    labels[56] = "maybe"  # a typo on line 57
+    train = _write(tmp_path, "train.tsv", _pairs(labels))
+    spec, [header, warning] = _describe(train, name="typo")
+    assert spec.labels == ("0", "1", "maybe") and "read as a pair" in header
+    assert warning == (
+        f"warning: {train}:57: the label 'maybe' is on 1 of 200 lines, and becomes a class of "
+        "its own (labels: 0, 1, maybe); if it is a mistake, correct the line, or refuse it with "
+        "--labels=0,1"
+    )
+    with pytest.raises(DescriptionError, match=f"--labels: {train}:57: label 'maybe' is not one"):
+        _describe(train, name="typo", labels=["0", "1"])
+    # On more than one line but under 1% of them: named at its first line.
+    labels = [str(i % 2) for i in range(300)]
+    labels[9] = labels[250] = "2"
+    spec, [_, warning] = _describe(_write(tmp_path, "few.tsv", _pairs(labels)), name="few")
+    assert spec.labels == ("0", "1", "2")
+    assert warning.startswith(f"warning: {tmp_path / 'few.tsv'}:10: the label '2' is on 2 of 300")
+    # 1% of the lines or more, or no label more common: nothing to warn of.
+    labels[100] = "2"
+    _, notes = _describe(_write(tmp_path, "some.tsv", _pairs(labels)), name="some")
+    _, tiny = _describe(_write(tmp_path, "tiny.tsv", _pairs(["0", "1"])), name="tiny")
+    assert not [note for note in notes + tiny if note.startswith("warning")]
 
 
 def test_jsonl_keys_and_a_ranking_dataset(tmp_path):
@@ -185,10 +215,13 @@ def test_a_description_file_round_trips_with_paths_relative_to_it(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     spec, _ = _describe(_write(data, "train.tsv", HEADER + PAIRS), name="mine")
-    path = user_dataset.save(spec, tmp_path / "descriptions" / "mine.json")
+    path = own_data.save(spec, tmp_path / "descriptions" / "mine.json")
     saved = json.loads(path.read_text())
     assert saved["splits"]["train"][0]["path"] == "../data/train.tsv"
-    assert user_dataset.load(path) == spec
+    assert own_data.load(path) == spec
+    # Keys that nothing reads (registry.UNREAD_KEYS) are no mistake.
+    path.write_text(json.dumps({**saved, "language": "en", "licence": ""}))
+    assert own_data.load(path) == spec
 
 
 LOAD_MISTAKES = [
@@ -221,11 +254,11 @@ def test_a_description_file_that_does_not_parse_says_where_and_how_to_fix_it(
 ):
     path = _write(tmp_path, "mine.json", text)
     with pytest.raises(DescriptionError) as error:
-        user_dataset.load(path)
+        own_data.load(path)
     assert str(error.value).startswith("--dataset_file: " + message.format(path=path))
     assert str(error.value).endswith("fix it, or write it again with train.py --write_dataset_file")
     with pytest.raises(DescriptionError, match="--dataset_file: .*absent.json: no such file"):
-        user_dataset.load(tmp_path / "absent.json")
+        own_data.load(tmp_path / "absent.json")
 
 
 def test_input_layout_is_the_training_file_s_unless_flags_say_otherwise(tmp_path):
@@ -236,16 +269,16 @@ def test_input_layout_is_the_training_file_s_unless_flags_say_otherwise(tmp_path
         columns=["x", "y", "l"],
     )
     names = {"a": "x", "b": "y", "label": "l"}
-    assert user_dataset.input_layout(spec, {"fmt": None}) == {
+    assert own_data.input_layout(spec, {"fmt": None}) == {
         "fmt": "csv",
         "a": 0,
         "b": 1,
         "label": 2,
         "column_names": names,
     }
-    assert user_dataset.input_layout(spec, {"a": 3}) == {"fmt": "csv", "a": 3, "b": 1, "label": 2}
+    assert own_data.input_layout(spec, {"a": 3}) == {"fmt": "csv", "a": 3, "b": 1, "label": 2}
     quora = registry.get_dataset("quora")
-    assert user_dataset.input_layout(quora, {}) == user_dataset.PLAIN_INPUT
+    assert own_data.input_layout(quora, {}) == own_data.PLAIN_INPUT
 
 
 def test_the_generic_path_reads_the_sick_mirror_as_the_registered_reader(shared_data):

@@ -9,9 +9,10 @@ import sys
 import numpy as np
 import pytest
 
-from gcnn_match.claims import assess, report
+from gcnn_match.claims import assess
 from gcnn_match.claims.registry import select
 from gcnn_match.data import registry as datasets
+from gcnn_match.reporting import claims_report
 from tests.claims.synthetic_records import row_lines, write_lines
 
 GCNN_BEATS_CNN = ("gcnn/quora/gcnn", "gcnn/quora/cnn", "test_accuracy")
@@ -132,7 +133,7 @@ def test_a_row_short_of_five_seeds_is_not_run_yet_with_the_command_for_the_rest(
     assert outcome.command.endswith(
         "--rows=gcnn,cnn --scale=low-resource --seeds=1,2,3,4,5 --epochs=6"
     )
-    cell = report.render_markdown([outcome], "make claims")
+    cell = claims_report.render_markdown([outcome], "make claims")
     assert "not run (2 vs 5 of 5 seeds so far; configs differ: " in cell
 
 
@@ -183,7 +184,7 @@ def test_not_run_claims_name_the_data_missing_from_the_folder_checked(tmp_path):
     # The commands read the folder checked.
     assert quora.command.endswith(f" --data_dir={data_dir}")
     assert multinli.command.endswith(f" --data_dir={data_dir}")
-    text = report.render_markdown([quora, multinli], "make claims", data_dir=data_dir)
+    text = claims_report.render_markdown([quora, multinli], "make claims", data_dir=data_dir)
     assert "| not run | of which data missing |" in text and "| GCNN | 0 | 0 | 0 | 2 | 1 |" in text
     assert f"no file in `{data_dir}`, the data folder checked" in text
     assert f"| not run (data missing: {multinli.missing_data}): `{multinli.command}` |" in text
@@ -191,7 +192,7 @@ def test_not_run_claims_name_the_data_missing_from_the_folder_checked(tmp_path):
     unchecked = assess.assess(claims, tmp_path / "results")
     assert [o.missing_data for o in unchecked] == ["", ""]
     assert "--data_dir" not in unchecked[1].command
-    assert "data missing" not in report.render_markdown(unchecked, "make claims")
+    assert "data missing" not in claims_report.render_markdown(unchecked, "make claims")
 
 
 def _floor_record(results_dir, table, majority, tfidf_lr, scale="low-resource"):
@@ -227,7 +228,7 @@ def test_each_difference_says_where_its_rows_lie_against_the_floors(tmp_path):
     )
     # The verdict rule ignores the floors.
     assert outcome.verdict == no_floor.verdict == "confirmed"
-    text = report.render_markdown(assess.assess(select("GCNN"), tmp_path), "make claims")
+    text = claims_report.render_markdown(assess.assess(select("GCNN"), tmp_path), "make claims")
     assert "| A, B vs floors | verdict |" in text
     [line] = [row for row in text.splitlines() if row.startswith("| 1 |")]
     assert "| low-resource | A 9" in line
@@ -280,7 +281,7 @@ def test_time_ratios_get_an_interval_over_the_recorded_steps(tmp_path):
     _bench(tmp_path, {name: values[:5] for name, values in steps.items()})
     [few] = assess.assess([_claim(ESIM_SLOWER)], tmp_path)
     assert few.note == "under 10 timed steps in a row: the interval may be too narrow"
-    text = report.render_markdown([slower, faster], "make claims")
+    text = claims_report.render_markdown([slower, faster], "make claims")
     assert f"| {slower.estimate:.2f}× [{slower.low:.2f}×, {slower.high:.2f}×] |" in text
 
 
@@ -312,7 +313,9 @@ def test_the_markdown_counts_and_lists_every_claim(tmp_path):
     write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9), row_lines(b, 0.7))
     claims = select("GCNN")
     outcomes = assess.assess(claims, tmp_path)
-    text = report.render_markdown(outcomes, "make claims", {"GCNN": "figures/claims-gcnn.png"})
+    text = claims_report.render_markdown(
+        outcomes, "make claims", {"GCNN": "figures/claims-gcnn.png"}
+    )
     assert "| GCNN | 1 | 0 | 0 | 20 |" in text
     assert "| ATTCONV | 0 | 0 | 0 | 0 |" in text
     assert "![GCNN: our Δ beside the paper's](figures/claims-gcnn.png)" in text
@@ -331,7 +334,9 @@ def test_the_forest_plot_is_written(tmp_path):
     a, b = GCNN_BEATS_CNN[:2]
     write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9), row_lines(b, 0.7))
     outcomes = assess.assess(select("GCNN"), tmp_path)
-    path = report.plot_forest(outcomes, report.figure_path(tmp_path / "figures", "GCNN"), "GCNN")
+    path = claims_report.plot_forest(
+        outcomes, claims_report.figure_path(tmp_path / "figures", "GCNN"), "GCNN"
+    )
     assert path.name == "claims-gcnn.png"
     assert path.read_bytes().startswith(b"\x89PNG") and path.stat().st_size > 10_000
 

@@ -1,19 +1,20 @@
 """A dataset of your own, described by its files: tsv / csv / jsonl sentence pairs read by the
-generic column reader (`readers.read_pairs`), with no code.
+generic column reader (`own_data_reader.read_pairs`), with no code.
 
 `describe` turns train.py's description (--train_file, --columns, --labels...) into a
 `DatasetSpec`. Every file is read once, before anything trains: its columns are resolved to
 0-based indices (a name is looked up in the file's header), its header line is decided
-(declared, or `auto`: `readers.header_decision`) and the decision printed, the labels are
-inferred from the training file (sorted) or checked against the given ones, and every label of
-the other files is checked against them. A mistake stops there with the flag, the file, the
-line and the fix (`DescriptionError`).
+(declared, or `auto`: `own_data_reader.header_decision`) and the decision printed, the labels
+are inferred from the training file (sorted; a rare one is named in a warning) or checked
+against the given ones, and every label of the other files is checked against them. A mistake
+stops there with the flag, the file, the line and the fix (`DescriptionError`).
 
 The spec is then a dataset like the registered ones: a run records it (dataset.json in the run
 directory), so predict.py and evaluate.py read it in a fresh process; `save` and `load` keep it
 in a file of your own (--dataset_file=mine.json), whose paths are relative to that file.
 """
 
+import collections
 import dataclasses
 import json
 import os
@@ -22,25 +23,23 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from gcnn_match.data import registry
-from gcnn_match.data.readers import (
+from gcnn_match.data.own_data_reader import (
     FORMATS,
-    READERS,
-    ReaderError,
     header_decision,
     header_note,
     is_number,
     parse_column,
     read_records,
 )
-from gcnn_match.data.registry import DatasetSpec, FileSpec
+from gcnn_match.data.readers import READERS
+from gcnn_match.data.reading import ReaderError
+from gcnn_match.data.registry import UNREAD_KEYS, DatasetSpec, FileSpec
 from gcnn_match.files import write_text_atomic
 
 SPLIT_FLAGS = {"train": "--train_file", "dev": "--dev_file", "test": "--test_file"}
 HEADERS = {"yes": True, "no": False, "auto": "auto"}
-# The reader options a file of the description may set (`readers.read_pairs` arguments).
+# The reader options a file of the description may set (`own_data_reader.read_pairs` arguments).
 _COLUMN_OPTIONS = {"fmt", "a", "b", "label", "group", "uid", "header", "column_names", "delimiter"}
-# What a description written by hand may leave out.
-_OPTIONAL_TEXT = {"description": "", "language": "", "homepage": "", "licence": ""}
 _NAME = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
@@ -161,6 +160,32 @@ def _check_labels(flag, path, values, labels, given):
         )
 
 
+# A label inferred from the training file (--labels=auto) that one line, or under this share of
+# the lines, carries while another label is more common is more likely a typo than a class: it
+# is named in a warning.
+RARE_LABEL_SHARE = 0.01
+
+
+def _warn_of_rare_labels(path, values, labels, log):
+    """Logs a warning for each rare label of `values` ((line, label) pairs): its first line,
+    how many lines carry it, and the --labels that would refuse it."""
+    counts = collections.Counter(value for _, value in values)
+    most = max(counts.values())
+    first_line = {}
+    for lineno, value in values:
+        first_line.setdefault(value, lineno)
+    for label in labels:
+        rare = counts[label] == 1 or counts[label] < RARE_LABEL_SHARE * len(values)
+        if not rare or counts[label] == most:
+            continue
+        others = ",".join(other for other in labels if other != label)
+        log(
+            f"warning: {path}:{first_line[label]}: the label {label!r} is on {counts[label]} of "
+            f"{len(values)} lines, and becomes a class of its own (labels: {', '.join(labels)}); "
+            f"if it is a mistake, correct the line, or refuse it with --labels={others}"
+        )
+
+
 def _default_name(train_file: pathlib.Path) -> str:
     return train_file.resolve().parent.name
 
@@ -244,6 +269,7 @@ def describe(
         is_header = _is_header(path, fmt, wanted, header, records[0], judge, log)
         if known is None:
             known = sorted_labels(v for _, v in values[is_header:])
+            _warn_of_rare_labels(path, values[is_header:], known, log)
         if len(records) == is_header:
             raise DescriptionError(flag, f"{path}: no pairs after the header line")
         _check_labels(flag, path, values[is_header:], known, given is not None)
@@ -273,10 +299,7 @@ def describe(
         name=name,
         description=f"your own pairs ({', '.join(str(p) for p in files.values() if p)})",
         task=task,
-        language="",
         labels=known,
-        homepage="",
-        licence="",
         splits=splits,
         positive_label=1 if task == "ranking" else None,
         official_splits=("train", "dev" if dev_file else "holdout", "test" if test_file else None),
@@ -296,10 +319,10 @@ def save(spec: DatasetSpec, path) -> pathlib.Path:
     return path
 
 
-def _check_keys(where: str, values, allowed, required=()) -> None:
+def _check_keys(where: str, values, allowed, required=(), ignored=()) -> None:
     if not isinstance(values, Mapping):
         raise ValueError(f"{where} must be a JSON object, not {type(values).__name__}")
-    unknown = sorted(set(values) - set(allowed))
+    unknown = sorted(set(values) - set(allowed) - set(ignored))
     if unknown:
         raise ValueError(f"{where}: unknown key {unknown[0]!r} (keys: {', '.join(allowed)})")
     missing = [key for key in required if key not in values]
@@ -313,6 +336,7 @@ def _check_structure(values) -> None:
         values,
         DatasetSpec.__dataclass_fields__,
         ("name", "task", "labels", "splits"),
+        ignored=UNREAD_KEYS,
     )
     if not isinstance(values["splits"], Mapping) or not values["splits"]:
         raise ValueError('"splits" must map split names to lists of files')
@@ -360,7 +384,7 @@ def load(path, flag: str = "--dataset_file") -> DatasetSpec:
         raise DescriptionError(flag, f"{path}: not UTF-8 ({error.reason}); {fix}") from None
     try:
         _check_structure(values)
-        spec = DatasetSpec.from_dict({**_OPTIONAL_TEXT, **values})
+        spec = DatasetSpec.from_dict(values)
     except (TypeError, ValueError) as error:
         raise DescriptionError(flag, f"{path}: {error}; {fix}") from None
     folder = path.resolve().parent
@@ -376,7 +400,7 @@ PLAIN_INPUT = {"fmt": "tsv", "a": 0, "b": 1, "label": 2}
 
 
 def input_layout(spec: DatasetSpec, given: Mapping[str, object]) -> dict:
-    """How predict.py / evaluate.py read a file for a run on `spec` (`readers.read_pairs`
+    """How predict.py / evaluate.py read a file for a run on `spec` (`own_data_reader.read_pairs`
     arguments): like the run's training file when the column reader reads it (its format,
     columns and header names), else as `PLAIN_INPUT`; the format and columns that `given`
     sets (None: unset) describe the file instead, with its format the training file's and

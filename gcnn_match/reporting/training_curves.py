@@ -11,8 +11,9 @@ import math
 
 from matplotlib.figure import Figure
 
+from gcnn_match.files import read_json
 from gcnn_match.reporting.heatmaps import save_png
-from gcnn_match.training.run_dir import RunDirectory, read_json
+from gcnn_match.training.run_dir import RunDirectory
 
 FIGURE_NAME = "training_curves.png"
 
