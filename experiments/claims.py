@@ -22,7 +22,7 @@ from absl import app, flags
 
 from gcnn_match import cli
 from gcnn_match.claims import assess, registry
-from gcnn_match.experiments.config import SCALES
+from gcnn_match.config.experiment import SCALES
 from gcnn_match.files import write_text_atomic
 from gcnn_match.reporting import claims_report
 

@@ -23,9 +23,9 @@ from absl import app, flags
 
 from gcnn_match import cli
 from gcnn_match.claims import assess, readings
+from gcnn_match.config.experiment import SCALES
 from gcnn_match.evidence import predictions
 from gcnn_match.experiments import registry
-from gcnn_match.experiments.config import SCALES
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("table", None, "Table id, e.g. c-lstms-snli (see reproduce.py --list).")

@@ -25,9 +25,10 @@ from absl import app, flags
 
 from gcnn_match import cli
 from gcnn_match.claims import learning_curves as curve_records
+from gcnn_match.config import overrides
 from gcnn_match.data.experiment_data import check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
-from gcnn_match.experiments import curves, driver, overrides
+from gcnn_match.experiments import curves, driver
 from gcnn_match.files import read_json
 from gcnn_match.reporting import learning_curves as report
 from gcnn_match.reporting.marked_sections import update_section

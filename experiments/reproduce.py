@@ -13,7 +13,7 @@ time left is re-estimated from the measured durations. The table goes into REPRO
 marked section per table and scale) and results/*.json, the finished runs' per-example
 predictions into results/predictions/<table>-<scale>.csv.gz (what `make claims` reads).
 `--epochs=N` and `--override key=value` (as in train.py) apply to every row; the plan itself is
-gcnn_match/experiments/planning.py.
+gcnn_match/experiments/planning.py, the tables' rendering gcnn_match/reporting/reproduction.py.
 
 With `--dataset_file` (written by `train.py --write_dataset_file`), every selected row is a
 template trained on your data (`gcnn_match/experiments/own_data.py`; rows of another task, or
@@ -30,13 +30,11 @@ from absl import app, flags
 
 from gcnn_match import cli
 from gcnn_match.baselines import floor
+from gcnn_match.config import overrides
 from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale
 from gcnn_match.data.registry import MissingDataError
-from gcnn_match.evidence import predictions, runs
-from gcnn_match.experiments import driver, overrides, own_data, planning, registry
-from gcnn_match.files import read_json, write_json
-from gcnn_match.reporting import table_sections
-from gcnn_match.reporting.marked_sections import update_section
+from gcnn_match.experiments import driver, own_data, planning, registry
+from gcnn_match.reporting import reproduction
 
 SHORTHANDS = ("epochs",)  # of overrides.SHORTHANDS; the scale and seeds are the plan's own
 
@@ -106,10 +104,15 @@ def _own_dataset():
 
 
 def _outputs(dataset):
-    """The scale, the report file and the folder of the JSON records."""
+    """Where the tables go: the scale, the report file, the folder of the JSON records, and the
+    command line the tables name (besides it, they list the command that trained each run)."""
+    command = "python experiments/reproduce.py " + shlex.join(
+        a for a in sys.argv[1:] if a not in ("--estimate", "--noestimate")
+    )
     if dataset is None:
         report = FLAGS.report or "REPRODUCTION.md"
-        return FLAGS.scale or "low-resource", report, FLAGS.results_dir or "results"
+        scale = FLAGS.scale or "low-resource"
+        return reproduction.Outputs(scale, report, FLAGS.results_dir or "results", command)
     scale = FLAGS.scale or "full"
     try:
         own_data.check_scale(scale, dataset)
@@ -122,10 +125,10 @@ def _outputs(dataset):
             "--report: REPRODUCTION.md holds the papers' reproduction; leave --report out "
             f"({default}) or name another file"
         )
-    return scale, report, FLAGS.results_dir or report.parent
+    return reproduction.Outputs(scale, report, FLAGS.results_dir or report.parent, command)
 
 
-def _own_floor(config, results_dir, command):
+def _own_floor(config, outputs):
     """The floor of your dataset's splits (`config`: a planned run on them), computed now and
     written beside the report; None, with the reason printed, when it cannot be."""
     try:
@@ -133,16 +136,11 @@ def _own_floor(config, results_dir, command):
     except (MissingDataError, ValueError) as error:
         print(f"floor not computed: {error}")
         return None
-    return floor.write(results_dir, config.dataset, record, predictions, command)
+    return floor.write(outputs.results_dir, config.dataset, record, predictions, outputs.command)
 
 
-def main(argv):
-    del argv
-    if FLAGS.list:
-        _list()
-        return
-    dataset = _own_dataset()
-    scale, report, results_dir = _outputs(dataset)
+def _selected_rows(dataset):
+    """The registered rows the selection flags name (on your `dataset`: those that can run)."""
     unknown = [row for row in FLAGS.rows if not registry.select(rows=[row])]
     if unknown:
         raise app.UsageError(f"--rows: no registered row is named {unknown[0]!r}; see --list")
@@ -155,89 +153,49 @@ def main(argv):
         configs = own_data.usable_rows(configs, dataset)
         if not configs:
             raise app.UsageError(f"none of the selected rows can run on {dataset.name}")
+    return configs
+
+
+def _train(configs, planned, plan_args, outputs):
+    """Trains the planned runs that have neither finished nor (with --skip_recorded) a result
+    their table's record keeps."""
+    to_train, skipped = planned, ""
+    if FLAGS.skip_recorded:
+        together = planning.reported_together(configs, *plan_args)
+        to_train, skipped = reproduction.not_recorded(planned, outputs, together)
+    if skipped:
+        print(skipped, flush=True)
+    driver.train_pending(to_train, FLAGS.data_dir, FLAGS.cache_dir, FLAGS.estimate)
+    if skipped:
+        print(skipped, flush=True)  # again after the training output, where it is read
+
+
+def main(argv):
+    del argv
+    if FLAGS.list:
+        _list()
+        return
+    dataset = _own_dataset()
+    outputs = _outputs(dataset)
+    configs = _selected_rows(dataset)
     seeds = [int(s) for s in FLAGS.seeds]
     try:
         changes = overrides.overrides_from_flags(SHORTHANDS)
-        check_epochs_for_scale(scale, dict(changes).get("epochs"))
-        planned = planning.plan(configs, seeds, scale, FLAGS.runs_dir, changes, dataset)
+        check_epochs_for_scale(outputs.scale, dict(changes).get("epochs"))
+        plan_args = (seeds, outputs.scale, FLAGS.runs_dir, changes, dataset)
+        planned = planning.plan(configs, *plan_args)
     except ValueError as error:
         raise app.UsageError(str(error)) from None
     if not FLAGS.report_only:
-        to_train, skipped = planned, ""
-        if FLAGS.skip_recorded:
-            # Runs that a vote or another row reports must be on this machine together.
-            together = {
-                d
-                for c in configs
-                if c.runs_of
-                for d in planning.run_dirs(c, seeds, scale, FLAGS.runs_dir, changes, dataset)
-            }
-            to_train, skipped = _not_recorded(planned, results_dir, scale, together)
-        if skipped:
-            print(skipped, flush=True)
-        driver.train_pending(to_train, FLAGS.data_dir, FLAGS.cache_dir, FLAGS.estimate)
-        if skipped:
-            print(skipped, flush=True)  # again after the training output, where it is read
-    # The table lists, besides this command, the command line that trained each of its runs.
-    command = "python experiments/reproduce.py " + shlex.join(
-        a for a in sys.argv[1:] if a not in ("--estimate", "--noestimate")
-    )
-    own_floor = None if dataset is None else _own_floor(planned[0][0], results_dir, command)
+        _train(configs, planned, plan_args, outputs)
+    own_floor = None if dataset is None else _own_floor(planned[0][0], outputs)
     for table in dict.fromkeys(registry.table_id(c) for c in configs):
-        # The whole table is rendered, so rows restricted away by --rows show as "not run"
-        # instead of disappearing from the report.
-        table_configs = registry.select(table=table)
-        shown = table_configs
-        if dataset is not None:
-            table_configs = own_data.usable_rows(table_configs, dataset, log=lambda _: None)
-            shown = [own_data.on_dataset(c, dataset) for c in table_configs]
-        run_dirs = {
-            row.name: planning.run_dirs(c, seeds, scale, FLAGS.runs_dir, changes, dataset)
-            for c, row in zip(table_configs, shown)
-        }
-        record = pathlib.Path(results_dir) / f"{table}-{scale}.json"
-        rows = runs.keep_earlier_results(runs.collect(shown, run_dirs), read_json(record, []))
-        if dataset is None and not any(row["seeds"] for row in rows):
-            # A papers' table none of whose rows has run: no record and no empty section. Own
-            # data keeps its table, which shows the floors of the user's splits.
-            continue
-        first = table_configs[0]
-        if dataset is None:
-            markdown = table_sections.papers_table(table, rows, first, scale, command, results_dir)
-            update_section(pathlib.Path(report), f"{table}:{scale}", markdown)
-        else:
-            markdown = table_sections.own_data_table(
-                rows, first, dataset, scale, command, own_floor, results_dir
-            )
-            heading = f"# The papers' rows on {dataset.name}: {dataset.description}"
-            update_section(pathlib.Path(report), f"{table}:{scale}", markdown, heading)
-        print(markdown)
-        write_json(record, rows)
-        predictions.update_table_record(results_dir, table, scale, shown, run_dirs)
-
-
-def _not_recorded(planned, results_dir, scale, together):
-    """`planned` without the runs that have no run directory but whose results their table's
-    JSON record keeps per seed (trained in an earlier sitting), except those in `together`;
-    and a line naming the runs left out ("" when none)."""
-    recorded = {}
-    kept, skipped = [], []
-    for config, run_dir in planned:
-        table = registry.table_id(config)
-        if table not in recorded:
-            record = read_json(pathlib.Path(results_dir) / f"{table}-{scale}.json", [])
-            recorded[table] = runs.recorded_runs(record)
-        key = (config.name, runs.configuration(run_dir), config.seed)
-        if key in recorded[table] and not run_dir.exists() and run_dir not in together:
-            skipped.append(f"{config.name} seed {config.seed}")
-        else:
-            kept.append((config, run_dir))
-    if not skipped:
-        return kept, ""
-    return kept, (
-        f"recorded in {results_dir} by an earlier sitting, not trained again "
-        f"(--noskip_recorded trains them): {', '.join(skipped)}"
-    )
+        registered, shown, run_dirs = planning.table_runs(table, *plan_args)
+        markdown = reproduction.write_table(
+            table, registered[0], shown, run_dirs, outputs, dataset, own_floor
+        )
+        if markdown is not None:
+            print(markdown)
 
 
 def _no_rows():

@@ -7,7 +7,7 @@
         --test_file=mine/test.tsv --columns=question1,question2,is_duplicate
 
 The shorthand flags (--epochs, --learning_rate, --model_kwargs...) are generated from the table
-`SHORTHANDS` in gcnn_match/experiments/overrides.py; --override entries apply after them. The
+`SHORTHANDS` in gcnn_match/config/overrides.py; --override entries apply after them. The
 flags that describe files of your own (--train_file, --columns, --labels, --dataset_file...) and
 --model are defined in gcnn_match/experiments/own_data.py.
 """
@@ -15,11 +15,17 @@ flags that describe files of your own (--train_file, --columns, --labels, --data
 from absl import app, flags
 
 from gcnn_match import cli
-from gcnn_match.data.experiment_data import apply_scale, check_epochs_for_scale, check_split_names
+from gcnn_match.config import overrides
+from gcnn_match.data.experiment_data import (
+    EmptySplitError,
+    apply_scale,
+    check_epochs_for_scale,
+    check_split_names,
+)
 from gcnn_match.data.own_data import save as save_dataset_file
 from gcnn_match.data.reading import ReaderError
 from gcnn_match.data.registry import MissingDataError
-from gcnn_match.experiments import overrides, own_data
+from gcnn_match.experiments import own_data
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("experiment", None, "Registered experiment name (see reproduce.py --list).")
@@ -79,6 +85,8 @@ def main(argv):
     print(f"run directory: {run_dir}")
     try:
         run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir, resume=FLAGS.resume)
+    except EmptySplitError as error:  # a file too small for the held-out split
+        raise app.UsageError(str(error)) from None
     except (MissingDataError, ReaderError, FloatingPointError) as error:
         raise SystemExit(f"error: {error}") from None  # no data, a bad line, a NaN loss
 

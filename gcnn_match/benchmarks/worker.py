@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-from gcnn_match.experiments.config import ExperimentConfig
+from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.files import write_atomic
 
 # "module:function" measuring one config; it returns a dict with "backend".

@@ -184,6 +184,28 @@ def _take_train_pairs(config, by_role, notes):
     )
 
 
+class EmptySplitError(ValueError):
+    """A split with no examples left to train or evaluate on; the message names the fix."""
+
+
+def _empty_split_message(config, role, source_pairs):
+    """Why split `role` of the (scaled) `config` is empty, and the fix; `source_pairs`: the
+    pairs of its training split, which the held-out split divides."""
+    if config.dev_split != "holdout" or role not in ("train", "dev"):
+        return f"the {role} split of {config.dataset} has no examples"
+    fix = (
+        "raise --holdout_fraction or give selection pairs of their own (--dev_file; "
+        "--dev_split for a registered dataset)"
+        if role == "dev"
+        else "lower --holdout_fraction"
+    )
+    return (
+        f"--holdout_fraction: the {role} split of {config.dataset} has no examples left after "
+        f"the held-out split ({config.holdout_fraction:g}) of its {source_pairs} training "
+        f"pairs; {fix}"
+    )
+
+
 def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
     """Reads, splits, tokenizes and encodes the splits named in the (scaled) `config`.
 
@@ -251,11 +273,7 @@ def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
             limit(role, config.max_eval_examples)
     for role, (examples, _) in by_role.items():
         if not examples:
-            raise ValueError(
-                f"the {role} split of {config.dataset} has no examples left after the held-out "
-                f"split ({config.holdout_fraction:g}) and the example limits; raise "
-                "--holdout_fraction or --max_train_examples / --max_eval_examples"
-            )
+            raise EmptySplitError(_empty_split_message(config, role, len(train_examples)))
 
     if encoder is None:
         encoder = PairEncoder.fit(

@@ -25,9 +25,9 @@ sentence is cut to 40 tokens [U→S] and read either one at a time with an eleme
 sentences (context-wise) or concatenated (context-conc). Claims [U→S] 40 tokens.
 """
 
+from gcnn_match.config.experiment import ExperimentConfig, OptimizerConfig
 from gcnn_match.data.catalogue.fever import FEVER_CONTEXT_SENTENCES, FEVER_SENTENCE_TOKENS
 from gcnn_match.data.registry import get_dataset
-from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
 from gcnn_match.experiments.registry import register, slug
 from gcnn_match.models.attconv import CODE_UNIFORM
 

@@ -41,7 +41,7 @@ and P@1 over the questions with a correct and an incorrect candidate (the offici
 evaluation). The paper has no WikiQA numbers: these rows have no targets.
 """
 
-from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
+from gcnn_match.config.experiment import ExperimentConfig, OptimizerConfig
 from gcnn_match.experiments.registry import register, slug
 
 PAPER = "C-LSTMs"

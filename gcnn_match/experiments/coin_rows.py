@@ -20,7 +20,7 @@ with seeds 1-5 of the single-model row (`gcnn_match/training/ensemble.py`); the 
 driver trains the missing members first.
 """
 
-from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
+from gcnn_match.config.experiment import ExperimentConfig, OptimizerConfig
 from gcnn_match.experiments.registry import register, slug
 
 PAPER = "COIN"

@@ -12,8 +12,8 @@ import dataclasses
 import shlex
 from typing import Optional, Tuple
 
+from gcnn_match.config.overrides import OverrideError, override_text
 from gcnn_match.experiments import planning, registry
-from gcnn_match.experiments.overrides import OverrideError, override_text
 
 SIZES = (1000, 3000, None)
 SEEDS = (1, 2, 3)

@@ -13,7 +13,7 @@ e = 300 (`embedding_width`; the extra columns drawn like the OOV rows and fine-t
 first layer reads 300-d inputs as the paper's and needs no projection.
 """
 
-from gcnn_match.experiments.config import ExperimentConfig, OptimizerConfig
+from gcnn_match.config.experiment import ExperimentConfig, OptimizerConfig
 from gcnn_match.experiments.registry import register, register_time_ratios, slug
 
 PAPER = "GCNN"

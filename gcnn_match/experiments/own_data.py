@@ -10,11 +10,11 @@ under your dataset ("mine/gcnn/quora/cnn"), so its runs go to runs/mine/... . Wi
 
 from absl import flags
 
+from gcnn_match.config.experiment import TASKS, ExperimentConfig
 from gcnn_match.data import own_data
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.own_data_reader import FORMATS
 from gcnn_match.experiments import measured_defaults, registry
-from gcnn_match.experiments.config import TASKS, ExperimentConfig
 
 # The flags that describe files of your own; any of them but --dataset_file needs --train_file.
 _FILE_FLAGS = ("dev_file", "test_file", "format", "columns", "header", "labels", "task")

@@ -6,11 +6,10 @@ With `dataset` (a DatasetSpec of your own), every row is a template run on it
 
 import dataclasses
 
+from gcnn_match.config.overrides import OverrideError, apply_overrides, default_run_dir
 from gcnn_match.data.download import ensure_dataset
 from gcnn_match.data.experiment_data import apply_scale
-from gcnn_match.experiments import registry
-from gcnn_match.experiments.overrides import OverrideError, apply_overrides, default_run_dir
-from gcnn_match.experiments.own_data import on_dataset
+from gcnn_match.experiments import own_data, registry
 from gcnn_match.progress import format_duration
 
 # Fields the plan sets per run, and the reproduce.py flags that choose them.
@@ -27,8 +26,7 @@ def planned_runs(registered, seeds, scale, runs_dir, changes=(), dataset=None):
             seeds = range(1, registered.ensemble_size + 1)
         reported = registry.get(registered.runs_of)
         return planned_runs(reported, seeds, scale, runs_dir, changes, dataset)
-    if dataset is not None:
-        registered = on_dataset(registered, dataset)
+    registered = _as_run(trained_by(registered, dataset), dataset)
     for key, _ in changes:
         if key in PLANNED_FIELDS:
             raise OverrideError(f"--override: choose the {key} with {PLANNED_FIELDS[key]}")
@@ -41,20 +39,73 @@ def planned_runs(registered, seeds, scale, runs_dir, changes=(), dataset=None):
     return planned
 
 
+def _as_run(registered, dataset):
+    """Registered row `registered` as it runs: as registered, or on your `dataset`."""
+    return registered if dataset is None else own_data.on_dataset(registered, dataset)
+
+
+def trained_by(registered, dataset=None):
+    """The row whose runs `registered` reports: the first registered row that trains exactly
+    what it would (on `dataset` when given), itself when no earlier row does. Two tables that
+    print one configuration (GCNN's Table 1 rows on MultiNLI and on SNLI, both run on a dataset
+    of yours) so share its runs."""
+    mine = _as_run(registered, dataset)
+    for other in registry.select():
+        if other.name == registered.name:
+            break
+        if other.runs_of:
+            continue
+        try:
+            theirs = _as_run(other, dataset)
+        except ValueError:  # a row that cannot run on `dataset`
+            continue
+        if theirs.trains_like(mine):
+            return other
+    return registered
+
+
 def run_dirs(registered, seeds, scale, runs_dir, changes=(), dataset=None):
     """The run directories whose results a row reports."""
     return [d for _, d in planned_runs(registered, seeds, scale, runs_dir, changes, dataset)]
 
 
 def plan(configs, seeds, scale, runs_dir, changes=(), dataset=None):
-    """The runs of all `configs`, each once: rows sharing runs (votes, aliases) train them
-    once."""
+    """The runs of all `configs`, each once: rows sharing runs (votes, aliases, rows of two
+    tables that train alike: `trained_by`) train them once."""
     by_dir = {
         d: (c, d)
         for registered in configs
         for c, d in planned_runs(registered, seeds, scale, runs_dir, changes, dataset)
     }
     return list(by_dir.values())
+
+
+def reported_together(configs, seeds, scale, runs_dir, changes=(), dataset=None):
+    """The run directories that a vote or another row of `configs` reports (`runs_of`): the
+    runs that must be on one machine together."""
+    return {
+        d
+        for c in configs
+        if c.runs_of
+        for d in run_dirs(c, seeds, scale, runs_dir, changes, dataset)
+    }
+
+
+def table_runs(table, seeds, scale, runs_dir, changes=(), dataset=None):
+    """(the registered rows of the whole table `table`, the same as its report shows them,
+    {shown row's name: the run directories it reports}); on your `dataset`, the rows that can
+    run on it, shown as templates. The whole table, so that rows a --rows selection left out
+    show as not run."""
+    registered = registry.select(table=table)
+    shown = registered
+    if dataset is not None:
+        registered = own_data.usable_rows(registered, dataset, log=lambda _: None)
+        shown = [own_data.on_dataset(c, dataset) for c in registered]
+    dirs = {
+        row.name: run_dirs(c, seeds, scale, runs_dir, changes, dataset)
+        for c, row in zip(registered, shown)
+    }
+    return registered, shown, dirs
 
 
 def pending(planned):

@@ -16,10 +16,10 @@ import pathlib
 
 import numpy as np
 
+from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.experiment_data import apply_scale
 from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
-from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.files import read_json
 from gcnn_match.reporting.heatmaps import new_figure, save_png
 from gcnn_match.training.ensemble import read_predictions

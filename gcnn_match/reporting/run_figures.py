@@ -20,9 +20,9 @@ import pathlib
 import keras
 import numpy as np
 
+from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.data.example import Example
 from gcnn_match.data.registry import MissingDataError, get_dataset
-from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.files import read_json
 from gcnn_match.reporting.attconv_figures import attconv_maps, plot_attconv
 from gcnn_match.reporting.clstm_figures import neuron_grid, plot_neuron, strongest_neuron

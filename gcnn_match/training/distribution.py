@@ -35,7 +35,7 @@ from typing import Callable, List, Optional
 
 import keras
 
-from gcnn_match.experiments.config import DISTRIBUTIONS
+from gcnn_match.config.experiment import DISTRIBUTIONS
 
 _HOW_TO = "see README.md, 'Training on several devices / hosts'"
 

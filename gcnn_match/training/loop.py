@@ -3,15 +3,16 @@
 import json
 import pathlib
 import time
+from typing import NamedTuple
 
 import keras
 import numpy as np
 
+from gcnn_match.config.experiment import RESULT_NEUTRAL_FIELDS, ExperimentConfig
 from gcnn_match.data import pos
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.embeddings import build_embedding_matrix
-from gcnn_match.data.experiment_data import apply_scale, prepare_data
-from gcnn_match.experiments.config import RESULT_NEUTRAL_FIELDS, ExperimentConfig
+from gcnn_match.data.experiment_data import PreparedData, apply_scale, prepare_data
 from gcnn_match.files import read_json, write_json
 from gcnn_match.models.registry import ModelInputs, build_model, input_features
 from gcnn_match.training import distribution as distribution_lib
@@ -171,6 +172,15 @@ def _same_config(saved, config):
     )
 
 
+class _PreparedRun(NamedTuple):
+    """What the data phase hands on: the encoded splits, the model's inputs, and their cost."""
+
+    data: PreparedData
+    inputs: ModelInputs
+    embedding_summary: str
+    seconds: float
+
+
 def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=print):
     """Trains `config` in `run_dir` (resuming if possible) and returns its final metrics."""
     distribution = distribution_lib.resolve(config.distribution)
@@ -181,6 +191,34 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
         log(f"{run.path}: already complete")
         return read_json(run.metrics_file)
     config = apply_scale(config)
+    _write_run_records(run, config, data_dir, distribution, resume)
+    keras.utils.set_random_seed(config.seed)
+    if distribution.replicas > 1:
+        log(
+            f"{distribution.engine}: {distribution.replicas} replicas, "
+            f"{config.batch_size / distribution.replicas:g} pairs each per step"
+        )
+
+    start = time.perf_counter()
+    task = task_for(config, distribution.replicas)
+    prepared = _prepare_data(run, config, task, data_dir, cache_dir, start, log)
+    model, params = _build_model(run, config, prepared.inputs, distribution, log)
+    first_epoch, first_step = _resume(run, model, config, distribution, resume, log)
+    if first_epoch < config.epochs:
+        _fit(run, model, config, task, prepared.data, distribution, first_epoch, first_step, log)
+    metrics = _final_metrics(run, model, config, task, prepared, params, data_dir)
+    metrics["wall_seconds"] = time.perf_counter() - start
+    write_json(run.metrics_file, metrics)
+    log(
+        f"{config.name}: "
+        + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items() if is_headline_metric(k))
+    )
+    return metrics
+
+
+def _write_run_records(run, config, data_dir, distribution, resume):
+    """Creates the run directory and records the config, the dataset and the environment;
+    refuses to resume a directory that holds another config's run."""
     run.create()
     saved = read_json(run / "config.json")
     if saved is not None and resume and not _same_config(saved, config):
@@ -194,15 +232,11 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
         run / "environment.json",
         {**environment_record(data_dir), "distribution": distribution.record()},
     )
-    keras.utils.set_random_seed(config.seed)
-    if distribution.replicas > 1:
-        log(
-            f"{distribution.engine}: {distribution.replicas} replicas, "
-            f"{config.batch_size / distribution.replicas:g} pairs each per step"
-        )
 
-    start = time.perf_counter()
-    task = task_for(config, distribution.replicas)
+
+def _prepare_data(run, config, task, data_dir, cache_dir, start, log):
+    """Encodes the splits and builds the model's inputs, saving what predicting on new text
+    needs (the preprocessing, the input shapes); `start` is when preprocessing began."""
     data = prepare_data(
         config, data_dir, cache_dir, input_features(config.model, **config.model_kwargs)
     )
@@ -212,11 +246,13 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     data.encoder.save(run / "preprocessing")
     inputs, embedding_summary = model_inputs(config, data.encoder, data_dir, cache_dir, log)
     write_json(run / "model_inputs.json", model_input_shapes(inputs))
-    preprocessing_seconds = time.perf_counter() - start
+    return _PreparedRun(data, inputs, embedding_summary, time.perf_counter() - start)
 
+
+def _build_model(run, config, inputs, distribution, log):
+    """The compiled model and its parameter counts; its summary goes into the run directory."""
     with distribution.scope():
         model = compiled_model(config, inputs)
-    train = data.splits["train"]
     params = {
         "trainable_params": count_params(model),
         "trainable_params_without_embeddings": count_params(model, exclude_embeddings=True),
@@ -228,24 +264,14 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     summary_lines = []
     model.summary(print_fn=lambda line, **_: summary_lines.append(line))
     (run / "model_summary.txt").write_text("\n".join(summary_lines) + "\n", "utf-8")
+    return model, params
 
-    def evaluate(model_, role):
-        return task.evaluate(model_, data.splits[role], data.encoder)
 
-    first_epoch = first_step = 0
+def _resume(run, model, config, distribution, resume, log):
+    """(epoch, step) to train from: the run's resume point, loaded into `model`, or (0, 0)
+    with the records of an earlier attempt removed."""
     point = run.resume_point() if resume else None
-    if point is not None:
-        with distribution.scope():
-            model.optimizer.build(model.trainable_variables)
-        model.load_weights(run / "checkpoints" / point["weights"])
-        first_epoch, first_step = point["epoch"], point.get("step", 0)
-        if first_step:
-            log(f"resuming in epoch {first_epoch + 1} after step {first_step}")
-        else:
-            log(f"resuming after epoch {first_epoch}")
-        if point.get("stopped"):
-            first_epoch = config.epochs
-    else:
+    if point is None:
         for stale in (
             "epochs.jsonl",
             "checkpoints/best.json",
@@ -253,49 +279,70 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
             "checkpoints/mid.json",
         ):
             (run / stale).unlink(missing_ok=True)
+        return 0, 0
+    with distribution.scope():
+        model.optimizer.build(model.trainable_variables)
+    model.load_weights(run / "checkpoints" / point["weights"])
+    first_epoch, first_step = point["epoch"], point.get("step", 0)
+    if first_step:
+        log(f"resuming in epoch {first_epoch + 1} after step {first_step}")
+    else:
+        log(f"resuming after epoch {first_epoch}")
+    if point.get("stopped"):
+        first_epoch = config.epochs
+    return first_epoch, first_step
 
-    if first_epoch < config.epochs:
-        fits = training_fits(first_epoch, first_step, config.epochs)
-        datasets = [task.training_dataset(train, data.encoder, *fit) for fit in fits]
-        steps = datasets[0][1]
-        if first_step:
-            # Keras creates the compiled metrics' variables in the first training step, and the
-            # monitor restores their running state before it: one evaluation step creates them.
-            model.evaluate(datasets[0][0].take(1), verbose=0)
-        checkpoint_every_minutes = config.checkpoint_every_minutes
-        if distribution.workers > 1:
-            # Each worker's clock would pick other steps, and all must resume at the same one.
-            checkpoint_every_minutes = None
-        callbacks = [
-            keras.callbacks.TerminateOnNaN(),
-            # Progress within an epoch, erased before the monitor's one-line summary.
-            EpochProgress(steps, config.epochs, first_step=first_step),
-            RunMonitor(
-                run,
-                lambda m: evaluate(m, "dev")[1],
-                config.select_metric,
-                config.early_stopping_patience,
-                config.optimizer.plateau_halving,
-                task.examples_per_epoch(train),
-                log,
-                steps=steps,
-                checkpoint_every_minutes=checkpoint_every_minutes,
-            ),
-            keras.callbacks.TensorBoard(str(run / "logs"), write_graph=False, update_freq="epoch"),
-        ]
-        for (initial, end, skipped), (train_ds, _) in zip(fits, datasets):
-            model.fit(
-                train_ds,
-                epochs=end,
-                initial_epoch=initial,
-                steps_per_epoch=steps - skipped,
-                shuffle=False,
-                verbose=0,
-                callbacks=callbacks,
-            )
-            if model.stop_training:  # early stopping
-                break
 
+def _fit(run, model, config, task, data, distribution, first_epoch, first_step, log):
+    """Trains epochs [first_epoch, config.epochs) from step `first_step` of the first, with
+    selection on dev, early stopping and resume points (`RunMonitor`)."""
+    train = data.splits["train"]
+    fits = training_fits(first_epoch, first_step, config.epochs)
+    datasets = [task.training_dataset(train, data.encoder, *fit) for fit in fits]
+    steps = datasets[0][1]
+    if first_step:
+        # Keras creates the compiled metrics' variables in the first training step, and the
+        # monitor restores their running state before it: one evaluation step creates them.
+        model.evaluate(datasets[0][0].take(1), verbose=0)
+    checkpoint_every_minutes = config.checkpoint_every_minutes
+    if distribution.workers > 1:
+        # Each worker's clock would pick other steps, and all must resume at the same one.
+        checkpoint_every_minutes = None
+    callbacks = [
+        keras.callbacks.TerminateOnNaN(),
+        # Progress within an epoch, erased before the monitor's one-line summary.
+        EpochProgress(steps, config.epochs, first_step=first_step),
+        RunMonitor(
+            run,
+            lambda m: task.evaluate(m, data.splits["dev"], data.encoder)[1],
+            config.select_metric,
+            config.early_stopping_patience,
+            config.optimizer.plateau_halving,
+            task.examples_per_epoch(train),
+            log,
+            steps=steps,
+            checkpoint_every_minutes=checkpoint_every_minutes,
+        ),
+        keras.callbacks.TensorBoard(str(run / "logs"), write_graph=False, update_freq="epoch"),
+    ]
+    for (initial, end, skipped), (train_ds, _) in zip(fits, datasets):
+        model.fit(
+            train_ds,
+            epochs=end,
+            initial_epoch=initial,
+            steps_per_epoch=steps - skipped,
+            shuffle=False,
+            verbose=0,
+            callbacks=callbacks,
+        )
+        if model.stop_training:  # early stopping
+            break
+
+
+def _final_metrics(run, model, config, task, prepared, params, data_dir):
+    """The run's record: the selected epoch's weights evaluated once on every split but
+    train (predictions written beside it), with the run's size, data and speed."""
+    data = prepared.data
     records = run.epochs()
     model.load_weights(run.best_weights)
     best = read_json(run / "checkpoints" / "best.json")
@@ -306,29 +353,25 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
         "best_epoch": best["epoch"] + 1,
         "epochs_run": len(records),
         **params,
-        "embeddings": embedding_summary,
+        "embeddings": prepared.embedding_summary,
         "data_notes": data.notes,
         "data_sources": data.sources,
         "examples": {role: len(split) for role, split in data.splits.items()},
-        "preprocessing_seconds": preprocessing_seconds,
+        "preprocessing_seconds": prepared.seconds,
     }
     train_seconds = [r["train_seconds"] for r in records]
     metrics["seconds_per_epoch"] = float(np.median(train_seconds)) if train_seconds else None
     metrics["train_examples_per_second"] = (
-        task.examples_per_epoch(train) / metrics["seconds_per_epoch"] if train_seconds else None
+        task.examples_per_epoch(data.splits["train"]) / metrics["seconds_per_epoch"]
+        if train_seconds
+        else None
     )
     for role in data.splits:
         if role == "train":
             continue
-        outputs, values = evaluate(model, role)
+        outputs, values = task.evaluate(model, data.splits[role], data.encoder)
         task.write_predictions(run / "predictions", role, data.splits[role], outputs)
         source = data_registry.resolve_split(config.dataset, source_split(config, role), data_dir)
         values.update(task.official_metrics(source, data.splits[role], outputs))
         metrics.update({f"{role}_{k}": v for k, v in values.items()})
-    metrics["wall_seconds"] = time.perf_counter() - start
-    write_json(run.metrics_file, metrics)
-    log(
-        f"{config.name}: "
-        + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items() if is_headline_metric(k))
-    )
     return metrics

@@ -9,17 +9,18 @@ policy, vocabularies, cut-offs), `model_inputs.json` and the selected weights.
 import json
 import pathlib
 import re
+import zipfile
 
 import keras
 import numpy as np
 
+from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.example import Example
 from gcnn_match.data.own_data import HEADERS, input_layout
 from gcnn_match.data.own_data_reader import read_pairs
 from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
 from gcnn_match.data.reading import ReadStats
-from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.files import read_json, write_text_atomic
 from gcnn_match.models.registry import ModelInputs, build_model, import_all
 from gcnn_match.training.run_dir import RunDirectory
@@ -49,6 +50,36 @@ def _first_mismatch(error):
     if layer and shapes:
         return f"{layer.group(1)}: {shapes.group(0)}"
     return text.splitlines()[0]
+
+
+def _lambda_layers(node):
+    """The names of the Lambda layers in (a part of) a saved model's config."""
+    if isinstance(node, dict):
+        if node.get("class_name") == "Lambda":
+            yield node.get("config", {}).get("name", "?")
+        for value in node.values():
+            yield from _lambda_layers(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _lambda_layers(value)
+
+
+def _refuse_code_layers(path):
+    """Stops before loading a `.keras` file with a Lambda layer, whose function rebuilding the
+    model would run: no model here has one, so the file was replaced. Keras' safe mode refuses
+    it as well, in a message about deserialization (or, for a named function, a search for
+    it), which says nothing of the export."""
+    if not zipfile.is_zipfile(path):
+        return  # not a .keras archive: loading it says why
+    with zipfile.ZipFile(path) as archive:
+        config = json.loads(archive.read("config.json"))
+    names = list(_lambda_layers(config))
+    if names:
+        raise ValueError(
+            f"{path}: layer {names[0]!r} is a Lambda layer, which would run code when loaded; "
+            "refused (Keras safe_mode). This project's models have none: export the run "
+            "again from its run directory"
+        )
 
 
 def _run_dataset(run, config):
@@ -117,6 +148,7 @@ class SavedModel:
     def from_export(cls, export_dir):
         export_dir = pathlib.Path(export_dir)
         meta = json.loads((export_dir / "export.json").read_text("utf-8"))
+        _refuse_code_layers(export_dir / "model.keras")
         import_all()
         # Safe mode refuses a file that would run code (e.g. a Lambda layer's bytecode).
         model = keras.models.load_model(export_dir / "model.keras", safe_mode=True)

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
+from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.experiments import registry
-from gcnn_match.experiments.config import ExperimentConfig
 
 
 @pytest.mark.parametrize("config", registry.select(), ids=lambda config: config.name)

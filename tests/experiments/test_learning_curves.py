@@ -11,11 +11,11 @@ import pytest
 
 from gcnn_match.baselines import floor
 from gcnn_match.claims import learning_curves as curve_records
+from gcnn_match.config.overrides import OverrideError, default_run_dir
 from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.data.splits import nested_subset
 from gcnn_match.evidence import predictions
 from gcnn_match.experiments import curves, driver, registry
-from gcnn_match.experiments.overrides import OverrideError, default_run_dir
 from gcnn_match.reporting import learning_curves as report
 from tests.conftest import REPO, subprocess_env
 

@@ -5,10 +5,10 @@ import dataclasses
 
 import pytest
 
+from gcnn_match.config.overrides import apply_overrides, default_run_dir
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.registry import DatasetSpec, FileSpec
 from gcnn_match.experiments import own_data, planning, registry
-from gcnn_match.experiments.overrides import apply_overrides, default_run_dir
 
 
 def _dataset(task="classification", dev=True, test=True):
@@ -76,6 +76,23 @@ def test_the_plan_on_your_dataset_puts_every_run_under_its_name(tmp_path):
     assert {c.name for c, _ in planned} == {"mine/coin/quora/coin_ours"}
     assert planned[0][1] == tmp_path / "mine/coin/quora/coin_ours/full-seed1-e300"
     assert [c.dataset for c, _ in planned] == ["mine"] * ensemble.ensemble_size
+
+
+def test_rows_of_two_tables_that_train_alike_on_your_dataset_train_once_for_both(tmp_path):
+    # GCNN's Table 1 prints each row on MultiNLI and on SNLI with one configuration.
+    multinli, snli = registry.get("gcnn/multinli/cnn"), registry.get("gcnn/snli/cnn")
+    mine = _dataset()
+    assert planning.trained_by(snli, mine) == multinli
+    planned = planning.plan([multinli, snli], [1, 2], "full", tmp_path, dataset=mine)
+    assert [c.name for c, _ in planned] == ["mine/gcnn/multinli/cnn"] * 2
+    dirs = [d for _, d in planned]
+    for table in ("gcnn-multinli", "gcnn-snli"):
+        _, shown, run_dirs = planning.table_runs(table, [1, 2], "full", tmp_path, dataset=mine)
+        row = next(c for c in shown if c.name.endswith("/cnn"))
+        assert row.name == f"mine/{table.replace('-', '/')}/cnn" and run_dirs[row.name] == dirs
+    # On the papers' own datasets the two rows train on different data, each its own runs.
+    assert planning.trained_by(snli) == snli
+    assert len(planning.plan([multinli, snli], [1], "low-resource", tmp_path)) == 2
 
 
 def test_flags_describe_your_files_or_name_the_missing_one(tmp_path, monkeypatch):

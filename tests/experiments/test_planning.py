@@ -3,8 +3,8 @@ left to train, the data it reads and the duration estimate."""
 
 import pytest
 
+from gcnn_match.config.overrides import OverrideError
 from gcnn_match.experiments import planning, registry
-from gcnn_match.experiments.overrides import OverrideError
 
 
 def test_each_row_plans_one_run_directory_per_seed(tmp_path):

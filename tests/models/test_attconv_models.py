@@ -177,7 +177,7 @@ def test_model_round_trips_through_keras_file(key, tmp_path):
     "key", ["light", "advanced", "no_conv", "no_context", "bicnn", "apcnn", "code_light"]
 )
 def test_a_few_adagrad_steps_reduce_the_loss(key):
-    from gcnn_match.experiments.config import OptimizerConfig
+    from gcnn_match.config.experiment import OptimizerConfig
     from gcnn_match.training.optimizers import build_optimizer
 
     model = _small(key)

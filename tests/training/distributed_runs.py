@@ -42,7 +42,7 @@ def main(spec_path):
     split_cpu(spec["devices"])
     import keras
 
-    from gcnn_match.experiments.config import ExperimentConfig
+    from gcnn_match.config.experiment import ExperimentConfig
     from gcnn_match.training.loop import run_experiment
 
     quiet = lambda *_: None  # noqa: E731

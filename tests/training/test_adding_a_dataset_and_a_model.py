@@ -6,10 +6,10 @@ import json
 import keras
 import pytest
 
+from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.features import TokenFeatures
 from gcnn_match.data.registry import DatasetSpec, FileSpec, register_dataset
-from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.models import registry as model_registry
 from gcnn_match.models.common import pair_inputs, word_embedding
 from gcnn_match.training.loop import run_experiment

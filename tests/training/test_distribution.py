@@ -18,6 +18,8 @@ import sys
 import numpy as np
 import pytest
 
+from gcnn_match.config.experiment import ExperimentConfig
+from gcnn_match.config.overrides import SHORTHANDS, apply_overrides, default_run_dir
 from gcnn_match.data.pipeline import (
     EncodedSplit,
     evaluation_dataset,
@@ -26,8 +28,6 @@ from gcnn_match.data.pipeline import (
     unsort,
 )
 from gcnn_match.experiments import registry
-from gcnn_match.experiments.config import ExperimentConfig
-from gcnn_match.experiments.overrides import SHORTHANDS, apply_overrides, default_run_dir
 from gcnn_match.training import distribution
 from gcnn_match.training.loop import run_experiment
 from gcnn_match.training.tasks import task_for

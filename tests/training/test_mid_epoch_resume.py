@@ -6,11 +6,11 @@ import keras
 import numpy as np
 import pytest
 
+from gcnn_match.config.overrides import apply_overrides, default_run_dir, parse_override
 from gcnn_match.data.example import Example
 from gcnn_match.data.pipeline import PairEncoder, tokenize_examples, training_dataset
 from gcnn_match.data.tokenizers import TextPolicy
 from gcnn_match.experiments import registry
-from gcnn_match.experiments.overrides import apply_overrides, default_run_dir, parse_override
 from gcnn_match.files import read_json, write_json
 from gcnn_match.training import loop
 from gcnn_match.training.monitor import RunMonitor

@@ -3,7 +3,7 @@
 import keras
 import pytest
 
-from gcnn_match.experiments.config import OptimizerConfig
+from gcnn_match.config.experiment import OptimizerConfig
 from gcnn_match.training.optimizers import FlooredExponentialDecay, build_optimizer
 
 

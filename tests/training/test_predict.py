@@ -99,3 +99,70 @@ def test_an_export_whose_model_would_run_code_is_refused(run_dir, tmp_path, monk
     with pytest.raises(ValueError, match="safe_mode"):
         SavedModel.from_export(export)
     assert not marker.exists()
+
+
+def evil(x):
+    """The function a tampered export's Lambda layer names: it would run on loading."""
+    open(__import__("os").environ["GCNN_MATCH_TEST_MARKER"], "w").close()
+    return x
+
+
+def _tampered_export(tmp_path, monkeypatch):
+    """An export (of an untrained tiny CNN) whose model.keras was replaced by a model holding
+    a Lambda layer of a named function, which a fresh process cannot find; and the file that
+    the function creates whenever it runs (building the model here ran it once)."""
+    import keras
+
+    from gcnn_match.data import registry as data_registry
+    from gcnn_match.data.pipeline import PairEncoder
+    from gcnn_match.data.tokenizers import TextPolicy
+    from gcnn_match.data.vocab import Vocabulary
+    from gcnn_match.models.registry import ModelInputs, build_model
+
+    config = registry.get("gcnn/quora/cnn")
+    encoder = PairEncoder(TextPolicy(), Vocabulary(["what", "is", "it"]), 40, 40)
+    inputs = ModelInputs(vocab_size=len(encoder.vocab), num_classes=2, embedding_dim=4)
+    kwargs = dict(variant="cnn", hidden=4, context_layers=1, aggregation_layers=1, mlp_hidden=4)
+    model = build_model(config.model, inputs, **kwargs)
+    saved = SavedModel(model, encoder, data_registry.get_dataset("quora"), config)
+    export = saved.export(tmp_path / "export")
+    pair = keras.Input((2,))
+    marker = tmp_path / "code-ran"
+    monkeypatch.setenv("GCNN_MATCH_TEST_MARKER", str(marker))
+    keras.Model(pair, keras.layers.Lambda(evil, name="evil")(pair)).save(export / "model.keras")
+    marker.unlink()
+    return export, marker
+
+
+def _refusal(export):
+    return (
+        f"{export / 'model.keras'}: layer 'evil' is a Lambda layer, which would run code when "
+        "loaded; refused (Keras safe_mode). This project's models have none: export the run "
+        "again from its run directory"
+    )
+
+
+def test_an_export_with_a_lambda_layer_is_refused_in_one_line(tmp_path, monkeypatch):
+    export, marker = _tampered_export(tmp_path, monkeypatch)
+    with pytest.raises(ValueError) as info:
+        SavedModel.from_export(export)
+    assert str(info.value) == _refusal(export) and not marker.exists()
+
+
+@pytest.mark.slow
+def test_predict_py_refuses_an_export_with_a_lambda_layer_in_one_line(tmp_path, monkeypatch):
+    export, marker = _tampered_export(tmp_path, monkeypatch)
+    (tmp_path / "pairs.tsv").write_text("what is it\tit is\n")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "experiments/predict.py",
+            f"--export_dir={export}",
+            f"--input={tmp_path / 'pairs.tsv'}",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    assert done.returncode == 1 and done.stdout == "" and not marker.exists()
+    assert done.stderr.strip().splitlines() == [f"error: {_refusal(export)}"]

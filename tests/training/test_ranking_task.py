@@ -8,11 +8,11 @@ import json
 import numpy as np
 import pytest
 
+from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.experiment_data import apply_scale, first_whole_groups
 from gcnn_match.data.pipeline import group_training_schedule
 from gcnn_match.experiments import registry
-from gcnn_match.experiments.config import ExperimentConfig
 from gcnn_match.training.loop import run_experiment
 
 TINY = {"units": 8, "fc_units": 8}

@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
+from gcnn_match.config.overrides import apply_overrides
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.registry import DatasetSpec, FileSpec
 from gcnn_match.experiments import registry
-from gcnn_match.experiments.overrides import apply_overrides
 from gcnn_match.training.loop import run_experiment
 
 REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
@@ -225,6 +225,29 @@ def test_script_mistakes_are_one_line(tmp_path, args, message):
     result = _run([f"experiments/{script}", *flags])
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [message.format(tmp=tmp_path)]
+
+
+@pytest.mark.slow
+def test_a_file_too_small_for_the_held_out_split_is_one_line(tmp_path):
+    tiny = tmp_path / "train.tsv"
+    tiny.write_text("".join(f"a{i} b\tc{i} d\t{i % 2}\n" for i in range(5)))
+    result = _run(
+        [
+            "experiments/train.py",
+            f"--train_file={tiny}",
+            "--dataset_name=tiny",
+            "--model=esim",
+            "--embeddings=random",
+            f"--model_dir={tmp_path / 'run'}",
+            f"--cache_dir={tmp_path / 'cache'}",
+        ]
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "error: --holdout_fraction: the dev split of tiny has no examples left after the "
+        "held-out split (0.1) of its 5 training pairs; raise --holdout_fraction or give "
+        "selection pairs of their own (--dev_file; --dev_split for a registered dataset)"
+    ]
 
 
 @pytest.mark.slow

@@ -15,6 +15,18 @@ RANKING_METRICS = ("p@1", "map", "mrr")
 # Fields that change how a run is kept, never its numbers: they do not name its run directory
 # (`overrides.default_run_dir`) and a resumed run may change them (`training/loop.py`).
 RESULT_NEUTRAL_FIELDS = ("checkpoint_every_minutes",)
+# Fields that say where a row is printed and what its paper reports, never what a run computes:
+# rows of two tables that differ only in these (and `RESULT_NEUTRAL_FIELDS`) share their runs.
+DESCRIPTIVE_FIELDS = (
+    "name",
+    "paper",
+    "table",
+    "row",
+    "targets",
+    "target_notes",
+    "compare",
+    "table_key",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -218,6 +230,13 @@ class ExperimentConfig:
 
     def to_dict(self):
         return dataclasses.asdict(self)
+
+    def trains_like(self, other):
+        """Whether runs of `other` compute exactly what runs of this config would: every field
+        but the `DESCRIPTIVE_FIELDS` and the `RESULT_NEUTRAL_FIELDS` is the same."""
+        ignored = DESCRIPTIVE_FIELDS + RESULT_NEUTRAL_FIELDS
+        mine, theirs = self.to_dict(), other.to_dict()
+        return all(mine[key] == theirs[key] for key in mine if key not in ignored)
 
     def to_json(self):
         return json.dumps(self.to_dict(), indent=2, sort_keys=True)

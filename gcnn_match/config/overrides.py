@@ -19,7 +19,7 @@ from typing import Any, NamedTuple, Tuple
 
 from absl import flags
 
-from gcnn_match.experiments.config import (
+from gcnn_match.config.experiment import (
     DISTRIBUTIONS,
     RESULT_NEUTRAL_FIELDS,
     SCALES,

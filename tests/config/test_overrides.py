@@ -8,9 +8,8 @@ import sys
 import pytest
 from absl import flags
 
-from gcnn_match.experiments import registry
-from gcnn_match.experiments.config import ExperimentConfig
-from gcnn_match.experiments.overrides import (
+from gcnn_match.config.experiment import ExperimentConfig
+from gcnn_match.config.overrides import (
     SHORTHANDS,
     OverrideError,
     apply_overrides,
@@ -20,6 +19,7 @@ from gcnn_match.experiments.overrides import (
     parse_override,
     valid_keys,
 )
+from gcnn_match.experiments import registry
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
