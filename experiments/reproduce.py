@@ -213,6 +213,10 @@ def main(argv):
         print(markdown)
         tables.write_json(record, rows)
         records.update_table_record(results_dir, table, scale, shown, run_dirs)
+    if dataset is None:
+        # Every table's other configurations, in one appendix of the report.
+        appendix = table_sections.other_configurations(results_dir)
+        tables.update_section(pathlib.Path(report), "other-configurations", appendix)
 
 
 def _not_recorded(planned, results_dir, scale, together):

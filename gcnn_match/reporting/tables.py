@@ -376,11 +376,15 @@ def _label(key):
     return key.replace("_", " ")
 
 
-def render_markdown(rows, title=None, command=None, paper_column=True):
+def render_markdown(rows, title=None, command=None, paper_column=True, notes=True):
     """A markdown table: for each (paper key, our key) pair of the rows' `compare` field, the
     paper's value, ours (mean ± std over seeds) and the delta; then time per epoch, epochs,
     parameters, data sizes and vectors. `paper_column=False` (the rows run on data of your
-    own): ours only, without the papers' values, deltas, timings and protocol notes."""
+    own): ours only, without the papers' values, deltas, timings and protocol notes.
+    `notes=False` (REPRODUCTION.md, which states its caveats once at the top): the machines on
+    one line, the commands of seeds trained one by one on one line, and neither the notes on
+    the scale, the columns and the paper's numbers nor the other configurations (its appendix
+    lists those of every table, `render_other_configurations`)."""
     compare = rows[0]["compare"] if rows else []
     lines = []
     if title:
@@ -430,6 +434,12 @@ def render_markdown(rows, title=None, command=None, paper_column=True):
         if row.get("scale"):
             scales.add(row["scale"])
     lines.append("")
+    if not notes:
+        lines += _machines_line(rows)
+        trained_by = _commands_by_seeds(rows)
+        if trained_by:
+            lines += ["", "Runs trained by:", ""] + [f"- {c}" for c in trained_by]
+        return "\n".join(lines) + "\n"
     for scale in sorted(scales) if paper_column else ():
         lines.append(f"- Scale: {SCALE_NOTES[scale]}.")
     lines += _column_notes(rows) + _hardware(rows, paper_column) + _paper_notes(rows)
@@ -437,6 +447,24 @@ def render_markdown(rows, title=None, command=None, paper_column=True):
     if trained_by:
         lines += ["", "Runs trained by:", ""] + [f"- `{c}`" for c in trained_by]
     return "\n".join(lines + _other_configurations(rows)) + "\n"
+
+
+_SEEDS_FLAG = re.compile(r"--seeds[= ]\S+")
+
+
+def _commands_by_seeds(rows):
+    """The commands that trained the shown runs, as markdown; commands that differ only in
+    `--seeds` share one line ("`cmd --seeds=1`, and the same with `--seeds=2`, ...")."""
+    commands = list(dict.fromkeys(c for row in rows if row["runs"] for c in _commands(row)))
+    groups = {}
+    for command in commands:
+        groups.setdefault(_SEEDS_FLAG.sub("--seeds", command), []).append(command)
+    lines = []
+    for group in groups.values():
+        first, *others = group
+        seeds = ", ".join(f"`{_SEEDS_FLAG.search(c).group()}`" for c in others)
+        lines.append(f"`{first}`" + (f", and the same with {seeds}" if others else ""))
+    return lines
 
 
 def _column_notes(rows):
@@ -457,17 +485,28 @@ def _column_notes(rows):
     return lines
 
 
-def _hardware(rows, paper_column=True):
-    """One line naming each machine behind the shown rows once (with its rows when several)."""
+def _machine_list(rows):
+    """Each machine behind the shown rows once (with its rows when several)."""
     rows_of = {}
     for row in rows:
         for machine in _machines(row):
             rows_of.setdefault(machine, []).append(row["row"])
-    if not rows_of:
-        return []
     machines = list(rows_of)
     if len(machines) > 1:
         machines = [f"{m} for {', '.join(rows_of[m])}" for m in machines]
+    return machines
+
+
+def _machines_line(rows):
+    machines = _machine_list(rows)
+    return [f"- Machine: {'; '.join(machines)}."] if machines else []
+
+
+def _hardware(rows, paper_column=True):
+    """One line naming each machine behind the shown rows once (with its rows when several)."""
+    machines = _machine_list(rows)
+    if not machines:
+        return []
     paper_timings = "; paper timings are from its own GPU" if paper_column else ""
     return [
         f"- Our hardware: {'; '.join(machines)}{paper_timings}. Ours is "
@@ -528,6 +567,53 @@ def _describe(run_set, row):
         f"{text} (best / run epochs {_epochs(run_set)}): {', '.join(results)}; "
         f"on {', '.join(_machines(run_set))}; trained by {commands}"
     )
+
+
+def render_other_configurations(records):
+    """One table of the run sets that records keep but their tables do not show, with why
+    each is not the shown one. `records` maps (table id, scale) to a table's rows."""
+    lines = [
+        "| table | row | configuration | seeds | result | why not the one shown |",
+        "|---|---|---|---|---|---|",
+    ]
+    for (table, scale), rows in records.items():
+        for row in rows:
+            for run_set in row.get("other_configurations", []):
+                results = [f"{_label(our)} {_fmt(run_set.get(our))}" for _, our in row["compare"]]
+                lines.append(
+                    f"| `{table}-{scale}` | {row['row']} | {_configuration(run_set, row)} "
+                    f"| {', '.join(map(str, run_set['seeds']))} | {', '.join(results)} "
+                    f"| {_why_not_shown(run_set, row)} |"
+                )
+    return "\n".join(lines) + "\n"
+
+
+def _configuration(run_set, row):
+    """The run set's vectors and the epochs it ran against the registered ones."""
+    epochs = run_set.get("epochs_run") or [0]
+    cap = _epoch_cap(run_set, row["registered_epochs"])
+    epochs = run_of_registered(epochs, row["registered_epochs"], cap)
+    return f"{_width(run_set)} vectors, {epochs} epochs"
+
+
+def _width(run_set):
+    """The width the run set's vectors were read at ("50d", "50d padded to 300d")."""
+    found = re.search(r"\d+d(?: padded to \d+d)?", run_set.get("embeddings") or "")
+    return found.group() if found else "unrecorded"
+
+
+def _why_not_shown(run_set, shown):
+    """Why `_completeness` ranks `run_set` after the run set its row shows."""
+    if run_set["runs"] < shown["runs"]:
+        return f"{run_set['runs']} seed{'s' * (run_set['runs'] > 1)} against {shown['runs']}"
+    capped = _epoch_cap(run_set, shown["registered_epochs"]) is not None
+    if capped and _epoch_cap(shown, shown["registered_epochs"]) is None:
+        return "capped below the registered schedule, which the shown runs trained"
+    if max(run_set.get("epochs_run") or [0]) < max(shown.get("epochs_run") or [0]):
+        return "fewer epochs than the shown runs"
+    if _width(run_set) != _width(shown):
+        return f"as complete; the shown runs read the vectors at the row's width ({_width(shown)})"
+    return "as complete; the shown runs are the record's last"
 
 
 def render_time_ratios(rows, pairs):
