@@ -3,6 +3,7 @@ paper's, and the verdict."""
 
 import datetime
 import pathlib
+import re
 
 import numpy as np
 from matplotlib.ticker import NullFormatter, ScalarFormatter
@@ -35,6 +36,13 @@ def _rows(claim):
     if claim.configs is None:
         return claim.a, claim.b
     return tuple(c.row for c in claim.configs)
+
+
+def anchor(claim):
+    """The claim's row anchor in CLAIMS.md ("gcnn-gcnn-beats-cnn-quora"), by which other
+    documents link the one claim a sentence rests on."""
+    text = f"{claim.paper} {claim.statement} {_where(claim)}"
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def _where(claim):
@@ -125,7 +133,7 @@ def render_paper(outcomes, paper, figure=None):
         claim = outcome.claim
         a, b = _rows(claim)
         cells = [
-            number,
+            f'<a id="{anchor(claim)}"></a>{number}',
             f"{claim.statement}: {a} vs {b} ({_where(claim)}, {claim.metric})",
             claim.paper_table,
             f"“{claim.quote}”",
