@@ -216,7 +216,8 @@ def main(argv):
     if dataset is None:
         # Every table's other configurations, in one appendix of the report.
         appendix = table_sections.other_configurations(results_dir)
-        tables.update_section(pathlib.Path(report), "other-configurations", appendix)
+        if appendix:
+            tables.update_section(pathlib.Path(report), "other-configurations", appendix)
 
 
 def _not_recorded(planned, results_dir, scale, together):

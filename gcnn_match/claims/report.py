@@ -133,8 +133,9 @@ def render_paper(outcomes, paper, figure=None):
         claim = outcome.claim
         a, b = _rows(claim)
         cells = [
-            f'<a id="{anchor(claim)}"></a>{number}',
-            f"{claim.statement}: {a} vs {b} ({_where(claim)}, {claim.metric})",
+            number,
+            f"{claim.statement}: {a} vs {b} ({_where(claim)}, {claim.metric})"
+            f'<a id="{anchor(claim)}"></a>',
             claim.paper_table,
             f"“{claim.quote}”",
             _paper_cell(claim),

@@ -571,11 +571,9 @@ def _describe(run_set, row):
 
 def render_other_configurations(records):
     """One table of the run sets that records keep but their tables do not show, with why
-    each is not the shown one. `records` maps (table id, scale) to a table's rows."""
-    lines = [
-        "| table | row | configuration | seeds | result | why not the one shown |",
-        "|---|---|---|---|---|---|",
-    ]
+    each is not the shown one ("" when there is none). `records` maps (table id, scale) to a
+    table's rows."""
+    lines = []
     for (table, scale), rows in records.items():
         for row in rows:
             for run_set in row.get("other_configurations", []):
@@ -585,7 +583,13 @@ def render_other_configurations(records):
                     f"| {', '.join(map(str, run_set['seeds']))} | {', '.join(results)} "
                     f"| {_why_not_shown(run_set, row)} |"
                 )
-    return "\n".join(lines) + "\n"
+    if not lines:
+        return ""
+    head = [
+        "| table | row | configuration | seeds | result | why not the one shown |",
+        "|---|---|---|---|---|---|",
+    ]
+    return "\n".join(head + lines) + "\n"
 
 
 def _configuration(run_set, row):
