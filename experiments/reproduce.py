@@ -196,6 +196,8 @@ def main(argv):
         )
         if markdown is not None:
             print(markdown)
+    if dataset is None:
+        reproduction.write_other_configurations(outputs)
 
 
 def _no_rows():

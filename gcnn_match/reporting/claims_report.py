@@ -3,6 +3,7 @@ paper's, and the verdict."""
 
 import datetime
 import pathlib
+import re
 
 import numpy as np
 from matplotlib.ticker import NullFormatter, ScalarFormatter
@@ -45,6 +46,13 @@ def _compared(claim):
     if len(rows) == 4:
         return f"{rows[0]} − {rows[1]} vs {rows[2]} − {rows[3]}"
     return f"{rows[0]} vs {rows[1]}"
+
+
+def anchor(claim):
+    """The claim's row anchor in CLAIMS.md ("gcnn-gcnn-beats-cnn-quora"), by which other
+    documents link the one claim a sentence rests on."""
+    text = f"{claim.paper} {claim.statement} {_where(claim)}"
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def _where(claim):
@@ -135,7 +143,8 @@ def render_paper(outcomes, paper, figure=None):
         claim = outcome.claim
         cells = [
             number,
-            f"{claim.statement}: {_compared(claim)} ({_where(claim)}, {claim.metric})",
+            f"{claim.statement}: {_compared(claim)} ({_where(claim)}, {claim.metric})"
+            f'<a id="{anchor(claim)}"></a>',
             claim.paper_table,
             f"“{claim.quote}”",
             _paper_cell(claim),

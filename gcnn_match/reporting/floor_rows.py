@@ -43,9 +43,11 @@ def _describe(floor, selection):
     )
 
 
-def add_reference_rows(markdown, record, record_path):
+def add_reference_rows(markdown, record, record_path, describe=True):
     """`markdown` (a table rendered by `tables.render_markdown`) with the floors of `record`
-    as rows under its first table and a note under it; unchanged when `record` is None."""
+    as rows under its first table and a note under it; unchanged when `record` is None.
+    `describe=False` (a report that describes the floors once): the note names only the
+    record and its command."""
     if record is None:
         return markdown
     lines = markdown.split("\n")
@@ -59,10 +61,13 @@ def add_reference_rows(markdown, record, record_path):
         "| " + " | ".join(_cell(c, floor, examples) for c in columns) + " |"
         for floor in record["floors"]
     ]
+    command = f", computed by `{record['command']}`" if record.get("command") else ""
     note = _NOTE.format(
         floors=" ".join(_describe(floor, record["selection"]) for floor in record["floors"]),
         record=record_path,
-        command=f", computed by `{record['command']}`" if record.get("command") else "",
+        command=command,
     )
+    if not describe:
+        note = f"- Floor record: `{record_path}`{command}."
     after = end + 1 if end < len(lines) and not lines[end] else end
     return "\n".join(lines[:end] + rows + ["", note] + lines[after:])

@@ -91,3 +91,11 @@ def not_recorded(planned, outputs, together):
         f"recorded in {outputs.results_dir} by an earlier sitting, not trained again "
         f"(--noskip_recorded trains them): {', '.join(skipped)}"
     )
+
+
+def write_other_configurations(outputs):
+    """Writes the appendix of the report that lists every table's other configurations (runs
+    that are not a table's main configuration), when any table records one."""
+    appendix = table_sections.other_configurations(outputs.results_dir)
+    if appendix:
+        update_section(pathlib.Path(outputs.report), "other-configurations", appendix)

@@ -83,11 +83,15 @@ def _head(compare, paper_column):
     return [head, "|" + "---|" * columns]
 
 
-def render_markdown(rows, title=None, command=None, paper_column=True):
+def render_markdown(rows, title=None, command=None, paper_column=True, notes=True):
     """A markdown table: for each (paper key, our key) pair of the rows' `compare` field, the
     paper's value, ours (mean ± std over seeds) and the delta; then time per epoch, epochs,
     parameters, data sizes and vectors. `paper_column=False` (the rows run on data of your
-    own): ours only, without the papers' values, deltas, timings and protocol notes."""
+    own): ours only, without the papers' values, deltas, timings and protocol notes.
+    `notes=False` (REPRODUCTION.md, which states its caveats once at the top): the machines on
+    one line, the commands of seeds trained one by one on one line, and neither the notes on
+    the scale, the columns and the paper's numbers nor the other configurations (its appendix
+    lists those of every table, `render_other_configurations`)."""
     rows = [runs.upgrade(row) for row in rows]
     compare = rows[0]["compare"] if rows else []
     lines = []
@@ -126,6 +130,12 @@ def render_markdown(rows, title=None, command=None, paper_column=True):
         if row.get("scale"):
             scales.add(row["scale"])
     lines.append("")
+    if not notes:
+        lines += _machines_line(rows)
+        trained_by = _commands_by_seeds(rows)
+        if trained_by:
+            lines += ["", "Runs trained by:", ""] + [f"- {c}" for c in trained_by]
+        return "\n".join(lines) + "\n"
     for scale in sorted(scales) if paper_column else ():
         lines.append(f"- Scale: {SCALE_NOTES[scale]}.")
     lines += _column_notes(rows) + _hardware(rows, paper_column) + _paper_notes(rows)
@@ -133,6 +143,24 @@ def render_markdown(rows, title=None, command=None, paper_column=True):
     if trained_by:
         lines += ["", "Runs trained by:", ""] + [f"- `{c}`" for c in trained_by]
     return "\n".join(lines + _other_configurations(rows)) + "\n"
+
+
+_SEEDS_FLAG = re.compile(r"--seeds[= ]\S+")
+
+
+def _commands_by_seeds(rows):
+    """The commands that trained the shown runs, as markdown; commands that differ only in
+    `--seeds` share one line ("`cmd --seeds=1`, and the same with `--seeds=2`, ...")."""
+    commands = list(dict.fromkeys(c for row in rows if row["runs"] for c in runs.commands(row)))
+    groups = {}
+    for command in commands:
+        groups.setdefault(_SEEDS_FLAG.sub("--seeds", command), []).append(command)
+    lines = []
+    for group in groups.values():
+        first, *others = group
+        seeds = ", ".join(f"`{_SEEDS_FLAG.search(c).group()}`" for c in others)
+        lines.append(f"`{first}`" + (f", and the same with {seeds}" if others else ""))
+    return lines
 
 
 def _column_notes(rows):
@@ -153,17 +181,28 @@ def _column_notes(rows):
     return lines
 
 
-def _hardware(rows, paper_column=True):
-    """One line naming each machine behind the shown rows once (with its rows when several)."""
+def _machine_list(rows):
+    """Each machine behind the shown rows once (with its rows when several)."""
     rows_of = {}
     for row in rows:
         for machine in runs.machines(row):
             rows_of.setdefault(machine, []).append(row["row"])
-    if not rows_of:
-        return []
     machines = list(rows_of)
     if len(machines) > 1:
         machines = [f"{m} for {', '.join(rows_of[m])}" for m in machines]
+    return machines
+
+
+def _machines_line(rows):
+    machines = _machine_list(rows)
+    return [f"- Machine: {'; '.join(machines)}."] if machines else []
+
+
+def _hardware(rows, paper_column=True):
+    """One line naming each machine behind the shown rows once (with its rows when several)."""
+    machines = _machine_list(rows)
+    if not machines:
+        return []
     paper_timings = "; paper timings are from its own GPU" if paper_column else ""
     return [
         f"- Our hardware: {'; '.join(machines)}{paper_timings}. Ours is "
@@ -224,3 +263,56 @@ def _describe(run_set, row):
         f"{text} (best / run epochs {_epochs(run_set)}): {', '.join(results)}; "
         f"on {', '.join(runs.machines(run_set))}; trained by {commands}"
     )
+
+
+def render_other_configurations(records):
+    """One table of the run sets that records keep but their tables do not show, with why
+    each is not the shown one ("" when there is none). `records` maps (table id, scale) to a
+    table's rows."""
+    lines = []
+    for (table, scale), rows in records.items():
+        for row in map(runs.upgrade, rows):
+            for run_set in row.get("other_configurations", []):
+                results = [f"{_label(our)} {_fmt(run_set.get(our))}" for _, our in row["compare"]]
+                lines.append(
+                    f"| `{table}-{scale}` | {row['row']} | {_configuration(run_set, row)} "
+                    f"| {', '.join(map(str, run_set['seeds']))} | {', '.join(results)} "
+                    f"| {_why_not_shown(run_set, row)} |"
+                )
+    if not lines:
+        return ""
+    head = [
+        "| table | row | configuration | seeds | result | why not the one shown |",
+        "|---|---|---|---|---|---|",
+    ]
+    return "\n".join(head + lines) + "\n"
+
+
+def _configuration(run_set, row):
+    """The run set's vectors and the epochs it ran against the registered ones."""
+    epochs = run_set.get("epochs_run") or [0]
+    registered = row["registered_epochs"]
+    epochs = runs.run_of_registered(epochs, registered, runs.epoch_cap(run_set, registered))
+    return f"{_width(run_set)} vectors, {epochs} epochs"
+
+
+def _width(run_set):
+    """The width the run set's vectors were read at ("50d", "50d padded to 300d")."""
+    found = re.search(r"\d+d(?: padded to \d+d)?", run_set.get("embeddings") or "")
+    return found.group() if found else "unrecorded"
+
+
+def _why_not_shown(run_set, shown):
+    """Why the record ranks `run_set` after the run set its row shows (fewer seeds, then a
+    cap below the registered schedule, then fewer epochs)."""
+    if run_set["runs"] < shown["runs"]:
+        return f"{run_set['runs']} seed{'s' * (run_set['runs'] > 1)} against {shown['runs']}"
+    registered = shown["registered_epochs"]
+    capped = runs.epoch_cap(run_set, registered) is not None
+    if capped and runs.epoch_cap(shown, registered) is None:
+        return "capped below the registered schedule, which the shown runs trained"
+    if max(run_set.get("epochs_run") or [0]) < max(shown.get("epochs_run") or [0]):
+        return "fewer epochs than the shown runs"
+    if _width(run_set) != _width(shown):
+        return f"as complete; the shown runs read the vectors at the row's width ({_width(shown)})"
+    return "as complete; the shown runs are the record's last"

@@ -37,7 +37,7 @@ import keras
 
 from gcnn_match.config.experiment import DISTRIBUTIONS
 
-_HOW_TO = "see README.md, 'Training on several devices / hosts'"
+_HOW_TO = "see docs/distributed.md"
 
 
 @dataclasses.dataclass

@@ -1,4 +1,4 @@
-"""Bad input, one case per row of README.md's "Bad input" table.
+"""Bad input, one case per row of the table of docs/bad-input.md.
 
 Each case either stops with an error naming the file (or URL), the line and the fix, or is
 handled in a documented way and counted. None may give a silently wrong result.

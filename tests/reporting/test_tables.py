@@ -268,3 +268,33 @@ def test_seeds_of_one_configuration_trained_in_different_sittings_make_one_run_s
     capped = _rows({"cnn": [_run(tmp_path / "d", "cnn", 4, 0.6, cap=3, argv=CAPPED)]})
     [cnn, _] = keep_earlier_results(capped, record)
     assert cnn["seeds"] == [1, 2, 3] and cnn["other_configurations"][0]["seeds"] == [4]
+
+
+def test_a_report_section_leaves_its_notes_to_the_report_and_others_to_its_appendix(tmp_path):
+    committed = _rows({"cnn": [_run(tmp_path / "a", "cnn", s, 0.75 + s / 100) for s in (1, 2, 3)]})
+    newcomer = _rows({"cnn": [_run(tmp_path / "b", "cnn", 1, 0.70, cap=3, argv=CAPPED)]})
+    [cnn, gcnn] = tables.keep_earlier_results(newcomer, committed)
+
+    section = tables.render_markdown([cnn, gcnn], notes=False)
+    assert "| CNN | 87.92 | 77.00 ± 1.00 |" in section
+    assert "- Machine: Intel Xeon (2 cores)." in section
+    for note in ("- Scale:", "- Epochs:", "- ±:", "- Paper numbers", "Other configurations"):
+        assert note not in section
+
+    appendix = tables.render_other_configurations({("gcnn-quora", "low-resource"): [cnn, gcnn]})
+    assert (
+        "| `gcnn-quora-low-resource` | CNN | 50d vectors, 3 / 20 (cap 3) epochs | 1 "
+        "| test accuracy 70.00 | 1 seed against 3 |"
+    ) in appendix
+    assert tables.render_other_configurations({("gcnn-quora", "low-resource"): [gcnn]}) == ""
+
+
+def test_a_report_section_puts_commands_that_differ_in_their_seeds_on_one_line(tmp_path):
+    runs = [
+        _run(tmp_path, "cnn", seed, 0.75, argv=COMMAND + [f"--seeds={seed}"]) for seed in (1, 2, 3)
+    ]
+    section = tables.render_markdown(_rows({"cnn": runs}), notes=False)
+    assert (
+        "- `python experiments/reproduce.py --dataset=quora --seeds=1`, "
+        "and the same with `--seeds=2`, `--seeds=3`"
+    ) in section

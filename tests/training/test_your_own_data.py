@@ -1,10 +1,9 @@
-"""Sentence pairs of your own, no code: README's walkthrough (train, predict, evaluate, each a
-fresh process), the same metrics through --train_file as through a registered DatasetSpec,
-a run on a dataset registered in Python used by a fresh process, and mistakes as one line."""
+"""Sentence pairs of your own, no code: the same metrics through --train_file as through a
+registered DatasetSpec, a run on a dataset registered in Python used by a fresh process, and
+mistakes as one line (README's walkthrough: tests/test_readme_commands.py)."""
 
 import json
 import re
-import shlex
 import subprocess
 import sys
 
@@ -45,45 +44,6 @@ def _run(args, **kwargs):
     return subprocess.run(
         [sys.executable, *args], cwd=REPO, capture_output=True, text=True, timeout=600, **kwargs
     )
-
-
-def _readme_walkthrough():
-    """The commands of README.md's "Your own data" code block, continuation lines joined."""
-    section = REPO.joinpath("README.md").read_text("utf-8").split("## Your own data", 1)[1]
-    block = section.split("```bash", 1)[1].split("```", 1)[0].replace("\\\n", " ")
-    return [shlex.split(line) for line in block.splitlines() if line.startswith(".venv/")]
-
-
-@pytest.mark.slow
-def test_readme_walkthrough_trains_predicts_and_evaluates_in_fresh_processes(tmp_path):
-    train, predict, evaluate = _readme_walkthrough()
-    assert [c[1] for c in (train, predict, evaluate)] == [
-        "experiments/train.py",
-        "experiments/predict.py",
-        "experiments/evaluate.py",
-    ]
-
-    def here(command):  # this Python, and runs under tmp_path instead of runs/
-        return [a.replace("--run_dir=runs/", f"--run_dir={tmp_path}/runs/") for a in command[1:]]
-
-    run_dir = tmp_path / "runs/entailment/gcnn/quora/cnn/full-seed1"
-    trained = _run(
-        here(train) + TINY_FLAGS + [f"--model_dir={run_dir}", f"--cache_dir={tmp_path}/cache"]
-    )
-    assert trained.returncode == 0, trained.stderr
-    assert trained.stdout.count("line 1 is a header") == 1  # decided and printed once
-    predicted = _run(here(predict))
-    assert predicted.returncode == 0, predicted.stderr
-    assert "test.tsv: line 1 is a header: it holds the column names" in predicted.stderr
-    rows = [line.split("\t") for line in predicted.stdout.splitlines()]
-    assert rows[0] == ["uid", "predicted", "p_CONTRADICTION", "p_ENTAILMENT", "p_NEUTRAL"]
-    assert [row[0] for row in rows[1:]] == [f"test.tsv:{i}" for i in range(2, 202)]
-    evaluated = _run(here(evaluate))
-    assert evaluated.returncode == 0, evaluated.stderr
-    test_lines = (REPO / "examples/entailment/test.tsv").read_text("utf-8").splitlines()[1:]
-    gold = [line.split("\t")[2] for line in test_lines]
-    right = sum(row[1] == label for row, label in zip(rows[1:], gold))
-    assert json.loads(evaluated.stdout) == {"examples": 200, "accuracy": right / 200}
 
 
 def _write_pairs(folder, split, count, offset=0):

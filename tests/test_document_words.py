@@ -1,0 +1,66 @@
+"""The documents describe the software, its results, machines and commands, never how they were
+made: no sessions, borrowed machines, device-time budgets, issue numbers or history words. A
+measurement names its machine, software, date and command; git keeps the history."""
+
+import pathlib
+import re
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+DOCUMENTS = (
+    ["README.md", "REPRODUCTION.md", "BENCHMARKS.md", "CLAIMS.md", "CONTRIBUTING.md"]
+    + sorted(str(p.relative_to(REPO)) for p in (REPO / "docs").rglob("*.md"))
+    + sorted(
+        str(p.relative_to(REPO))
+        for p in (REPO / "results").rglob("*")
+        if p.suffix in (".txt", ".md")
+    )
+)
+# Each phrase is precise enough that a legitimate use does not match: "at this budget" (an
+# epoch budget of a verdict) is fine, "device time" and "time budget" are not.
+PHRASES = {
+    "a session": r"\bsessions?\b",
+    "a lent or borrowed machine": r"\b(?:lent|borrow(?:ed|s|ing)?)\b",
+    "a lease": r"\blease[sd]?\b|\bbudget_left",
+    "a device-time budget": r"\bdevice[- ]time\b|\btime budget\b|\bdevice budget\b",
+    "an issue number": r"\bissues? #?\d+",
+    "history": r"\buntil session\b|\bbefore this change\b|\bearlier versions?\b"
+    r"|\b(?:before|until) \d{4}-\d{2}-\d{2}\b|\bearlier [\w-]*\s?(?:runs?|configurations?)\b"
+    r"|\bno longer\b|\bwas fixed\b|\bhas been fixed\b",
+}
+
+
+def found_phrases(text):
+    """(line number, what, the line) of every phrase of `PHRASES` in `text`."""
+    hits = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for what, pattern in PHRASES.items():
+            if re.search(pattern, line, re.I):
+                hits.append((number, what, line.strip()))
+    return hits
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_the_document_says_nothing_about_how_it_was_made(document):
+    hits = found_phrases((REPO / document).read_text("utf-8"))
+    assert not hits, "\n".join(f"{document}:{n}: {what}: {line}" for n, what, line in hits)
+
+
+def test_the_phrases_catch_what_they_are_for_and_spare_legitimate_uses():
+    made = [
+        "Session 15 (2026-11-26) was lent one NVIDIA H100 for 15 minutes",
+        "device time used: 345 s of 900 s (budget_left_s 555)",
+        "the four-stacked rows stay 'not run' until session 20",
+        "the earlier 50-d runs read the vectors unpadded",
+        "Run sets recorded before 2026-11-26 cannot be joined",
+        "the GCNN speed-up asked for by issue 7",
+    ]
+    legitimate = [
+        "undertrained at this budget: the selected epoch is at most the cap minus the patience",
+        "NVIDIA H200, 2026-11-27, Keras 3.15.1 on JAX 0.11.2",
+        "the run resumes until its early stopping ends it",
+        "a lentil is not a machine",
+    ]
+    assert all(found_phrases(line) for line in made)
+    assert not any(found_phrases(line) for line in legitimate)
