@@ -386,7 +386,9 @@ def build_embedding_matrix(
         dim: required for "random"; otherwise checked against the source.
         data_dir: root of named files ({data_dir}/embeddings/...); default "data".
         cache_dir: where the filtered rows are kept between runs (none when None).
-        oov: "normal" N(0, scale^2) (ESIM), "uniform" U[-scale, scale] (C-LSTMs, 0.1),
+        oov: "normal" N(0, scale^2) (ESIM; the C-LSTM rows keep this default, as their
+            paper sets U[-0.1, 0.1] for the parameters other than the GloVe-initialised
+            embeddings and states nothing for unknown words), "uniform" U[-scale, scale],
             "zeros" (COIN / RE2, kept fixed).
         match: "exact"; "lower" (compare lower-cased, first source occurrence wins);
             "exact_then_lower" (exact, else the lower-cased fallback).

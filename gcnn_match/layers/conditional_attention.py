@@ -32,7 +32,7 @@ class ConditionalAttention(ExplicitMaskLayer):
 
     Call arguments:
         inputs: list `[Y, H, h_N]`: (B, n, k), (B, m, k), (B, k).
-        mask: list `[mask_premise, mask_hypothesis]`, float (B, n), (B, m).
+        mask: optional list `[mask_premise, mask_hypothesis]`, float (B, n), (B, m).
 
     Returns:
         h* (B, k).
@@ -40,6 +40,13 @@ class ConditionalAttention(ExplicitMaskLayer):
     Masking:
         Padded premise positions get zero attention weight; padded hypothesis steps leave
         r unchanged, so r_N is the state at the last real word. No Keras mask propagates.
+
+    Example:
+
+    >>> premise, hypothesis = keras.random.normal((2, 5, 8)), keras.random.normal((2, 4, 8))
+    >>> layer = ConditionalAttention(8, word_by_word=True)
+    >>> tuple(layer([premise, hypothesis, hypothesis[:, -1]]).shape)
+    (2, 8)
 
     References:
         Rocktäschel, Grefenstette, Hermann, Kočiský and Blunsom, "Reasoning about
@@ -79,7 +86,8 @@ class ConditionalAttention(ExplicitMaskLayer):
 
     def call(self, inputs, mask=None):
         premise, hypothesis, last = inputs
-        mask_p, mask_h = unpack_pair_mask(mask)
+        # Called without masks, Keras passes one None per input: three.
+        mask_p, mask_h = unpack_pair_mask(mask)[:2]
         if mask_p is None:
             mask_p = ops.ones(ops.shape(premise)[:2], premise.dtype)
         if mask_h is None:

@@ -286,12 +286,13 @@ class CoupledLSTM(ExplicitMaskLayer):
 
     def _block_weights(self, block):
         """name -> one tensor per stream set: (I, G) shared by the directions, or (D, I, G)
-        with one (I, G) per direction in `self.directions` order."""
+        with one (I, G) per direction in `self.directions` order. Each variable is read
+        through `.value`: JAX's ops refuse a Keras variable outside a compiled function."""
         return {
             name: [
                 ops.stack([w.value for w in per_direction])
                 if len(per_direction) > 1
-                else per_direction[0]
+                else per_direction[0].value
                 for per_direction in sets
             ]
             for name, sets in block.items()

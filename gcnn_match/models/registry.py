@@ -85,6 +85,17 @@ def _registration(name):
 
 
 def build_model(name, inputs, **kwargs):
+    """The `keras.Model` that the builder registered as `name` makes for `inputs`
+    (`ModelInputs`), `kwargs` passed to the builder.
+
+    Example:
+
+    >>> inputs = ModelInputs(vocab_size=50, num_classes=3, embedding_dim=8)
+    >>> model = build_model("compare_aggregate", inputs, hidden=8, mlp_hidden=8)
+    >>> ids = np.array([[4, 5, 6, 0]], "int32")  # id 0: padding
+    >>> tuple(model({"a_ids": ids, "b_ids": ids[:, :3]}).shape)
+    (1, 3)
+    """
     return _registration(name).builder(inputs, **kwargs)
 
 

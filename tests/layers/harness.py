@@ -25,7 +25,8 @@ Checks, in order:
 2. symbolic call (keras.Input with None sequence lengths) gives the eager shapes, and a
    functional model sharing the eager weights gives the eager outputs;
 3. `compute_output_shape` (if the layer defines it) gives the eager shapes;
-4. one GradientTape step: every trainable weight gets a non-None, not all-zero gradient;
+4. one training step: every trainable weight gets a non-zero gradient (`trainable_gradients`,
+   under the TensorFlow or the JAX backend);
 5. `get_config` -> JSON -> `from_config` gives the same config and, with the same weights,
    the same outputs;
 6. a `.keras` save / load round trip of the functional model gives identical outputs;
@@ -34,18 +35,23 @@ Checks, in order:
    must not change, and outputs at padded positions must be 0 when `zero_at_padding`.
 
 The NumPy re-computations of the layer equations that the tests compare against live in
-tests/references.py.
+tests/references.py. The backend is fixed when Keras is imported, so a test of the JAX backend
+runs tests in a child process (`run_tests_under_jax`).
 """
 
 import dataclasses
 import inspect
 import json
 import os
+import re
+import subprocess
+import sys
 import tempfile
 
 import keras
 import numpy as np
-import tensorflow as tf
+
+from tests.conftest import subprocess_env
 
 ATOL = 1e-5
 RTOL = 1e-5
@@ -124,6 +130,70 @@ def random_inputs(rng, batch, length, dim, min_length=1):
 
 
 # ---------------------------------------------------------------------------------------
+# Gradients under either backend.
+
+
+def trainable_gradients(layer, loss_fn):
+    """The gradient of the scalar `loss_fn()`, which calls `layer`, with respect to each of
+    `layer.trainable_weights`, as NumPy arrays (None where TensorFlow finds no path).
+
+    TensorFlow records the call on a tape. JAX differentiates a function of the weights'
+    values: the call runs in a `keras.StatelessScope` that hands the layer those values in
+    place of its variables.
+    """
+    weights = layer.trainable_weights
+    backend = keras.backend.backend()
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        with tf.GradientTape() as tape:
+            loss = loss_fn()
+        grads = tape.gradient(loss, [w.value for w in weights])
+        # An embedding's gradient is IndexedSlices; as a dense array every row is visible.
+        return [None if g is None else np.asarray(tf.convert_to_tensor(g)) for g in grads]
+    if backend == "jax":
+        import jax
+
+        def loss_of(values):
+            with keras.StatelessScope(state_mapping=list(zip(weights, values))):
+                return loss_fn()
+
+        return [np.asarray(g) for g in jax.grad(loss_of)([w.value for w in weights])]
+    raise ValueError(f"no gradient helper for the {backend!r} backend")
+
+
+def projected_sum(outputs, projections):
+    """sum_k <outputs[k], projections[k]>: a scalar that every output element reaches."""
+    return sum(
+        keras.ops.sum(keras.ops.cast(o, "float32") * r) for o, r in zip(outputs, projections)
+    )
+
+
+def assert_every_weight_learns(layer, loss_fn):
+    """Every trainable weight of `layer` gets a gradient from `loss_fn()` that is not all 0."""
+    for w, g in zip(layer.trainable_weights, trainable_gradients(layer, loss_fn)):
+        assert g is not None, f"no gradient reaches {w.path}"
+        assert np.any(g != 0), f"all-zero gradient for {w.path}"
+
+
+def run_tests_under_jax(*pytest_args, timeout=600):
+    """Runs pytest on `pytest_args` in a child process whose Keras backend is JAX; fails
+    unless every selected test passes (none skipped), and returns how many passed."""
+    process = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *pytest_args],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(KERAS_BACKEND="jax"),
+        timeout=timeout,
+        check=False,
+    )
+    summary = process.stdout.strip().splitlines()[-1] if process.stdout.strip() else ""
+    assert process.returncode == 0, (process.stdout + process.stderr)[-4000:]
+    assert "skipped" not in summary, summary
+    return int(re.search(r"(\d+) passed", summary).group(1))
+
+
+# ---------------------------------------------------------------------------------------
 # The harness.
 
 
@@ -192,14 +262,12 @@ def run_layer_test(
     # 4. One training step: every trainable weight receives a gradient.
     extra = {"training": True} if _accepts(layer, "training") else {}
     projections = [rng.normal(size=o.shape).astype("float32") for o in eager]
-    with tf.GradientTape() as tape:
+
+    def loss():
         outs = keras.tree.flatten(_call(layer, np_args, np_kwargs, **extra))
-        loss = sum(tf.reduce_sum(tf.cast(o, "float32") * r) for o, r in zip(outs, projections))
-    weights = layer.trainable_weights
-    grads = tape.gradient(loss, [w.value for w in weights])
-    for w, g in zip(weights, grads):
-        assert g is not None, f"no gradient reaches {w.path}"
-        assert np.any(np.asarray(g) != 0), f"all-zero gradient for {w.path}"
+        return projected_sum(outs, projections)
+
+    assert_every_weight_learns(layer, loss)
 
     # 5. get_config -> JSON -> from_config.
     config = layer.get_config()

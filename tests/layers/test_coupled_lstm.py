@@ -8,6 +8,10 @@ the weight sharing (one set, or one per stream / per direction).
 """
 
 import functools
+import json
+import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -16,6 +20,7 @@ from harness import Mask, Seq, run_layer_test
 from references import sigmoid
 
 from gcnn_match.layers.coupled_lstm import CoupledLSTM, reverse_real
+from tests.conftest import subprocess_env
 
 B, N, M, E, UNITS = 3, 5, 6, 3, 4
 # direction -> (row step, column step) of its predecessors: (i - di, j - dj)
@@ -336,3 +341,48 @@ def test_rematerialized_blocks_give_the_same_outputs_and_gradients(cell, sharing
     # Each block's scan runs once more, in the backward pass, when rematerialized.
     assert (len(scans[0]), len(scans[1])) == (2, 4)
     assert CoupledLSTM.from_config(layer.get_config()).rematerialize
+
+
+# Every reading of the weight sharing: TC with shared or own directions; LC with two LSTMs or
+# one shared pair, each with shared or own directions.
+EVERY_READING = [
+    (cell, {**pair, **directions})
+    for cell, pairs in (("tight", [{}]), ("loose", [{}, SHARED_PAIR]))
+    for pair in pairs
+    for directions in ({}, OWN_DIRECTIONS)
+]
+# Calls the layer directly (eagerly, outside any compiled function), where JAX's own ops see
+# the weights, under the JAX backend, which is fixed when Keras is first imported.
+JAX_DIRECT_CALLS = """
+import json, sys
+import numpy as np
+sys.path[:0] = sys.argv[1:]
+import keras
+import test_coupled_lstm as t
+assert keras.backend.backend() == "jax"
+x, y, mask_x, mask_y = t._pair(seed=3)
+errors = []
+for cell, sharing in t.EVERY_READING:
+    layer = t.CoupledLSTM(t.UNITS, cell=cell, **sharing)
+    got = np.asarray(layer([x, y], mask=[mask_x, mask_y]))
+    want = t.np_coupled_lstm(layer, x, y, mask_x, mask_y)
+    errors.append([cell, sharing, float(np.max(np.abs(got - want)))])
+print(json.dumps(errors))
+"""
+
+
+@pytest.mark.slow
+def test_direct_calls_under_jax_match_numpy_for_every_reading():
+    here = pathlib.Path(__file__).resolve().parent
+    process = subprocess.run(
+        [sys.executable, "-c", JAX_DIRECT_CALLS, str(here), str(here.parent)],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(KERAS_BACKEND="jax"),
+        timeout=600,
+        check=False,
+    )
+    assert process.returncode == 0, process.stderr[-3000:]
+    errors = json.loads(process.stdout.strip().splitlines()[-1])
+    assert [[cell, sharing] for cell, sharing, _ in errors] == [list(r) for r in EVERY_READING]
+    assert all(error < 1e-5 for *_, error in errors), errors

@@ -1,5 +1,6 @@
-"""ATTCONV models and baselines: Table 7 parameter counts, padding invariance, save/load,
-training steps, and the attention sub-model used by the Figure 6 helper."""
+"""ATTCONV models and baselines: Table 7 parameter counts, padding invariance, the model harness
+(save/load, gradients), training steps, and the attention sub-model used by the Figure 6
+helper."""
 
 import keras
 import numpy as np
@@ -9,6 +10,7 @@ from gcnn_match.experiments.param_counts import CONVENTIONS
 from gcnn_match.models.attconv import attention_model
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
 from gcnn_match.training.loop import count_params
+from tests.models.harness import check_padding, run_model_test
 
 # (builder, kwargs) of every model the tests cover.
 MODELS = {
@@ -113,19 +115,7 @@ def _batch(rng, batch=3, length_a=5, length_b=4):
 
 @pytest.mark.parametrize("key", sorted(MODELS))
 def test_padding_does_not_change_predictions(key):
-    model = _small(key)
-    batch = _batch(np.random.RandomState(0))
-    short = model(batch, training=False)
-    padded = model(
-        {
-            "a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 4)]),
-            "b_ids": np.pad(batch["b_ids"], [(0, 0), (0, 3)]),
-        },
-        training=False,
-    )
-    np.testing.assert_allclose(
-        keras.ops.convert_to_numpy(short), keras.ops.convert_to_numpy(padded), rtol=1e-5, atol=1e-5
-    )
+    check_padding(_small(key), _batch(np.random.RandomState(0)), pads=(4, 3))
 
 
 def test_code_faithful_model_depends_on_padding():
@@ -158,18 +148,9 @@ def test_code_light_depends_on_padding_and_on_the_batch():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("key", ["light", "advanced", "no_conv", "apcnn", "code_light"])
-def test_model_round_trips_through_keras_file(key, tmp_path):
+def test_harness(key):
     matrix = np.random.RandomState(1).rand(40, 6).astype("float32")
-    model = _small(key, embedding_matrix=matrix)
-    batch = _batch(np.random.RandomState(2))
-    path = tmp_path / "model.keras"
-    model.save(path)
-    restored = keras.models.load_model(path)
-    np.testing.assert_allclose(
-        keras.ops.convert_to_numpy(model(batch)),
-        keras.ops.convert_to_numpy(restored(batch)),
-        rtol=1e-6,
-    )
+    run_model_test(_small(key, embedding_matrix=matrix), _batch(np.random.RandomState(2)))
 
 
 @pytest.mark.slow

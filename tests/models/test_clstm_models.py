@@ -1,5 +1,5 @@
-"""C-LSTM models and their baselines: Table 2 parameter counts, padding invariance,
-.keras round trip, and a few training steps that lower the loss."""
+"""C-LSTM models and their baselines: Table 2 parameter counts, padding invariance, the model
+harness (.keras round trip, gradients), and a few training steps that lower the loss."""
 
 import keras
 import numpy as np
@@ -10,6 +10,7 @@ from gcnn_match.experiments.param_counts import CONVENTIONS
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
 from gcnn_match.training.loop import count_params
 from gcnn_match.training.ranking import max_margin_ranking_loss
+from tests.models.harness import check_padding, run_model_test
 
 
 def _inputs(embedding_dim=100, **changes):
@@ -124,33 +125,16 @@ def _batch(seed=0, size=3, n=5, m=4):
 
 @pytest.mark.parametrize("case", sorted(SMALL))
 def test_padding_does_not_change_predictions(case):
-    model = _small_model(case)
-    batch = _batch()
-    padded = {
-        "a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 3)]),
-        "b_ids": np.pad(batch["b_ids"], [(0, 0), (0, 2)]),
-    }
-    np.testing.assert_allclose(
-        keras.ops.convert_to_numpy(model(batch)),
-        keras.ops.convert_to_numpy(model(padded)),
-        rtol=1e-5,
-        atol=1e-5,
-    )
+    check_padding(_small_model(case), _batch(), pads=(3, 2))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "case", ["tc", "lc_mqa", "lc_shared_pair_own_directions", "wbw", "parallel"]
 )
-def test_model_round_trips_through_keras_file(case, tmp_path):
-    model = _small_model(case, head="score")
-    batch = _batch(seed=1)
-    path = tmp_path / "model.keras"
-    model.save(path)
-    restored = keras.models.load_model(path)
-    out = keras.ops.convert_to_numpy(model(batch))
+def test_harness(case):
+    (out,) = run_model_test(_small_model(case, head="score"), _batch(seed=1))
     assert out.shape == (3, 1)
-    np.testing.assert_allclose(out, keras.ops.convert_to_numpy(restored(batch)), rtol=1e-6)
 
 
 def test_l2_adds_a_penalty_on_the_kernels():

@@ -1,4 +1,5 @@
-"""COIN: paper parameter count, ablations, padding invariance, save/load, attention maps."""
+"""COIN: paper parameter count, ablations, padding invariance, the model harness (save/load,
+gradients), attention maps."""
 
 import keras
 import numpy as np
@@ -8,6 +9,7 @@ from gcnn_match.experiments.param_counts import CONVENTIONS
 from gcnn_match.models.coin import cross_attention_model
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
 from gcnn_match.training.loop import count_params
+from tests.models.harness import check_padding, run_model_test
 
 ABLATIONS = {
     "original": {},
@@ -91,36 +93,17 @@ def test_every_ablation_builds_and_trains_a_step(row):
 @pytest.mark.parametrize("row", ["original", "w/o aggregat."])
 def test_padding_does_not_change_predictions(row):
     model = _tiny_model(**ABLATIONS[row])
-    batch = _batch(np.random.RandomState(1))
-    short = model(batch, training=False)
-    padded = model(
-        {
-            "a_ids": np.pad(batch["a_ids"], [(0, 0), (0, 6)]),
-            "b_ids": np.pad(batch["b_ids"], [(0, 0), (0, 3)]),
-        },
-        training=False,
-    )
-    np.testing.assert_allclose(
-        keras.ops.convert_to_numpy(short), keras.ops.convert_to_numpy(padded), rtol=1e-5, atol=1e-5
-    )
+    check_padding(model, _batch(np.random.RandomState(1)), pads=(6, 3))
 
 
 @pytest.mark.slow
-def test_model_round_trips_through_keras_file(tmp_path):
+def test_harness():
     inputs = _tiny(
         embedding_matrix=np.random.RandomState(1).rand(30, 6).astype("f"),
         embeddings_trainable=False,
     )
     model = build_model("coin", inputs, d=8, n_h=2, blocks=2)
-    batch = _batch(np.random.RandomState(2))
-    path = tmp_path / "coin.keras"
-    model.save(path)
-    restored = keras.models.load_model(path)
-    np.testing.assert_allclose(
-        keras.ops.convert_to_numpy(model(batch)),
-        keras.ops.convert_to_numpy(restored(batch)),
-        rtol=1e-6,
-    )
+    run_model_test(model, _batch(np.random.RandomState(2)))
     assert all("embedding" not in w.path for w in model.trainable_weights)
 
 

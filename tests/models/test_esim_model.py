@@ -1,4 +1,5 @@
-"""The ESIM baseline: paper-configured parameter count, padding invariance, save/load, learning."""
+"""The ESIM baseline: paper-configured parameter count, padding invariance, the model harness
+(save/load, gradients), learning."""
 
 import keras
 import numpy as np
@@ -6,6 +7,7 @@ import pytest
 
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
 from gcnn_match.training.loop import count_params
+from tests.models.harness import check_padding, run_model_test
 
 SMALL = dict(encoder_units=6, projection_units=6, composition_units=6, mlp_hidden=6)
 
@@ -13,10 +15,6 @@ SMALL = dict(encoder_units=6, projection_units=6, composition_units=6, mlp_hidde
 def _small_model(vocab_size=40, embedding_dim=8, **kwargs):
     inputs = ModelInputs(vocab_size=vocab_size, num_classes=3, embedding_dim=embedding_dim)
     return build_model("esim", inputs, **SMALL, **kwargs)
-
-
-def _numpy(x):
-    return keras.ops.convert_to_numpy(x)
 
 
 def test_paper_esim_parameter_count():
@@ -40,21 +38,13 @@ def test_padding_does_not_change_predictions():
     b = rng.randint(2, 40, size=(3, 4)).astype("int32")
     a[0, 3:] = 0  # a shorter first premise
     b[1, 2:] = 0  # and a shorter second hypothesis
-    short = model({"a_ids": a, "b_ids": b}, training=False)
-    padded = model(
-        {"a_ids": np.pad(a, [(0, 0), (0, 6)]), "b_ids": np.pad(b, [(0, 0), (0, 3)])}, training=False
-    )
-    np.testing.assert_allclose(_numpy(short), _numpy(padded), rtol=1e-5, atol=1e-5)
+    check_padding(model, {"a_ids": a, "b_ids": b}, pads=(6, 3))
 
 
 @pytest.mark.slow
-def test_model_round_trips_through_keras_file(tmp_path):
-    model = _small_model()
+def test_harness():
     batch = {"a_ids": np.array([[3, 4, 5, 0]], "int32"), "b_ids": np.array([[6, 7, 0]], "int32")}
-    path = tmp_path / "model.keras"
-    model.save(path)
-    restored = keras.models.load_model(path)
-    np.testing.assert_allclose(_numpy(model(batch)), _numpy(restored(batch)), rtol=1e-6)
+    run_model_test(_small_model(), batch)
 
 
 @pytest.mark.slow

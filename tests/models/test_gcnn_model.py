@@ -1,4 +1,5 @@
-"""The compare-aggregate model: paper parameter counts, padding invariance, save/load."""
+"""The compare-aggregate model: paper parameter counts, padding invariance, the model harness
+(save/load, gradients)."""
 
 import keras
 import numpy as np
@@ -6,6 +7,7 @@ import pytest
 
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
 from gcnn_match.training.loop import count_params
+from tests.models.harness import check_padding, run_model_test
 
 VARIANTS = ("gcnn", "glu", "cnn", "gcnn_no_forget", "gcnn_no_output")
 
@@ -82,14 +84,6 @@ def _pair_batch(rng, vocab, lengths_a, lengths_b, max_chars=None, with_pos=False
     return batch
 
 
-def _pad_words(batch, extra):
-    """Appends `extra` padding tokens (id 0, no chars, POS 0) to both sides."""
-    return {
-        key: np.pad(value, [(0, 0), (0, extra)] + [(0, 0)] * (value.ndim - 2))
-        for key, value in batch.items()
-    }
-
-
 @pytest.mark.parametrize("with_pos", [False, True])
 def test_padding_does_not_change_predictions_with_char_and_pos(with_pos):
     inputs = _paper_inputs(
@@ -114,9 +108,7 @@ def test_padding_does_not_change_predictions_with_char_and_pos(with_pos):
     batch = _pair_batch(
         np.random.RandomState(0), 50, [5, 3, 4], [4, 4, 2], max_chars=6, with_pos=with_pos
     )
-    short = keras.ops.convert_to_numpy(model(batch, training=False))
-    padded = keras.ops.convert_to_numpy(model(_pad_words(batch, 4), training=False))
-    np.testing.assert_allclose(short, padded, rtol=1e-5, atol=1e-5)
+    (short,) = check_padding(model, batch, pads=(4, 4))  # 4 padding words: id 0, no chars, POS 0
     # The features do reach the prediction: other characters / tags change it.
     changed = dict(batch, a_chars=np.where(batch["a_chars"] > 0, 19, 0).astype("int32"))
     if with_pos:
@@ -125,7 +117,7 @@ def test_padding_does_not_change_predictions_with_char_and_pos(with_pos):
 
 
 @pytest.mark.slow
-def test_char_and_pos_model_round_trips_through_keras_file(tmp_path):
+def test_harness_with_char_and_pos_features():
     inputs = _paper_inputs(
         vocab_size=30, embedding_dim=6, char_vocab_size=20, max_chars=5, pos_vocab_size=48
     )
@@ -140,14 +132,7 @@ def test_char_and_pos_model_round_trips_through_keras_file(tmp_path):
         char_units=5,
     )
     batch = _pair_batch(np.random.RandomState(2), 30, [4, 2], [3, 3], max_chars=5, with_pos=True)
-    path = tmp_path / "model.keras"
-    model.save(path)
-    restored = keras.models.load_model(path)
-    np.testing.assert_allclose(
-        keras.ops.convert_to_numpy(model(batch)),
-        keras.ops.convert_to_numpy(restored(batch)),
-        rtol=1e-6,
-    )
+    run_model_test(model, batch)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -166,17 +151,11 @@ def test_padding_does_not_change_predictions(variant):
     a = rng.randint(2, 50, size=(3, 5)).astype("int32")
     b = rng.randint(2, 50, size=(3, 4)).astype("int32")
     a[0, 3:] = 0  # a shorter first premise
-    short = model({"a_ids": a, "b_ids": b}, training=False)
-    padded = model(
-        {"a_ids": np.pad(a, [(0, 0), (0, 6)]), "b_ids": np.pad(b, [(0, 0), (0, 3)])}, training=False
-    )
-    np.testing.assert_allclose(
-        keras.ops.convert_to_numpy(short), keras.ops.convert_to_numpy(padded), rtol=1e-5, atol=1e-5
-    )
+    check_padding(model, {"a_ids": a, "b_ids": b}, pads=(6, 3))
 
 
 @pytest.mark.slow
-def test_model_round_trips_through_keras_file(tmp_path):
+def test_harness():
     inputs = _paper_inputs(
         vocab_size=30,
         embedding_dim=6,
@@ -184,14 +163,7 @@ def test_model_round_trips_through_keras_file(tmp_path):
     )
     model = build_model("compare_aggregate", inputs, hidden=6, mlp_hidden=6)
     batch = {"a_ids": np.array([[3, 4, 5, 0]], "int32"), "b_ids": np.array([[6, 7, 0]], "int32")}
-    path = tmp_path / "model.keras"
-    model.save(path)
-    restored = keras.models.load_model(path)
-    np.testing.assert_allclose(
-        keras.ops.convert_to_numpy(model(batch)),
-        keras.ops.convert_to_numpy(restored(batch)),
-        rtol=1e-6,
-    )
+    run_model_test(model, batch)
 
 
 def test_frozen_embeddings_are_not_trained():
