@@ -14,12 +14,16 @@ it uses a config both rows ran, the one with the most seeds in both (then the hi
 cap); only where the rows share none does it take, per row, the config with the most seeds
 (then the highest epoch cap), and says the configs differ. Units (examples or questions) are
 those both rows were scored on in every seed. Beside the verdict, each row's metric is set
-against the floors of its table (`floor_check.py`); the verdict does not depend on them.
+against the floors of its table (`floor_check.py`). The rules of `verdicts.py` then say what
+the evidence can carry: "undertrained at this budget", "below floor", "borderline", a claim on
+the checkpoint-selecting split read on test, a time claim judged on the paper's kind of device.
 `difference` is that measurement for any two rows of a table: `readings.py` (and
 experiments/compare.py) reads it both ways for rows that are no claim of the paper.
 
-Time claims read the side-by-side measurements of `make bench` and `make latency`: the ratio
-A / B of the time per training pair (bench) or per batch (latency), with the bootstrap
+Time claims read, on the paper's kind of device, the whole-epoch records of
+`experiments/epoch_times.py` (`evidence/epoch_times.py`) or the side-by-side measurements of
+`make bench` and `make latency`: the ratio A / B of the time per epoch, per training pair
+(bench) or per batch (latency), with the bootstrap
 interval of `compare_ratio` over the recorded seconds of each timed step or batch, and the
 same verdict rule against a ratio of 1. Records written before the step times were kept hold
 each row's mean only: their ratio is shown without an interval, "inconclusive".
