@@ -1,11 +1,11 @@
 """The verdicts and commands the hand-written prose of REPRODUCTION.md states, checked against
 CLAIMS.md and the committed records (`prose_numbers.py` traces its numbers).
 
-- A sentence that states a verdict (VERDICT_WORDS: "confirmed", "inconclusive"...) or an
-  ordering of rows (ORDERING_WORDS: "beats", "outperforms", "above"...) must link the CLAIMS.md
-  row it rests on, `[...](CLAIMS.md#gcnn-3)` (the row anchors of
-  `reporting/claims_report.anchor`); each verdict it names must be the verdict of a row it
-  links.
+- A sentence of prose (not a table line) that states a verdict (VERDICT_WORDS: "confirmed",
+  "inconclusive"...) or an ordering of rows (ORDERING_WORDS: "beats", "outperforms", "above"...;
+  not "above the majority class", a floor) must link the CLAIMS.md row it rests on,
+  `[...](CLAIMS.md#gcnn-3)` (the row anchors of `reporting/claims_report.anchor`); each verdict
+  it names must be the verdict of a row it links.
 - A quoted command, a code span starting with "python experiments/" or "make ", must be one
   that a committed record's provenance holds (the "command" and "commands" fields of
   results/*.json, and the command lines of their "argv"), or, for `make`, a target of the
@@ -48,6 +48,10 @@ _PLACE = re.compile(
     r"\b(?:above|below)\s*(?:[:.,;)]|$)"
     r"|\b(?:table|tables|figure|section|see|listed|shown|as)\s+(?:above|below)\b",
     re.I,
+)
+# A row set against a floor, not against another row: no claim of a paper.
+_FLOOR = re.compile(
+    r"\b(?:above|below)\b[^.;]{0,40}?\b(?:floors?|majority class|TF-IDF|chance)\b", re.I
 )
 _LINK = re.compile(r"CLAIMS\.md#([a-z0-9-]+-\d+)")
 _ANCHOR = re.compile(r'<a id="([a-z0-9-]+-\d+)"></a>')
@@ -124,7 +128,7 @@ def _sentences(first_line, lines):
         if (not line.strip() or item or line.startswith("#")) and paragraph:
             yield from _split(start, " ".join(paragraph))
             paragraph = []
-        if line.strip() and not line.startswith("#"):
+        if line.strip() and not line.startswith(("#", "|")):  # tables are not sentences
             start = number if not paragraph else start
             paragraph.append(line.strip())
 
@@ -136,7 +140,7 @@ def _split(line, text):
 
 def _sentence_findings(line, sentence, verdicts):
     prose = _CODE.sub("", sentence)
-    words = [w.lower() for w in _WORDS.findall(_PLACE.sub("", prose))]
+    words = [w.lower() for w in _WORDS.findall(_PLACE.sub("", _FLOOR.sub("", prose)))]
     if not words:
         return []
     links = _LINK.findall(sentence)

@@ -44,7 +44,7 @@ def test_sound_prose_passes(tmp_path):
         "- ESIM's epoch takes longer than GCNN's on an H100: confirmed\n"
         "  ([claim 8](CLAIMS.md#gcnn-8)). GCNN beats CNN only at a budget that leaves its runs\n"
         "  undertrained ([claim 1](CLAIMS.md#gcnn-1)).\n"
-        "- The table below lists the runs of\n"
+        "- Both rows are below the majority class. The table below lists the runs of\n"
         "  `python experiments/reproduce.py --table=gcnn-quora --seeds=1,2,3`; `make claims`\n"
         "  renders CLAIMS.md.\n"
     )
