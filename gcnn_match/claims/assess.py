@@ -14,12 +14,16 @@ it uses a config both rows ran, the one with the most seeds in both (then the hi
 cap); only where the rows share none does it take, per row, the config with the most seeds
 (then the highest epoch cap), and says the configs differ. Units (examples or questions) are
 those both rows were scored on in every seed. Beside the verdict, each row's metric is set
-against the floors of its table (`floor_check.py`); the verdict does not depend on them.
+against the floors of its table (`floor_check.py`). The rules of `verdicts.py` then say what
+the evidence can carry: "undertrained at this budget", "below floor", "borderline", a claim on
+the checkpoint-selecting split read on test, a time claim judged on the paper's kind of device.
 `difference` is that measurement for any two rows of a table: `readings.py` (and
 experiments/compare.py) reads it both ways for rows that are no claim of the paper.
 
-Time claims read the side-by-side measurements of `make bench` and `make latency`: the ratio
-A / B of the time per training pair (bench) or per batch (latency), with the bootstrap
+Time claims read, on the paper's kind of device, the whole-epoch records of
+`experiments/epoch_times.py` (`evidence/epoch_times.py`) or the side-by-side measurements of
+`make bench` and `make latency`: the ratio A / B of the time per epoch, per training pair
+(bench) or per batch (latency), with the bootstrap
 interval of `compare_ratio` over the recorded seconds of each timed step or batch, and the
 same verdict rule against a ratio of 1. Records written before the step times were kept hold
 each row's mean only: their ratio is shown without an interval, "inconclusive".
@@ -44,16 +48,25 @@ import numpy as np
 import pandas as pd
 
 from gcnn_match.baselines import floor
-from gcnn_match.claims import floor_check
+from gcnn_match.claims import floor_check, verdicts
 from gcnn_match.data.registry import available_splits
-from gcnn_match.evidence import latency, predictions, statistics
-from gcnn_match.evidence.runs import run_of_registered
+from gcnn_match.evidence import epoch_times, latency, predictions, statistics
+from gcnn_match.evidence.runs import run_of_registered, run_set_of
 from gcnn_match.experiments import param_counts
 from gcnn_match.experiments import registry as experiments
 from gcnn_match.experiments.planning import splits_read
 
 CITED = "cited row, not reproduced"
-VERDICTS = ("confirmed", "inconclusive", "contradicted", CITED, "not run")
+VERDICTS = (
+    "confirmed",
+    "inconclusive",
+    "contradicted",
+    verdicts.BORDERLINE,
+    verdicts.BELOW_FLOOR,
+    verdicts.UNDERTRAINED,
+    CITED,
+    "not run",
+)
 SEEDS = (1, 2, 3, 4, 5)
 NOT_RUN_SCALE = "low-resource"  # the scale the "not run" commands train at
 BENCH_THROUGHPUT = "train_pairs_per_second_bucket"
@@ -81,6 +94,12 @@ class Outcome:
         floor: for a difference, the `floor_check.FloorCheck` of its rows.
         missing_data: for "not run" checked against a data folder, the splits its rows read
             that are absent there, in words; "" when all are present or it was not checked.
+        p: the one-sided bootstrap p of the claim (`verdicts.p_value`); None without replicates.
+        holm_p: p adjusted by Holm's method over the report's claims with a p (`assess`).
+        size: where the paper's value lies against our interval (`verdicts.size_label`).
+        hours: for "undertrained at this budget", the estimated hours of its command.
+        other_device: a time claim's measurement on another kind of device than the paper's,
+            in words: shown, never judged.
     """
 
     claim: object
@@ -95,6 +114,11 @@ class Outcome:
     command: str = ""
     floor: Optional[floor_check.FloorCheck] = None
     missing_data: str = ""
+    p: Optional[float] = None
+    holm_p: Optional[float] = None
+    size: str = ""
+    hours: Optional[float] = None
+    other_device: str = ""
 
 
 def equivalence_verdict(low, high, margin):
@@ -250,8 +274,12 @@ def difference(store, table, a, b, metric, scales):
         units = scores[0].columns.intersection(scores[1].columns)
         complete = scores[0][units].notna().all() & scores[1][units].notna().all()
         units = units[complete.to_numpy()]
+        if _is_vote_of(lines, a, b):
+            comparison = _vote_comparison(lines[1], units)
+        else:
+            comparison = statistics.compare_rows(*(s[units].to_numpy() for s in scores))
         return Difference(
-            statistics.compare_rows(*(s[units].to_numpy() for s in scores)),
+            comparison,
             scale,
             means=tuple(rows.groupby("seed")[column].mean().mean() for rows in lines),
             seeds=tuple(_seed_count(rows) for rows in lines),
@@ -259,6 +287,28 @@ def difference(store, table, a, b, metric, scales):
             configs=tuple(rows["config"].iloc[0] for rows in lines),
         )
     return None
+
+
+def _is_vote_of(lines, a, b):
+    """Whether row `a` is the majority vote of row `b`'s seeds under the same config."""
+    vote, members = (rows["config"].iloc[0] for rows in lines)
+    return (
+        experiments.get(a).runs_of == b
+        and experiments.get(a).ensemble_size > 0
+        and vote == f"{members}-vote"
+    )
+
+
+def _vote_comparison(members, units):
+    """vote − members of a majority vote and its member seeds' lines, the vote recomputed from
+    the seeds drawn in each bootstrap replicate (`statistics.compare_vote`)."""
+    predicted = members.pivot(index="seed", columns="uid", values="predicted")[units]
+    gold = members.drop_duplicates("uid").set_index("uid")["gold"][units]
+    labels = sorted(set(gold) | set(predicted.to_numpy().ravel()))
+    code = {label: i for i, label in enumerate(labels)}
+    return statistics.compare_vote(
+        predicted.apply(lambda column: column.map(code)).to_numpy(), gold.map(code).to_numpy()
+    )
 
 
 def _seeds_to_go(claim, store, found):
@@ -286,8 +336,75 @@ def _seeds_to_go(claim, store, found):
     )
 
 
+def _judged_metric(claim):
+    """The metric a claim is judged on: its own, or, where that is read on the split that
+    selected the checkpoint, the same column on test."""
+    split, _ = predictions.split_and_column(claim.metric)
+    if split != verdicts.SELECTION_SPLIT:
+        return claim.metric
+    return "test" + claim.metric.removeprefix(split)
+
+
+def _selection_split_not_run(claim, store, scales):
+    """ "not run" for a claim on the checkpoint-selecting split whose rows have no test lines:
+    the command trains them to their registered schedule, recording test predictions."""
+    split, _ = predictions.split_and_column(claim.metric)
+    scale = next(s for s in scales if not store.lines(claim.table_id, s, claim.a, split).empty)
+    return Outcome(
+        claim,
+        "not run",
+        scale=scale,
+        note=f"test predictions not recorded; the {split} split selected the checkpoint",
+        command=reproduce_command(claim.table_id, [claim.a, claim.b], scale),
+    )
+
+
+def _schedules(store, claim, found):
+    """The `verdicts.Schedule` of each row's runs that the claim reads (a vote's: its
+    members'); None for a row whose run set records no selected epochs."""
+    schedules = []
+    for name, config in zip((claim.a, claim.b), found.configs):
+        registered = experiments.get(name)
+        if config.endswith("-vote"):
+            registered, config = experiments.get(registered.runs_of), config[: -len("-vote")]
+        run_set = run_set_of(
+            store.results_dir,
+            experiments.table_id(registered),
+            found.scale,
+            registered.name,
+            config,
+        )
+        schedules.append(verdicts.schedule(registered, run_set))
+    return schedules
+
+
+def _undertrained(claim, outcome, schedules):
+    """`outcome` as "undertrained at this budget" when a row has most seeds short of its
+    schedule: the command trains those rows without the cap, with its estimated hours."""
+    short = [s for s in schedules if s is not None and s.undertrained]
+    if not short:
+        return outcome
+    hours = [s.rerun_hours for s in short]
+    return dataclasses.replace(
+        outcome,
+        verdict=verdicts.UNDERTRAINED,
+        command=reproduce_command(
+            claim.table_id, list(dict.fromkeys(s.row for s in short)), outcome.scale
+        ),
+        hours=None if None in hours else sum(hours),
+    )
+
+
 def assess_difference(claim, store, scales):
-    found = difference(store, claim.table_id, claim.a, claim.b, claim.metric, scales)
+    metric = _judged_metric(claim)
+    found = difference(store, claim.table_id, claim.a, claim.b, metric, scales)
+    recorded = any(
+        not store.lines(claim.table_id, scale, claim.a, split).empty
+        for scale in scales
+        for split in [predictions.split_and_column(claim.metric)[0]]
+    )
+    if found is None and metric != claim.metric and recorded:
+        return _selection_split_not_run(claim, store, scales)
     if found is None:
         split, _ = predictions.split_and_column(claim.metric)
         by_row = {
@@ -309,7 +426,9 @@ def assess_difference(claim, store, scales):
         verdict = equivalence_verdict(result.low, result.high, claim.margin)
     else:
         verdict = statistics.verdict(result.low, result.high, 0.0, claim.expected)
-    return Outcome(
+    schedules = _schedules(store, claim, found)
+    said = [f"{row} {s.describe()}" for row, s in zip("AB", schedules) if s and any(s.shortfalls)]
+    outcome = Outcome(
         claim,
         verdict,
         result.estimate,
@@ -317,12 +436,19 @@ def assess_difference(claim, store, scales):
         result.high,
         sample=found.sample,
         epochs=f"A {found.epochs[0]}; B {found.epochs[1]}",
-        scale=found.scale,
-        note="; ".join(found.notes),
+        scale=found.scale if metric == claim.metric else f"{found.scale}, {metric}",
+        note="; ".join(found.notes + said),
         floor=floor_check.check(
-            store.results_dir, claim.table_id, found.scale, claim.metric, found.means
+            store.results_dir, claim.table_id, found.scale, metric, found.means
         ),
+        p=verdicts.p_value(result.replicates, claim),
+        size=verdicts.size_label(claim, result.low, result.high),
     )
+    if verdicts.below_floor(outcome.floor):
+        outcome = dataclasses.replace(outcome, verdict=verdicts.BELOW_FLOOR)
+    elif verdicts.borderline(result.replicates, claim):
+        outcome = dataclasses.replace(outcome, verdict=verdicts.BORDERLINE)
+    return _undertrained(claim, outcome, schedules)
 
 
 def _bench_rates(results_dir, names):
@@ -336,6 +462,51 @@ def _bench_rates(results_dir, names):
 
 
 def assess_bench(claim, results_dir):
+    """A training-time claim, judged on the paper's kind of device: from the whole-epoch
+    records (`evidence/epoch_times.py`) or the step bench (`make bench`), whichever ran there,
+    the epoch records first; a measurement on another kind of device is shown, not judged."""
+    device = verdicts.PAPER_DEVICE[claim.metric]
+    bench, bench_device = _bench_outcome(claim, results_dir)
+    timed = epoch_times.most_repeats(results_dir, (claim.a, claim.b), device)
+    if timed is not None:
+        a, b = (timed.seconds[name] for name in (claim.a, claim.b))
+        outcome = _ratio_outcome(
+            claim,
+            a,
+            b,
+            sample=f"{len(a)} vs {len(b)} epochs",
+            scale=f"{timed.path.name}: whole training epochs after the first, {timed.device}",
+        )
+    elif bench_device == device:
+        return bench
+    else:
+        outcome = Outcome(
+            claim,
+            "not run",
+            note=f"no record on a {device}, the paper's device",
+            command="python experiments/epoch_times.py --jit_compile --padding=fixed "
+            f"--epochs=5 --table={claim.table_id} --json=results/epoch-times-{device.lower()}.json",
+        )
+    if bench_device not in (None, device):
+        outcome = dataclasses.replace(outcome, other_device=_device_line(bench))
+    return outcome
+
+
+def _device_line(outcome):
+    """A measurement on another kind of device than the paper's, in words."""
+    values = _ratio_text(outcome)
+    return f"{outcome.scale}: {values}, another kind of device than the paper's: not judged"
+
+
+def _ratio_text(outcome):
+    if outcome.low is None:
+        return f"{outcome.estimate:.2f}× (no interval)"
+    return f"{outcome.estimate:.2f}× [{outcome.low:.2f}×, {outcome.high:.2f}×]"
+
+
+def _bench_outcome(claim, results_dir):
+    """(the step bench's `Outcome` of a time claim, the kind of device it ran on); the device
+    is None where no bench record timed both rows."""
     found = _bench_rates(results_dir, (claim.a, claim.b))
     if found is None:
         slugs = ",".join(name.rsplit("/", 1)[-1] for name in (claim.a, claim.b))
@@ -347,21 +518,22 @@ def assess_bench(claim, results_dir):
                 f"--json=results/bench-{claim.table_id}.json",
             ]
         )
-        return Outcome(claim, "not run", command=command)
+        return Outcome(claim, "not run", command=command), None
     path, measured = found
     a, b = measured[claim.a], measured[claim.b]
     machine = a["environment"]
+    device = verdicts.device_class(machine)
     sample = f"{a['timed_steps_bucket']} vs {b['timed_steps_bucket']} timed steps"
     scale = (
         f"{path.name}: training throughput, bucketed batches, {machine['cpu']} "
-        f"({machine['cpu_count']} cores); the paper's: one GPU"
+        f"({machine['cpu_count']} cores)"
     )
     if BENCH_STEP_SECONDS in a and BENCH_STEP_SECONDS in b:
         values = [_seconds_per_pair(record) for record in (a, b)]
-        return _ratio_outcome(claim, *values, sample=sample, scale=scale)
+        return _ratio_outcome(claim, *values, sample=sample, scale=scale), device
     ratio = b[BENCH_THROUGHPUT] / a[BENCH_THROUGHPUT]  # time per pair of A over that of B
     why = f"{path.name} keeps each row's mean throughput over its timed steps, not each step's time"
-    return Outcome(
+    outcome = Outcome(
         claim,
         "inconclusive",
         ratio,
@@ -369,6 +541,7 @@ def assess_bench(claim, results_dir):
         scale=scale,
         note=_no_interval(claim, ratio, why),
     )
+    return outcome, device
 
 
 def _seconds_per_pair(record):
@@ -385,15 +558,18 @@ def _ratio_outcome(claim, values_a, values_b, sample, scale):
     note = ""
     if min(len(values_a), len(values_b)) < FEW_REPEATS:
         note = f"under {FEW_REPEATS} timed steps in a row: the interval may be too narrow"
+    borderline = verdicts.borderline(result.replicates, claim)
     return Outcome(
         claim,
-        result.verdict,
+        verdicts.BORDERLINE if borderline else result.verdict,
         result.estimate,
         result.low,
         result.high,
         sample=sample,
         scale=scale,
         note=note,
+        p=verdicts.p_value(result.replicates, claim),
+        size=verdicts.size_label(claim, result.low, result.high),
     )
 
 
@@ -410,7 +586,18 @@ def assess_latency(claim, results_dir):
         return Outcome(claim, "not run", command="make latency")
     a, b = measured[claim.a], measured[claim.b]
     sample = f"{a['batches']} vs {b['batches']} batches"
-    scale = f"{path.name}: CPU inference, batches of 8 pairs"
+    device = verdicts.device_class(latency.environment(results_dir))
+    scale = f"{path.name}: {device} inference, batches of 8 pairs"
+    if device != verdicts.PAPER_DEVICE[claim.metric]:
+        ratio = a["mean"] / b["mean"]
+        return Outcome(
+            claim,
+            "not run",
+            note=f"no record on a {verdicts.PAPER_DEVICE[claim.metric]}, the paper's device",
+            command="make latency",
+            other_device=f"{scale}: {ratio:.2f}×, another kind of device than the paper's: "
+            "not judged",
+        )
     if LATENCY_SECONDS in a and LATENCY_SECONDS in b:
         return _ratio_outcome(
             claim, a[LATENCY_SECONDS], b[LATENCY_SECONDS], sample=sample, scale=scale
@@ -615,13 +802,24 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
         else:
             outcome = assess_difference(claim, store, scales)
         if data_dir is not None and outcome.verdict == "not run":
+            outcome = dataclasses.replace(outcome, missing_data=missing_data(claim, data_dir))
+        if data_dir is not None and outcome.command.startswith("python experiments/"):
             outcome = dataclasses.replace(
-                outcome,
-                missing_data=missing_data(claim, data_dir),
-                command=f"{outcome.command} {shlex.quote(f'--data_dir={data_dir}')}",
+                outcome, command=f"{outcome.command} {shlex.quote(f'--data_dir={data_dir}')}"
             )
         outcomes.append(outcome)
-    return outcomes
+    return with_holm(outcomes)
+
+
+def with_holm(outcomes):
+    """`outcomes` with the Holm-adjusted p (`verdicts.holm`) of those that have a p: the
+    family is the report's tested claims."""
+    tested = [i for i, o in enumerate(outcomes) if o.p is not None]
+    adjusted = dict(zip(tested, verdicts.holm([outcomes[i].p for i in tested])))
+    return [
+        dataclasses.replace(o, holm_p=adjusted[i]) if i in adjusted else o
+        for i, o in enumerate(outcomes)
+    ]
 
 
 def counts(outcomes):

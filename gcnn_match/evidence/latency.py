@@ -18,3 +18,9 @@ def measured(results_dir):
     """{model: its measurement} of the record under `results_dir`; {} when there is none."""
     record = read_json(record_path(results_dir), {"results": []})
     return {result["model"]: result for result in record["results"]}
+
+
+def environment(results_dir):
+    """The machine of the record under `results_dir` (`training/run_dir.environment_record`);
+    {} without one."""
+    return read_json(record_path(results_dir), {}).get("environment", {})

@@ -90,6 +90,14 @@ def _splits(config):
     return sorted({split for split, _ in filter(None, parsed)})
 
 
+def _recorded_splits(config, run_dir):
+    """The roles of `_splits` and test, where the run wrote test predictions: a claim is
+    judged on test, never on the dev split that selected the checkpoint (claims/verdicts.py),
+    even for a row whose paper reports dev numbers (COIN's ablations)."""
+    test = (pathlib.Path(run_dir) / "predictions" / "test.tsv").exists()
+    return sorted(set(_splits(config)) | ({"test"} if test else set()))
+
+
 def _classification_lines(path):
     uids, gold, predicted, _, _ = read_predictions(path)
     frame = pd.DataFrame({"uid": uids, "gold": gold, "predicted": predicted})
@@ -154,7 +162,7 @@ def run_lines(config, run_dir, splits=None):
     run_config = read_json(run_dir / "config.json")
     frames = [
         _split_lines(run_dir, run_config, split).assign(split=split)
-        for split in splits or _splits(config)
+        for split in splits or _recorded_splits(config, run_dir)
     ]
     return _with_run(
         pd.concat(frames, ignore_index=True),
@@ -174,7 +182,7 @@ def vote_lines(config, member_dirs):
     if len(members) != config.ensemble_size or any(m is None for m in members):
         return None
     frames = []
-    for split in _splits(config):
+    for split in _recorded_splits(config, member_dirs[0]):
         paths = [d / "predictions" / f"{split}.tsv" for d in member_dirs]
         voted, uids = majority_vote(paths)
         gold = read_predictions(paths[0])[1]

@@ -24,6 +24,22 @@ paper cites from other work (BiMPM, BERT...) is "cited row, not reproduced".
 A verdict compares A with B only: both rows can be below the floors of their table (majority
 class, TF-IDF + LR; `results/floor-<table>-<scale>.json`), so the column "A, B vs floors" sets
 each row's metric (mean over seeds) against them.
+
+The verdicts (the rules: `gcnn_match/claims/verdicts.py`): **confirmed** or **contradicted**
+when the interval excludes no difference on the claimed side or the other, **inconclusive**
+when it does not; **borderline** when the one-sided bootstrap p lies within two Monte Carlo
+standard errors of 0.025, so that another set of draws could turn the verdict; **below floor**
+when both rows lie below their table's majority class (random order for ranking);
+**undertrained at this budget** when a row ran under an epoch cap at which its registered
+early stopping would not yet have ended most of its seeds (the command trains them to their
+schedule, with its estimated hours); **not run** when a row lacks the runs, the test
+predictions (no claim is judged on the split that selected the checkpoint) or a record on the
+paper's kind of device (time claims: GPU epochs for GCNN, CPU latency for COIN; a record of
+another kind of device is shown on a line of its own, never judged). Beside the verdict:
+p, the one-sided bootstrap p (the fraction of draws on the wrong side of no difference), with
+its Holm adjustment over the report's tested claims; and whether the paper's value lies inside
+our interval ("consistent with the paper") or only the direction holds ("direction holds,
+size differs").
 The method and the verdict rule: [docs/design.md#claims](docs/design.md#claims).
 """
 
@@ -94,9 +110,22 @@ def _verdict_cell(outcome):
         said = [outcome.note] if outcome.note else []
         said += [f"data missing: {outcome.missing_data}"] if outcome.missing_data else []
         details = f" ({'; '.join(said)})" if said else ""
-        return f"not run{details}: `{outcome.command}`"
+        text = f"not run{details}: `{outcome.command}`"
+        return text + (f"<br>{outcome.other_device}" if outcome.other_device else "")
     text = f"**{outcome.verdict}**"
-    return f"{text} ({outcome.note})" if outcome.note else text
+    text = f"{text} ({outcome.note})" if outcome.note else text
+    if outcome.command:
+        hours = "" if outcome.hours is None else f" (about {outcome.hours:.1f} h)"
+        text += f": `{outcome.command}`{hours}"
+    if outcome.other_device:
+        text += f"<br>{outcome.other_device}"
+    return text
+
+
+def _p_cell(outcome):
+    if outcome.p is None:
+        return "–"
+    return f"{outcome.p:.4f} ({outcome.holm_p:.4f})"
 
 
 def _cell(text):
@@ -126,6 +155,12 @@ def render_counts(outcomes, data_checked=False):
         found = [o for o in outcomes if o.claim.paper == paper]
         lines.append(f"| {paper} | {_count_cells(found, data_checked)} |")
     lines.append(f"| all | {_count_cells(outcomes, data_checked)} |")
+    tested = sum(o.p is not None for o in outcomes)
+    lines += [
+        "",
+        f"The report tests {tested} claims (those with a bootstrap p); the Holm-adjusted p "
+        "beside each p holds the family-wise error over them.",
+    ]
     return lines
 
 
@@ -136,8 +171,9 @@ def render_paper(outcomes, paper, figure=None):
         lines += [f"![{paper}: our Δ beside the paper's]({figure})", ""]
     lines += [
         "| # | claim: A vs B | table | the paper says | paper Δ | our Δ [95% CI] | seeds "
-        "| epochs (run / registered) | scale | A, B vs floors | verdict |",
-        "|---" * 11 + "|",
+        "| epochs (run / registered) | scale | A, B vs floors | p (Holm) | size vs paper "
+        "| verdict |",
+        "|---" * 13 + "|",
     ]
     for number, outcome in enumerate((o for o in outcomes if o.claim.paper == paper), 1):
         claim = outcome.claim
@@ -153,6 +189,8 @@ def render_paper(outcomes, paper, figure=None):
             outcome.epochs or "–",
             outcome.scale or "–",
             _floor_cell(outcome),
+            _p_cell(outcome),
+            outcome.size or "–",
             _verdict_cell(outcome),
         ]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")

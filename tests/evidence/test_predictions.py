@@ -99,7 +99,7 @@ def test_multinli_rows_record_both_dev_splits(tmp_path):
     text = _classification(["same"], ["same"])
     run = _run(tmp_path, 1, {"dev": text, "dev_mismatched": text, "test": text})
     lines = predictions.run_lines(registry.get("gcnn/multinli/gcnn"), run)
-    assert sorted(set(lines["split"])) == ["dev", "dev_mismatched"]
+    assert sorted(set(lines["split"])) == ["dev", "dev_mismatched", "test"]
 
 
 def test_a_ranking_run_gives_each_questions_scores(tmp_path):

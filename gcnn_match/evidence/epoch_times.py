@@ -1,0 +1,61 @@
+"""Whole-epoch training times of rows run side by side (`experiments/epoch_times.py`,
+results/epoch-times-*.json): each row's seconds per epoch, for time claims judged on the
+device a paper timed on."""
+
+import dataclasses
+import pathlib
+
+from gcnn_match.files import read_json
+
+# The first epoch holds the compilation (XLA) and the caches' warm-up: the steady state starts
+# at the second.
+FIRST_STEADY_EPOCH = 2
+
+
+@dataclasses.dataclass(frozen=True)
+class EpochTimes:
+    """One record's steady-state epochs of some rows.
+
+    Attributes:
+        path: the record.
+        device: the device it ran on, in words ("NVIDIA H100 80GB HBM3").
+        seconds: {row name: training seconds of each steady-state epoch}.
+    """
+
+    path: pathlib.Path
+    device: str
+    seconds: dict
+
+    @property
+    def device_class(self):
+        return "GPU" if any(word in self.device for word in ("NVIDIA", "GPU")) else "CPU"
+
+
+def read(path):
+    """The `EpochTimes` of one record."""
+    record = read_json(path)
+    seconds = {
+        row["name"]: [
+            epoch["train_seconds"]
+            for epoch in row["epochs"]
+            if epoch["epoch"] >= FIRST_STEADY_EPOCH
+        ]
+        for row in record["rows"]
+    }
+    return EpochTimes(pathlib.Path(path), record["device"], seconds)
+
+
+def most_repeats(results_dir, names, device_class):
+    """The record on a `device_class` device ("GPU" or "CPU") that timed all `names` with the
+    most steady-state epochs in its fewest-timed row (then the first by file name); None when
+    no record timed them all on such a device."""
+    found = [read(path) for path in sorted(pathlib.Path(results_dir).glob("epoch-times-*.json"))]
+    found = [
+        record
+        for record in found
+        if record.device_class == device_class
+        and all(len(record.seconds.get(name, [])) >= 2 for name in names)
+    ]
+    if not found:
+        return None
+    return max(found, key=lambda record: min(len(record.seconds[name]) for name in names))

@@ -1,0 +1,61 @@
+"""The committed records' verdicts: none confirmed or contradicted on an undertrained row, the
+split that selected the checkpoint, or another kind of device than the paper's."""
+
+import pathlib
+
+import pytest
+
+from gcnn_match.claims import assess, verdicts
+from gcnn_match.claims.registry import select
+from gcnn_match.evidence import predictions
+from gcnn_match.evidence.runs import run_set_of
+from gcnn_match.experiments import registry as experiments
+
+RESULTS = pathlib.Path(__file__).resolve().parents[2] / "results"
+JUDGED = ("confirmed", "contradicted")
+
+
+def _short_rows(claim, outcome):
+    """The rows of a difference claim most of whose seeds ran short of their schedule, from
+    the run sets of the configs the claim reads."""
+    store = assess.RecordedPredictions(RESULTS)
+    metric = assess._judged_metric(claim)
+    found = assess.difference(store, claim.table_id, claim.a, claim.b, metric, [outcome.scale])
+    short = []
+    for name, config in zip((claim.a, claim.b), found.configs):
+        registered = experiments.get(name)
+        if config.endswith("-vote"):
+            registered, config = experiments.get(registered.runs_of), config[: -len("-vote")]
+        table = experiments.table_id(registered)
+        run_set = run_set_of(RESULTS, table, found.scale, registered.name, config)
+        selected = run_set["best_epoch"]
+        gaps = [
+            verdicts.shortfall(
+                s,
+                r,
+                run_set.get("epoch_cap"),
+                registered.epochs,
+                registered.early_stopping_patience,
+            )
+            for s, r in zip(selected, run_set["epochs_run"])
+        ]
+        if sum(g > 0 for g in gaps) > len(gaps) / 2:
+            short.append(name)
+    return short
+
+
+@pytest.mark.slow
+def test_no_verdict_rests_on_an_undertrained_row_a_selection_split_or_another_device():
+    outcomes = assess.assess(select(), RESULTS)
+    judged = [o for o in outcomes if o.verdict in JUDGED]
+    assert judged, "the committed records judge some claims"
+    for outcome in judged:
+        claim = outcome.claim
+        if claim.is_ratio:
+            device = verdicts.PAPER_DEVICE[claim.metric]
+            assert ("NVIDIA" in outcome.scale) == (device == "GPU"), outcome.scale
+            assert ("CPU inference" in outcome.scale) == (device == "CPU"), outcome.scale
+            continue
+        split, _ = predictions.split_and_column(assess._judged_metric(claim))
+        assert split != verdicts.SELECTION_SPLIT, claim.statement
+        assert not _short_rows(claim, outcome), claim.statement

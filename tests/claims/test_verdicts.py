@@ -1,0 +1,198 @@
+"""The verdict rules (claims/verdicts.py) on synthetic records with known answers."""
+
+import json
+
+import numpy as np
+import pytest
+
+from gcnn_match.claims import assess, verdicts
+from gcnn_match.claims.floor_check import FloorCheck
+from gcnn_match.claims.registry import select
+from gcnn_match.evidence import statistics
+from tests.claims.synthetic_records import row_lines, write_lines
+
+GCNN, CNN = "gcnn/quora/gcnn", "gcnn/quora/cnn"
+
+
+def _claim(a, b, metric="test_accuracy"):
+    return next(c for c in select() if (c.a, c.b, c.metric) == (a, b, metric))
+
+
+@pytest.mark.parametrize(
+    "selected,run,cap,registered,short",
+    [
+        (2, 6, None, 20, 0),  # the registered schedule
+        (2, 4, 6, 20, 0),  # stopped early itself
+        (1, 6, 6, 20, 0),  # early stopping would have ended it at epoch 6
+        (2, 6, 6, 20, 1),  # it would have run to epoch 7
+        (6, 6, 6, 20, 5),
+        (5, 6, 6, 8, 2),  # the schedule ends first
+        (2, 2, 2, 20, 5),
+    ],
+)
+def test_a_capped_run_is_short_until_its_early_stopping_would_end_it(
+    selected, run, cap, registered, short
+):
+    assert verdicts.shortfall(selected, run, cap, registered, patience=5) == short
+
+
+def test_a_row_is_undertrained_when_most_seeds_are_short_and_its_hours_are_estimated():
+    def schedule(selected):
+        return verdicts.Schedule("r", 20, 5, 6, selected, (6,) * 5, seconds_per_epoch=360.0)
+
+    assert schedule((1, 1, 2, 2, 2)).undertrained
+    assert not schedule((1, 1, 1, 2, 2)).undertrained
+    # Every seed reruns to its selected epoch plus the patience: 6+6+7+7+7 epochs of 0.1 h.
+    assert schedule((1, 1, 2, 2, 2)).rerun_hours == pytest.approx(3.3)
+    assert schedule((1, 1, 2, 2, 2)).describe() == (
+        "3 of 5 seeds short by 1 epochs (selected 1, 1, 2, 2, 2; cap 6 of 20, patience 5)"
+    )
+
+
+def test_two_rows_below_the_majority_class_are_below_floor():
+    floors = (("majority class", 0.6), ("TF-IDF + LR", 0.7))
+    assert verdicts.below_floor(FloorCheck((0.55, 0.5), floors))
+    assert not verdicts.below_floor(FloorCheck((0.65, 0.5), floors))
+    assert not verdicts.below_floor(FloorCheck((0.55, 0.5), ()))
+
+
+def test_the_paper_s_size_is_set_against_our_interval():
+    claim = _claim(GCNN, CNN)  # the paper's Δ: +0.74 points
+    assert verdicts.size_label(claim, -0.001, 0.02) == verdicts.CONSISTENT
+    assert verdicts.size_label(claim, 0.05, 0.09) == verdicts.SIZE_DIFFERS
+    assert verdicts.size_label(claim, -0.05, -0.01) == verdicts.NOT_THE_PAPERS
+
+
+def test_holm_adjusts_in_step_down_order():
+    adjusted = verdicts.holm([0.01, 0.04, 0.03, 0.005])
+    assert adjusted == pytest.approx([0.03, 0.06, 0.06, 0.02])
+
+
+def test_a_p_within_monte_carlo_error_of_the_tail_is_borderline():
+    claim = _claim(GCNN, CNN)
+    draws = 10_000
+    # 2.5% of the replicates at or below 0: exactly at the tail.
+    at_tail = np.where(np.arange(draws) < 250, -1.0, 1.0)
+    assert verdicts.p_value(at_tail, claim) == pytest.approx(0.025)
+    assert verdicts.borderline(at_tail, claim)
+    # 2%: 5 standard errors (0.0014) away from 0.025.
+    assert not verdicts.borderline(np.where(np.arange(draws) < 200, -1.0, 1.0), claim)
+    assert not verdicts.borderline(np.ones(draws), claim)
+
+
+def test_a_vote_is_recomputed_from_the_drawn_seeds():
+    rng = np.random.default_rng(0)
+    gold = np.ones(3000, int)
+    same = np.tile((rng.random(3000) < 0.8).astype(int), (5, 1))
+    # Five identical members: their vote is each of them.
+    alike = statistics.compare_vote(same, gold, resamples=500)
+    assert (alike.estimate, alike.low, alike.high) == (0.0, 0.0, 0.0)
+    independent = (rng.random((5, 3000)) < 0.8).astype(int)
+    gain = statistics.compare_vote(independent, gold, resamples=500)
+    # The vote of 5 independent 80% voters is right with probability 0.942.
+    assert gain.estimate == pytest.approx(0.142, abs=0.02)
+    assert gain.low < gain.estimate < gain.high and gain.verdict == "confirmed"
+    assert gain.seed_variance
+
+
+def _record(results_dir, row, selected, cap, seconds_per_epoch=100.0):
+    record = [
+        {
+            "name": row,
+            "configuration": f"low-resource-seed*-e300-epochs{cap}",
+            "seeds": [1, 2, 3, 4, 5],
+            "best_epoch": selected,
+            "epochs_run": [cap] * 5,
+            "epoch_cap": cap,
+            "seconds_per_epoch": [seconds_per_epoch, 1.0],
+            "provenance": [],
+        }
+    ]
+    path = results_dir / "gcnn-quora-low-resource.json"
+    earlier = json.loads(path.read_text()) if path.exists() else []
+    path.write_text(json.dumps(earlier + record))
+
+
+def _capped(frame, cap=6):
+    return frame.assign(config=f"low-resource-e300-epochs{cap}", max_epochs=cap, epochs=cap)
+
+
+def test_a_claim_on_an_undertrained_row_is_neither_confirmed_nor_contradicted(tmp_path):
+    write_lines(tmp_path, "gcnn-quora", _capped(row_lines(GCNN, 0.9)), _capped(row_lines(CNN, 0.7)))
+    _record(tmp_path, GCNN, [1, 1, 1, 1, 1], 6)
+    _record(tmp_path, CNN, [1, 1, 3, 3, 3], 6)
+    [outcome] = assess.assess([_claim(GCNN, CNN)], tmp_path)
+    assert outcome.verdict == verdicts.UNDERTRAINED
+    assert outcome.command == (
+        "python experiments/reproduce.py --table=gcnn-quora --rows=cnn --scale=low-resource "
+        "--seeds=1,2,3,4,5"
+    )
+    # CNN reruns 6 + 6 + 8 + 8 + 8 epochs of 100 s.
+    assert outcome.hours == pytest.approx(1.0)
+    assert "B 3 of 5 seeds short by 2 epochs" in outcome.note
+    # The same runs, complete by their early stopping, keep their verdict.
+    (tmp_path / "gcnn-quora-low-resource.json").unlink()
+    _record(tmp_path, GCNN, [1, 1, 1, 1, 1], 6)
+    _record(tmp_path, CNN, [1, 1, 1, 3, 3], 6)
+    [complete] = assess.assess([_claim(GCNN, CNN)], tmp_path)
+    assert complete.verdict == "confirmed" and complete.hours is None
+
+
+def test_a_claim_is_not_judged_on_the_split_that_selected_the_checkpoint(tmp_path):
+    a, b = "coin/quora/ablation_original", "coin/quora/ablation_simple_fusion"
+    write_lines(
+        tmp_path, "coin-quora-ablations", row_lines(a, 0.9, "dev"), row_lines(b, 0.5, "dev")
+    )
+    [outcome] = assess.assess([_claim(a, b, "dev_accuracy")], tmp_path)
+    assert outcome.verdict == "not run"
+    assert outcome.note == "test predictions not recorded; the dev split selected the checkpoint"
+    assert outcome.command.endswith(
+        "--rows=ablation_original,ablation_simple_fusion --scale=low-resource --seeds=1,2,3,4,5"
+    )
+    write_lines(
+        tmp_path,
+        "coin-quora-ablations",
+        row_lines(a, 0.9, "dev"),
+        row_lines(b, 0.5, "dev"),
+        row_lines(a, 0.6, "test"),
+        row_lines(b, 0.7, "test"),
+    )
+    [on_test] = assess.assess([_claim(a, b, "dev_accuracy")], tmp_path)
+    assert on_test.verdict == "contradicted" and on_test.estimate < 0
+
+
+def test_a_time_claim_is_never_judged_on_another_kind_of_device(tmp_path):
+    claim = _claim("gcnn/quora/esim_our_implement", GCNN, "seconds_per_epoch")
+    rng = np.random.default_rng(0)
+    bench = {
+        "results": [
+            {
+                "name": name,
+                "train_pairs_per_second_bucket": rate,
+                "timed_steps_bucket": 20,
+                "environment": {"cpu": "CPU X", "cpu_count": 2, "gpus": []},
+                "train_step_seconds_bucket": list(rng.lognormal(0.0, 0.1, 20)),
+            }
+            for name, rate in ((claim.a, 400.0), (claim.b, 100.0))
+        ]
+    }
+    (tmp_path / "bench.json").write_text(json.dumps(bench))
+    [cpu_only] = assess.assess([claim], tmp_path)
+    assert cpu_only.verdict == "not run" and cpu_only.estimate is None
+    assert "CPU X (2 cores): 0.25×" in cpu_only.other_device
+    epochs = {
+        "device": "NVIDIA X",
+        "rows": [
+            {
+                "name": name,
+                "epochs": [
+                    {"epoch": e, "train_seconds": scale * (1 + e % 2 / 100)} for e in range(1, 7)
+                ],
+            }
+            for name, scale in ((claim.a, 4.0), (claim.b, 1.0))
+        ],
+    }
+    (tmp_path / "epoch-times-gpu.json").write_text(json.dumps(epochs))
+    [gpu] = assess.assess([claim], tmp_path)
+    assert gpu.verdict == "confirmed" and gpu.estimate == pytest.approx(4.0)
+    assert gpu.sample == "5 vs 5 epochs" and gpu.other_device == cpu_only.other_device

@@ -1,0 +1,91 @@
+"""The verdicts, orderings and commands of REPRODUCTION.md's prose are those of CLAIMS.md and
+the records (gcnn_match/reporting/prose_claims.py): each kind of planted mistake is caught."""
+
+import json
+
+from gcnn_match.reporting import prose_claims
+
+CLAIMS = """# Claims
+
+| # | claim | verdict |
+|---|---|---|
+| <a id="gcnn-1"></a>1 | GCNN beats CNN | **undertrained at this budget** (A short): `x` |
+| <a id="gcnn-8"></a>8 | ESIM's epoch is longer | **confirmed** |
+| <a id="coin-1"></a>1 | context helps | not run (test predictions not recorded): `y` |
+"""
+RECORD = [
+    {
+        "name": "gcnn/quora/gcnn",
+        "provenance": [
+            {
+                "seed": 1,
+                "command": "python experiments/reproduce.py --table=gcnn-quora --seeds=1,2,3",
+            }
+        ],
+    }
+]
+
+
+def _findings(tmp_path, prose):
+    results = tmp_path / "results"
+    results.mkdir(exist_ok=True)
+    (results / "gcnn-quora-low-resource.json").write_text(json.dumps(RECORD), "utf-8")
+    (tmp_path / "CLAIMS.md").write_text(CLAIMS, "utf-8")
+    (tmp_path / "Makefile").write_text("claims: install\n\tpython x\nlatency:\n", "utf-8")
+    markdown = tmp_path / "REPRODUCTION.md"
+    markdown.write_text("# Reproduction results\n\n" + prose, "utf-8")
+    found = prose_claims.check(markdown, tmp_path / "CLAIMS.md", results, tmp_path / "Makefile")
+    return [(f.line, f.problem) for f in found]
+
+
+def test_sound_prose_passes(tmp_path):
+    prose = (
+        "## GCNN\n\n"
+        "- ESIM's epoch takes longer than GCNN's on an H100: confirmed\n"
+        "  ([claim 8](CLAIMS.md#gcnn-8)). GCNN beats CNN only at a budget that leaves its runs\n"
+        "  undertrained ([claim 1](CLAIMS.md#gcnn-1)).\n"
+        "- Both rows are below the majority class. The table below lists the runs of\n"
+        "  `python experiments/reproduce.py --table=gcnn-quora --seeds=1,2,3`; `make claims`\n"
+        "  renders CLAIMS.md.\n"
+    )
+    assert _findings(tmp_path, prose) == []
+
+
+def test_a_verdict_without_its_claim_row_is_caught(tmp_path):
+    prose = "## GCNN\n\nGCNN's lead over CNN is confirmed on Quora.\n"
+    assert _findings(tmp_path, prose) == [
+        (5, "states 'confirmed' without linking its CLAIMS.md row")
+    ]
+
+
+def test_an_ordering_without_its_claim_row_is_caught(tmp_path):
+    prose = "## GCNN\n\nIn our runs GCNN outperforms CNN by a point.\n"
+    assert _findings(tmp_path, prose) == [
+        (5, "states 'outperforms' without linking its CLAIMS.md row")
+    ]
+
+
+def test_a_verdict_other_than_its_claim_row_s_is_caught(tmp_path):
+    prose = (
+        "## GCNN\n\nThe speed claim is contradicted ([claim 8](CLAIMS.md#gcnn-8)).\n\n"
+        "GCNN beats CNN: confirmed ([claim 1](CLAIMS.md#gcnn-1)).\n"
+    )
+    assert _findings(tmp_path, prose) == [
+        (5, "says 'contradicted' where its CLAIMS.md row says confirmed"),
+        (7, "says 'confirmed' where its CLAIMS.md row says undertrained at this budget"),
+    ]
+
+
+def test_a_link_to_no_claim_row_is_caught(tmp_path):
+    prose = "## COIN\n\nContext beats no context ([claim 9](CLAIMS.md#coin-9)).\n"
+    assert _findings(tmp_path, prose) == [(5, "links no CLAIMS.md row: #coin-9")]
+
+
+def test_a_command_no_record_holds_is_caught(tmp_path):
+    prose = (
+        "## GCNN\n\nThe rows came from\n"
+        "`python experiments/reproduce.py --table=gcnn-quora --seeds=1,2,3,4,5`, rendered by\n"
+        "`make claim`.\n"
+    )
+    problem = "quotes a command no record's provenance holds"
+    assert _findings(tmp_path, prose) == [(5, problem), (5, problem)]
