@@ -359,23 +359,39 @@ def _selection_split_not_run(claim, store, scales):
     )
 
 
-def _schedules(store, claim, found):
-    """The `verdicts.Schedule` of each row's runs that the claim reads (a vote's: its
-    members'); None for a row whose run set records no selected epochs."""
+def _schedules(store, scale, names, configs):
+    """The `verdicts.Schedule` of the runs of each row `names[i]` under `configs[i]` that a
+    claim reads at `scale` (a vote's: its members'); None for a row whose run set records no
+    selected epochs."""
     schedules = []
-    for name, config in zip((claim.a, claim.b), found.configs):
+    for name, config in zip(names, configs):
         registered = experiments.get(name)
         if config.endswith("-vote"):
             registered, config = experiments.get(registered.runs_of), config[: -len("-vote")]
         run_set = run_set_of(
             store.results_dir,
             experiments.table_id(registered),
-            found.scale,
+            scale,
             registered.name,
             config,
         )
         schedules.append(verdicts.schedule(registered, run_set))
     return schedules
+
+
+def _with_rules(claim, outcome, result, schedules):
+    """`outcome` (of a bootstrap `result`) with the rules of `verdicts.py`: its one-sided p and
+    size label, then "below floor", "borderline" and "undertrained at this budget"."""
+    outcome = dataclasses.replace(
+        outcome,
+        p=verdicts.p_value(result.replicates, claim),
+        size=verdicts.size_label(claim, result.low, result.high),
+    )
+    if verdicts.below_floor(outcome.floor):
+        outcome = dataclasses.replace(outcome, verdict=verdicts.BELOW_FLOOR)
+    elif verdicts.borderline(result.replicates, claim):
+        outcome = dataclasses.replace(outcome, verdict=verdicts.BORDERLINE)
+    return _undertrained(claim, outcome, schedules)
 
 
 def _undertrained(claim, outcome, schedules):
@@ -426,7 +442,7 @@ def assess_difference(claim, store, scales):
         verdict = equivalence_verdict(result.low, result.high, claim.margin)
     else:
         verdict = statistics.verdict(result.low, result.high, 0.0, claim.expected)
-    schedules = _schedules(store, claim, found)
+    schedules = _schedules(store, found.scale, (claim.a, claim.b), found.configs)
     said = [f"{row} {s.describe()}" for row, s in zip("AB", schedules) if s and any(s.shortfalls)]
     outcome = Outcome(
         claim,
@@ -441,14 +457,8 @@ def assess_difference(claim, store, scales):
         floor=floor_check.check(
             store.results_dir, claim.table_id, found.scale, metric, found.means
         ),
-        p=verdicts.p_value(result.replicates, claim),
-        size=verdicts.size_label(claim, result.low, result.high),
     )
-    if verdicts.below_floor(outcome.floor):
-        outcome = dataclasses.replace(outcome, verdict=verdicts.BELOW_FLOOR)
-    elif verdicts.borderline(result.replicates, claim):
-        outcome = dataclasses.replace(outcome, verdict=verdicts.BORDERLINE)
-    return _undertrained(claim, outcome, schedules)
+    return _with_rules(claim, outcome, result, schedules)
 
 
 def _bench_rates(results_dir, names):
@@ -673,7 +683,7 @@ def assess_floor(claim, store, scales):
         result = statistics.compare_rows(
             scores[units].to_numpy(), majority[units].to_numpy()[None, :], claim.expected
         )
-        return Outcome(
+        outcome = Outcome(
             claim,
             result.verdict,
             result.estimate,
@@ -684,6 +694,8 @@ def assess_floor(claim, store, scales):
             scale=scale,
             note="B is the floor record's majority class: no seeds to resample",
         )
+        schedules = _schedules(store, scale, [claim.a], [lines["config"].iloc[0]])
+        return _with_rules(claim, outcome, result, schedules)
     return Outcome(claim, "not run", command=reproduce_command(claim.table_id, [claim.a]))
 
 
@@ -737,7 +749,7 @@ def assess_contrast(claim, store, scales):
             [s[units].to_numpy() for s in scores], [1.0, -1.0, -1.0, 1.0], claim.expected
         )
         seeds = " vs ".join(str(rows["seed"].nunique()) for rows in lines)
-        return Outcome(
+        outcome = Outcome(
             claim,
             result.verdict,
             result.estimate,
@@ -748,6 +760,8 @@ def assess_contrast(claim, store, scales):
             scale=scale,
             note="; ".join(filter(None, [result.note, *notes])),
         )
+        schedules = _schedules(store, scale, claim.rows, [r["config"].iloc[0] for r in lines])
+        return _with_rules(claim, outcome, result, schedules)
     missing = [r for r in claim.rows if store.lines(claim.table_id, NOT_RUN_SCALE, r, split).empty]
     return Outcome(claim, "not run", command=reproduce_command(claim.table_id, missing))
 
