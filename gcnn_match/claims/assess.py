@@ -379,6 +379,12 @@ def _schedules(store, scale, names, configs):
     return schedules
 
 
+def _measured(claim, result, **fields):
+    """The `Outcome` of a bootstrap `result` (a `statistics.Comparison`): its verdict, estimate
+    and interval, with the other `fields`."""
+    return Outcome(claim, result.verdict, result.estimate, result.low, result.high, **fields)
+
+
 def _with_rules(claim, outcome, result, schedules):
     """`outcome` (of a bootstrap `result`) with the rules of `verdicts.py`: its one-sided p and
     size label, then "below floor", "borderline" and "undertrained at this budget"."""
@@ -683,12 +689,9 @@ def assess_floor(claim, store, scales):
         result = statistics.compare_rows(
             scores[units].to_numpy(), majority[units].to_numpy()[None, :], claim.expected
         )
-        outcome = Outcome(
+        outcome = _measured(
             claim,
-            result.verdict,
-            result.estimate,
-            result.low,
-            result.high,
+            result,
             sample=f"{lines['seed'].nunique()} seeds vs one fixed prediction, {len(units)} units",
             epochs=epochs,
             scale=scale,
@@ -749,12 +752,9 @@ def assess_contrast(claim, store, scales):
             [s[units].to_numpy() for s in scores], [1.0, -1.0, -1.0, 1.0], claim.expected
         )
         seeds = " vs ".join(str(rows["seed"].nunique()) for rows in lines)
-        outcome = Outcome(
+        outcome = _measured(
             claim,
-            result.verdict,
-            result.estimate,
-            result.low,
-            result.high,
+            result,
             sample=f"{seeds} seeds, {len(units)} units",
             epochs=epochs,
             scale=scale,
