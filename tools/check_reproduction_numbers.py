@@ -21,7 +21,7 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--markdown", default=REPO / "REPRODUCTION.md", type=pathlib.Path)
     parser.add_argument("--results_dir", default=REPO / "results", type=pathlib.Path)
     parser.add_argument("--claims_markdown", default=REPO / "CLAIMS.md", type=pathlib.Path)

@@ -1,5 +1,6 @@
 """The verdicts, orderings and commands of REPRODUCTION.md's prose are those of CLAIMS.md and
-the records (gcnn_match/reporting/prose_claims.py): each kind of planted mistake is caught."""
+the records (gcnn_match/reporting/prose_claims.py): each kind of planted mistake is caught,
+and the committed prose has none."""
 
 import json
 import pathlib
