@@ -3,7 +3,8 @@ CLAIMS.md and the committed records (`prose_numbers.py` traces its numbers).
 
 - A sentence of prose (not a table line) that states a verdict (VERDICT_WORDS: "confirmed",
   "inconclusive"...) or an ordering of rows (ORDERING_WORDS: "beats", "outperforms", "above"...;
-  not "above the majority class", a floor) must link the CLAIMS.md row it rests on,
+  not "above the majority class", a floor, nor "above it" after a floor the sentence names, nor
+  the text of a link to a place in the document) must link the CLAIMS.md row it rests on,
   `[...](CLAIMS.md#gcnn-gcnn-beats-cnn-quora)` (the row anchors of
   `reporting/claims_report.anchor`); each verdict it names must be the verdict of a row it links.
 - A quoted command, a code span starting with "python experiments/" or "make ", must be one
@@ -50,9 +51,12 @@ _PLACE = re.compile(
     re.I,
 )
 # A row set against a floor, not against another row: no claim of a paper.
-_FLOOR = re.compile(
-    r"\b(?:above|below)\b[^.;]{0,40}?\b(?:floors?|majority class|TF-IDF|chance)\b", re.I
-)
+_FLOOR_NAME = r"\b(?:floors?|majority class|TF-IDF|chance)\b"
+_FLOOR = re.compile(r"\b(?:above|below)\b[^.;]{0,40}?" + _FLOOR_NAME, re.I)
+# "... below the TF-IDF + LR floor; only X is above it": the pronoun is the floor named before.
+_FLOOR_PRONOUN = re.compile(r"(" + _FLOOR_NAME + r".*?)\b(?:above|below)\s+(?:it|them)\b", re.I)
+# "[memory below](#c-lstms-...)": the text of a link to a place in this document.
+_PLACE_LINK = re.compile(r"\[[^\]]*\]\(#[^)]*\)")
 _LINK = re.compile(r"CLAIMS\.md#([a-z0-9-]+)")
 _ANCHOR = re.compile(r'<a id="([a-z0-9-]+)"></a>')
 _CODE = re.compile(r"`([^`\n]+)`")
@@ -139,7 +143,9 @@ def _split(line, text):
 
 
 def _sentence_findings(line, sentence, verdicts):
-    prose = _CODE.sub("", sentence)
+    prose = _PLACE_LINK.sub("", _CODE.sub("", sentence))
+    while _FLOOR_PRONOUN.search(prose):
+        prose = _FLOOR_PRONOUN.sub(r"\1", prose, count=1)
     words = [w.lower() for w in _WORDS.findall(_PLACE.sub("", _FLOOR.sub("", prose)))]
     if not words:
         return []
