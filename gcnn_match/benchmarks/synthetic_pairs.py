@@ -14,6 +14,7 @@ import numpy as np
 from gcnn_match.benchmarks.dataset_shapes import CHARACTER_VOCABULARY
 from gcnn_match.data import pos
 from gcnn_match.data import registry as data_registry
+from gcnn_match.data.catalogue.fever import FEVER_SENTENCE_TOKENS
 from gcnn_match.data.pipeline import EncodedSplit
 from gcnn_match.models.registry import ModelInputs
 
@@ -60,7 +61,7 @@ def synthetic_split(config, shape, features, units, vocab_size, seed=0):
     per_unit = math.ceil(shape.candidates) if config.task == "ranking" else 1
     count = units * per_unit
     # A FEVER context joins sentences of at most FEVER_SENTENCE_TOKENS tokens each.
-    sentences = max(1, config.max_len_a // data_registry.FEVER_SENTENCE_TOKENS)
+    sentences = max(1, config.max_len_a // FEVER_SENTENCE_TOKENS)
     split_features = {}
     for side, mean, cut in (
         ("a", shape.mean_tokens[0], config.max_len_a),

@@ -273,7 +273,7 @@ def test_seeds_of_one_configuration_trained_in_different_sittings_make_one_run_s
 def test_a_report_section_leaves_its_notes_to_the_report_and_others_to_its_appendix(tmp_path):
     committed = _rows({"cnn": [_run(tmp_path / "a", "cnn", s, 0.75 + s / 100) for s in (1, 2, 3)]})
     newcomer = _rows({"cnn": [_run(tmp_path / "b", "cnn", 1, 0.70, cap=3, argv=CAPPED)]})
-    [cnn, gcnn] = tables.keep_earlier_results(newcomer, committed)
+    [cnn, gcnn] = keep_earlier_results(newcomer, committed)
 
     section = tables.render_markdown([cnn, gcnn], notes=False)
     assert "| CNN | 87.92 | 77.00 ± 1.00 |" in section
