@@ -140,6 +140,7 @@ def test_a_row_short_of_five_seeds_is_not_run_yet_with_the_command_for_the_rest(
     assert "not run (2 vs 5 of 5 seeds so far; configs differ: " in cell
 
 
+@pytest.mark.slow  # the vote is recomputed in each of 10,000 draws
 def test_the_ensemble_claim_compares_the_vote_with_the_single_seeds(tmp_path):
     key = ("coin/quora/coin_ensemble", "coin/quora/coin_ours", "test_accuracy")
     vote = row_lines(key[0], 0.92, seeds=1).assign(seed=0, config="low-resource-e300-vote")
@@ -238,7 +239,8 @@ def test_each_difference_says_where_its_rows_lie_against_the_floors(tmp_path):
     assert outcome.verdict == no_floor.verdict == "confirmed"
     text = claims_report.render_markdown(assess.assess(select("GCNN"), tmp_path), "make claims")
     assert "| A, B vs floors | p (Holm) | size vs paper | verdict |" in text
-    [line] = [row for row in text.splitlines() if row.startswith('| <a id="gcnn-1"></a>1 |')]
+    [line] = [row for row in text.splitlines() if '<a id="gcnn-gcnn-beats-cnn-quora"></a>' in row]
+    assert line.startswith("| 1 | GCNN beats CNN")
     assert "| low-resource | A 9" in line
     assert "B below TF-IDF + LR (80.00) | 0.0000 (0.0000) | " in line
     assert "| **confirmed** |" in line
@@ -404,7 +406,8 @@ def test_the_markdown_counts_and_lists_every_claim(tmp_path):
     assert "| GCNN | 1 | 0 | 0 | 0 | 0 | 0 | 2 | 20 |" in text
     assert "| ATTCONV | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |" in text
     assert "![GCNN: our Δ beside the paper's](figures/claims-gcnn.png)" in text
-    [line] = [row for row in text.splitlines() if row.startswith('| <a id="gcnn-1"></a>1 |')]
+    [line] = [row for row in text.splitlines() if '<a id="gcnn-gcnn-beats-cnn-quora"></a>' in row]
+    assert line.startswith("| 1 | GCNN beats CNN")
     assert "GCNN beats CNN: GCNN vs CNN (quora, test_accuracy)" in line
     assert "| +0.74 | +20." in line and "| **confirmed** |" in line
     assert "“In Table 2, the results again demonstrate the superiority" in line
