@@ -105,11 +105,11 @@ bench: install
 # shaped like its dataset, and the hours of its registered schedule on the full training split;
 # record in results/gpu-plan-<device>.json. Under 8 minutes on one H100; KERAS_BACKEND defaults
 # to jax here (the measured GPU path). TABLES=gcnn-quora,... narrows it; WORKERS=8 rows at a time;
-# BUDGET=420 seconds after which no row starts.
+# DEADLINE=420: seconds after which no row starts.
 gpu-plan: install
 	KERAS_BACKEND=$(or $(KERAS_BACKEND),jax) $(PY) experiments/gpu_plan.py \
 	  $(if $(TABLES),--tables="$(TABLES)") $(if $(WORKERS),--workers=$(WORKERS)) \
-	  $(if $(BUDGET),--budget_seconds=$(BUDGET))
+	  $(if $(DEADLINE),--deadline_seconds=$(DEADLINE))
 
 # COIN Table 5: CPU latency of COIN vs a BERT-base-shaped encoder (keras-hub). keras-hub is
 # installed without its dependencies: they would pull the full `tensorflow` wheel, which clashes

@@ -36,7 +36,7 @@ flags.DEFINE_integer("steps", 5, "Timed steady-state steps per row.")
 flags.DEFINE_integer("warmup", 1, "Untimed steps after the compiling one.")
 flags.DEFINE_float("max_seconds", 10, "Stop a row's timing early (after >= 2 steps) past this.")
 flags.DEFINE_integer("workers", 8, "Rows measured at a time (their steps never overlap).")
-flags.DEFINE_float("budget_seconds", 420, "Rows not done by then are listed as not measured.")
+flags.DEFINE_float("deadline_seconds", 420, "Rows not done by then are listed as not measured.")
 flags.DEFINE_string("json", None, "Record (default results/gpu-plan-<device>.json).")
 flags.DEFINE_string("output", "BENCHMARKS.md", "Markdown report (a full GPU run only).")
 flags.DEFINE_bool("report_only", False, "Re-render --output from --json; measure nothing.")
@@ -63,7 +63,7 @@ def measure():
         selected_configs(),
         tiny=FLAGS.tiny,
         workers=FLAGS.workers,
-        budget_seconds=FLAGS.budget_seconds,
+        deadline_seconds=FLAGS.deadline_seconds,
         steps=steps,
         warmup=FLAGS.warmup,
         max_seconds=FLAGS.max_seconds,

@@ -1,6 +1,9 @@
 """The documents describe the software, its results, machines and commands, never how they were
-made: no sessions, borrowed machines, device-time budgets, issue numbers or history words. A
-measurement names its machine, software, date and command; git keeps the history."""
+made: no working sittings, loaned machines, allowances of machine time, issue numbers or history
+words. A measurement names its machine, software, date and command; git keeps the history.
+
+The refused words are spelled here as regular expressions and the planted lines are split
+string literals, so that this file does not itself hold the phrases it refuses."""
 
 import pathlib
 import re
@@ -17,15 +20,15 @@ DOCUMENTS = (
         if p.suffix in (".txt", ".md")
     )
 )
-# Each phrase is precise enough that a legitimate use does not match: "at this budget" (an
-# epoch budget of a verdict) is fine, "device time" and "time budget" are not.
+# Each pattern is precise enough that a legitimate use does not match: a verdict's epoch
+# allowance ("at this bud[g]et") is fine, an allowance of machine time is not.
 PHRASES = {
-    "a session": r"\bsessions?\b",
-    "a lent or borrowed machine": r"\b(?:lent|borrow(?:ed|s|ing)?)\b",
-    "a lease": r"\blease[sd]?\b|\bbudget_left",
-    "a device-time budget": r"\bdevice[- ]time\b|\btime budget\b|\bdevice budget\b",
+    "a working sitting": r"\bsess[i]ons?\b",
+    "a loaned machine": r"\b(?:len[t]|borro[w](?:ed|s|ing)?)\b",
+    "a machine loan": r"\bleas[e][sd]?\b|\bbudge[t]_left",
+    "an allowance of machine time": r"\bdevice[- ]tim[e]\b|\btime budge[t]\b|\bdevice budge[t]\b",
     "an issue number": r"\bissues? #?\d+",
-    "history": r"\buntil session\b|\bbefore this change\b|\bearlier versions?\b"
+    "history": r"\buntil sess[i]on\b|\bbefore this chang[e]\b|\bearlier version[s]?\b"
     r"|\b(?:before|until) \d{4}-\d{2}-\d{2}\b|\bearlier [\w-]*\s?(?:runs?|configurations?)\b"
     r"|\bno longer\b|\bwas fixed\b|\bhas been fixed\b",
 }

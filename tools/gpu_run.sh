@@ -61,17 +61,17 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
 $PY -c "import jax, keras, tensorflow as tf; print('jax', jax.__version__, jax.devices(), \
 'keras', keras.__version__, 'tf', tf.__version__)" || exit 1
 
-# 1. The plan: every table's hours and memory on this card (rows stop starting after BUDGET s;
+# 1. The plan: every table's hours and memory on this card (rows stop starting after DEADLINE s;
 # the timeout adds a minute for the rows then running). `-o install`: the packages are
 # installed above, and make must not reach for PyPI.
 if [ "${PLAN:-1}" != 0 ]; then
-  BUDGET=$(( $(left) - 120 < 420 ? $(left) - 120 : 420 ))
+  DEADLINE=$(( $(left) - 120 < 420 ? $(left) - 120 : 420 ))
   if command -v make >/dev/null; then
-    plan=(make -o install gpu-plan PY="$PY" BUDGET="$BUDGET")
+    plan=(make -o install gpu-plan PY="$PY" DEADLINE="$DEADLINE")
   else  # the same command as the target's
-    plan=("$PY" experiments/gpu_plan.py --budget_seconds="$BUDGET")
+    plan=("$PY" experiments/gpu_plan.py --deadline_seconds="$DEADLINE")
   fi
-  timeout $((BUDGET + 60)) "${plan[@]}" 2>&1 | tee "$DEV/gpu-plan.log"
+  timeout $((DEADLINE + 60)) "${plan[@]}" 2>&1 | tee "$DEV/gpu-plan.log"
 fi
 
 # 2. The capped rows, resumed where a previous call stopped; a resume point every minute so

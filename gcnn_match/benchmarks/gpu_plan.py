@@ -196,17 +196,17 @@ def projection(config, measured):
     }
 
 
-def _measure_all(configs, tiny, workers, budget_seconds, arguments):
+def _measure_all(configs, tiny, workers, deadline_seconds, arguments):
     """Each config's measurement (or {"error": ...}), `workers` processes at a time; rows not
-    started, or not finished, within `budget_seconds` are reported as not measured."""
-    deadline = time.monotonic() + budget_seconds
+    started, or not finished, within `deadline_seconds` are reported as not measured."""
+    deadline = time.monotonic() + deadline_seconds
     with tempfile.TemporaryDirectory(prefix="gpu-plan-") as folder:
         lock_path = os.path.join(folder, "device.lock")
 
         def one(config):
             left = deadline - time.monotonic()
             if left <= 0:
-                return {"error": "not measured: the plan's time budget was spent"}
+                return {"error": "not measured: the plan's deadline was reached"}
             try:
                 return run_worker(
                     config,
@@ -218,7 +218,7 @@ def _measure_all(configs, tiny, workers, budget_seconds, arguments):
                     **arguments,
                 )
             except subprocess.TimeoutExpired:
-                return {"error": "not measured: stopped when the plan's time budget was spent"}
+                return {"error": "not measured: stopped when the plan's deadline was reached"}
             except WorkerError as error:
                 return {"error": str(error)}
 
@@ -226,7 +226,7 @@ def _measure_all(configs, tiny, workers, budget_seconds, arguments):
             return list(pool.map(one, configs))
 
 
-def _measure_groups(configs, tiny, workers, budget_seconds, arguments):
+def _measure_groups(configs, tiny, workers, deadline_seconds, arguments):
     """({row name: its measurement}, the environment the rows ran in): each group of rows that
     train with one `step_key` measured once ("measured_as" names the row that ran)."""
     groups = {}
@@ -234,7 +234,7 @@ def _measure_groups(configs, tiny, workers, budget_seconds, arguments):
         if not config.runs_of:
             groups.setdefault(step_key(config), []).append(config)
     first = [rows[0] for rows in groups.values()]
-    results = _measure_all(first, tiny, workers, budget_seconds, arguments)
+    results = _measure_all(first, tiny, workers, deadline_seconds, arguments)
     environment = next((r["environment"] for r in results if "environment" in r), {})
     measured = {}
     for rows, result in zip(groups.values(), results):
@@ -244,18 +244,18 @@ def _measure_groups(configs, tiny, workers, budget_seconds, arguments):
     return measured, environment
 
 
-def run_plan(configs, tiny=False, workers=8, budget_seconds=420.0, **arguments):
+def run_plan(configs, tiny=False, workers=8, deadline_seconds=420.0, **arguments):
     """The plan's record: every config of `configs` that trains, measured and projected.
 
     Args:
         configs: registered rows (those with `runs_of` are listed, not measured).
         tiny: `TINY` sizes (a CPU check of the machinery).
         workers: rows measured at a time.
-        budget_seconds: rows not done by then are reported as not measured.
+        deadline_seconds: rows not done by then are reported as not measured.
         arguments: `measure_row`'s steps, warmup, max_seconds.
     """
     start = time.monotonic()
-    measured, environment = _measure_groups(configs, tiny, workers, budget_seconds, arguments)
+    measured, environment = _measure_groups(configs, tiny, workers, deadline_seconds, arguments)
     rows = []
     for config in configs:
         row = {
@@ -280,7 +280,7 @@ def run_plan(configs, tiny=False, workers=8, budget_seconds=420.0, **arguments):
         "keras_backend": environment.get("keras_backend"),
         "tiny": tiny,
         "workers": workers,
-        "budget_seconds": budget_seconds,
+        "deadline_seconds": deadline_seconds,
         "seconds": round(time.monotonic() - start, 1),
         "environment": environment,
         "rows": rows,
