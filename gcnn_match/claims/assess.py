@@ -50,7 +50,7 @@ import pandas as pd
 from gcnn_match.baselines import floor
 from gcnn_match.claims import floor_check, verdicts
 from gcnn_match.data.registry import available_splits
-from gcnn_match.evidence import epoch_times, latency, predictions, statistics
+from gcnn_match.evidence import devices, epoch_times, latency, predictions, statistics
 from gcnn_match.evidence.runs import run_of_registered, run_set_of
 from gcnn_match.experiments import param_counts
 from gcnn_match.experiments import registry as experiments
@@ -538,7 +538,7 @@ def _bench_outcome(claim, results_dir):
     path, measured = found
     a, b = measured[claim.a], measured[claim.b]
     machine = a["environment"]
-    device = verdicts.device_class(machine)
+    device = devices.device_class(machine)
     sample = f"{a['timed_steps_bucket']} vs {b['timed_steps_bucket']} timed steps"
     scale = (
         f"{path.name}: training throughput, bucketed batches, {machine['cpu']} "
@@ -602,7 +602,7 @@ def assess_latency(claim, results_dir):
         return Outcome(claim, "not run", command="make latency")
     a, b = measured[claim.a], measured[claim.b]
     sample = f"{a['batches']} vs {b['batches']} batches"
-    device = verdicts.device_class(latency.environment(results_dir))
+    device = devices.device_class(latency.environment(results_dir))
     scale = f"{path.name}: {device} inference, batches of 8 pairs"
     if device != verdicts.PAPER_DEVICE[claim.metric]:
         ratio = a["mean"] / b["mean"]

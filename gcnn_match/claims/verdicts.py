@@ -188,8 +188,3 @@ def holm(pvalues):
         running = max(running, min(1.0, (count - rank) * pvalues[index]))
         adjusted[index] = running
     return adjusted.tolist()
-
-
-def device_class(environment):
-    """ "GPU" for a record of a run that saw a GPU, else "CPU"."""
-    return "GPU" if environment.get("gpus") else "CPU"

@@ -5,6 +5,7 @@ device a paper timed on."""
 import dataclasses
 import pathlib
 
+from gcnn_match.evidence import devices
 from gcnn_match.files import read_json
 
 # The first epoch holds the compilation (XLA) and the caches' warm-up: the steady state starts
@@ -25,10 +26,6 @@ class EpochTimes:
     path: pathlib.Path
     device: str
     seconds: dict
-
-    @property
-    def device_class(self):
-        return "GPU" if any(word in self.device for word in ("NVIDIA", "GPU")) else "CPU"
 
 
 def read(path):
@@ -53,7 +50,7 @@ def most_repeats(results_dir, names, device_class):
     found = [
         record
         for record in found
-        if record.device_class == device_class
+        if devices.device_class({"device": record.device}) == device_class
         and all(len(record.seconds.get(name, [])) >= 2 for name in names)
     ]
     if not found:
