@@ -64,9 +64,11 @@ test: install
 # The edit loop: the equation, mask, reader and unit checks, without the tests marked slow
 # (processes, training, XLA compiles, over a second each) or data (the real files). A test of
 # neither mark whose call takes over 3 s fails here (GCNN_MATCH_FAST_LIMIT_S=6 allows a loaded
-# machine more). About 860 tests taking 2 minutes of CPU time on a 2-core 2.8 GHz Xeon.
+# machine more). The tests are independent and mostly single-threaded, so they run in JOBS
+# pytest-xdist workers (CONTRIBUTING.md gives the count and the time).
+JOBS ?= 2
 test-fast: install
-	$(PY) -m pytest -q -m "not slow and not data" --durations=10 tests
+	$(PY) -m pytest -q -n $(JOBS) -m "not slow and not data" --durations=10 tests
 
 lint: install
 	$(PY) -m ruff check .
