@@ -121,23 +121,23 @@ def render_markdown(rows, title=None, command=None, paper_column=True, notes=Tru
     """A markdown table: for each (paper key, our key) pair of the rows' `compare` field, the
     paper's value, ours (mean ± std over seeds) and the delta; then time per epoch, epochs,
     parameters, data sizes and vectors (under the table, once, when every row that ran read
-    the same). Under it, one line each: the machines, the vectors and the commands that trained
-    the shown runs. `paper_column=False` (the rows run on data of your own): ours only,
-    without the papers' values, deltas, timings and protocol notes. `notes=False`
-    (REPRODUCTION.md, which states its caveats once at the top): neither the notes on the
-    scale, the columns and the paper's numbers nor the other configurations (its appendix
-    lists those of every table, `render_other_configurations`)."""
+    the same). Under it, one line each: the command that rendered it, the machines, the
+    vectors and the commands that trained the shown runs. `paper_column=False` (the rows run
+    on data of your own): ours only, without the papers' values, deltas, timings and protocol
+    notes. `notes=False` (REPRODUCTION.md, which states its caveats once at the top): neither
+    the notes on the scale, the columns and the paper's numbers nor the other configurations
+    (its appendix lists those of every table, `render_other_configurations`)."""
     rows = [runs.upgrade(row) for row in rows]
     compare = rows[0]["compare"] if rows else []
     vectors = _shared_vectors(rows)
     lines = []
     if title:
         lines += [f"### {title}", ""]
-    if command:
-        lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
     lines += _head(compare, paper_column, vectors_column=not vectors)
     lines += [_row_line(row, compare, paper_column, not vectors) for row in rows]
     lines.append("")
+    if command:
+        lines.append(f"- Rendered by `{command}` on {datetime.date.today().isoformat()}.")
     vectors_line = [f"- Vectors: {vectors}."] if vectors else []
     if not notes:
         lines += _machines_line(rows) + vectors_line + _trained_by_line(rows)
