@@ -135,8 +135,8 @@ claims: install
 
 # Learning curves (docs/design.md#learning-curves): the rows of each headline claim trained on
 # nested subsets of ~1k, ~3k and all ~9k low-resource training pairs, 3 seeds; finished runs are
-# skipped. Records in results/curves-<name>.json, figures/curves-<name>.png, the "Learning
-# curves" section of REPRODUCTION.md. CURVES=gcnn-quora,attconv-snli,coin-quora picks some.
+# skipped. Records in results/curves-<name>.json, figures/curves-<name>.png and
+# LEARNING_CURVES.md. CURVES=gcnn-quora,attconv-snli,coin-quora picks some.
 curves: install
 	$(PY) experiments/curves.py --data_dir=$(DATA_DIR) --runs_dir=$(RUNS_DIR) \
 	  $(if $(CURVES),--curve="$(CURVES)") $(if $(EPOCHS),--epochs=$(EPOCHS))

@@ -5,12 +5,12 @@
     python experiments/clstm_speed.py --rematerialize --num_layers=4 --cells=loose \
         --batches=32 --grids=40x40 --naive_max_cells=0
 
-Prints a markdown table, writes it into a marked section of --output ('clstm-speed', or
-'clstm-memory' with --rematerialize) and, with the raw numbers, to --json (both atomically). The
-third line times four stacked LC blocks with each block rematerialized beside them and records
-both peak memories, one measurement per process (docs/clstm.md#memory). Throughput
-of the registered C-LSTM rows on real SNLI lengths is `experiments/bench.py --dataset=snli
---paper=C-LSTMs`.
+Prints a markdown table, writes it into a marked section of --output (BENCHMARKS.md:
+'clstm-speed', or 'clstm-memory' with --rematerialize) and, with the raw numbers, to --json
+(both atomically). The third line times four stacked LC blocks with each block rematerialized
+beside them and records both peak memories, one measurement per process
+(docs/clstm.md#memory). Throughput of the registered C-LSTM rows on real SNLI lengths is
+`experiments/bench.py --dataset=snli --paper=C-LSTMs`.
 """
 
 import dataclasses
@@ -46,7 +46,7 @@ flags.DEFINE_bool(
     "peak memory of each implementation.",
 )
 flags.DEFINE_string("json", None, "JSON record (default: results/<section>.json).")
-flags.DEFINE_string("output", "REPRODUCTION.md", "Markdown report.")
+flags.DEFINE_string("output", "BENCHMARKS.md", "Markdown report.")
 
 
 def main(argv):
@@ -83,7 +83,12 @@ def main(argv):
     section = "clstm-memory" if FLAGS.rematerialize else "clstm-speed"
     path = FLAGS.json or f"results/{section.replace('-', '_')}.json"
     write_text_atomic(path, json.dumps(record, indent=2) + "\n")
-    update_section(pathlib.Path(FLAGS.output), section, f"### {TITLES[section]}\n\n" + markdown)
+    update_section(
+        pathlib.Path(FLAGS.output),
+        section,
+        f"### {TITLES[section]}\n\n" + markdown,
+        heading="# Benchmarks",
+    )
 
 
 if __name__ == "__main__":

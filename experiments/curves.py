@@ -12,10 +12,9 @@ adds the finished ones to results/curves-<name>.json and
 results/predictions/curves-<name>.csv.gz, computes the floors of each size on that size's
 examples into the same record (also with --report_only; a size whose splits are those of the
 record's floors keeps them unfit, and without the data under --data_dir the record keeps the
-floors it has), draws figures/curves-<name>.png and renders the "Learning
-curves" section of REPRODUCTION.md from every curve's record. `--epochs=N` and
-`--override key=value` apply to every run (and name its run directory) and to the floors'
-splits.
+floors it has), draws figures/curves-<name>.png and renders LEARNING_CURVES.md from every
+curve's record. `--epochs=N` and `--override key=value` apply to every run (and name its run
+directory) and to the floors' splits.
 """
 
 import os
@@ -45,7 +44,7 @@ flags.DEFINE_string("runs_dir", "runs", "Where run directories are created.")
 flags.DEFINE_string("cache_dir", "data/cache", "Tokenization and embedding cache.")
 flags.DEFINE_string("results_dir", "results", "Folder of the curves' records.")
 flags.DEFINE_string("figures_dir", "figures", "Where the curves' figures go.")
-flags.DEFINE_string("report", "REPRODUCTION.md", "Markdown file that receives the section.")
+flags.DEFINE_string("report", "LEARNING_CURVES.md", "Markdown file that receives the section.")
 flags.DEFINE_bool(
     "report_only", False, "Only add finished runs and the floors to the records and render."
 )
@@ -121,7 +120,7 @@ def _with_floors(curve, planned, record, changes):
 
 
 def _render():
-    """The "Learning curves" section from every curve's record (a curve without: "not run")."""
+    """The curves' section of --report from every curve's record (a curve without: "not run")."""
     output = pathlib.Path(FLAGS.report)
     pairs, figures = [], {}
     for name in curves.names():
@@ -130,7 +129,7 @@ def _render():
         figure = pathlib.Path(report.figure_path(FLAGS.figures_dir, name)).resolve()
         figures[name] = pathlib.Path(os.path.relpath(figure, output.resolve().parent)).as_posix()
     markdown = report.render_section(pairs, figures)
-    update_section(output, report.SECTION, markdown)
+    update_section(output, report.SECTION, markdown, heading=report.TITLE)
     print(f"{output}: section {report.SECTION}")
 
 

@@ -12,7 +12,8 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 DOCUMENTS = (
-    ["README.md", "REPRODUCTION.md", "BENCHMARKS.md", "CLAIMS.md", "CONTRIBUTING.md"]
+    ["README.md", "REPRODUCTION.md", "LEARNING_CURVES.md", "BENCHMARKS.md", "CLAIMS.md"]
+    + ["CONTRIBUTING.md"]
     + sorted(str(p.relative_to(REPO)) for p in (REPO / "docs").rglob("*.md"))
     + sorted(
         str(p.relative_to(REPO))

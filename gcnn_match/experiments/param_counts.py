@@ -184,10 +184,24 @@ def matches(ours, paper):
 
 
 def render_markdown(table):
-    """The paper's counts beside ours for a report table; "" for a table without counts."""
+    """The paper's counts beside ours for a report table ("" for a table without counts): one
+    line for the rows whose count matches the paper's, one for the rows the paper does not
+    have, and one per mismatch with its reason."""
     convention = CONVENTIONS.get(table)
     if convention is None:
         return ""
+    matching, variants, mismatches = [], [], []
+    for config in registry.select(table=table):
+        paper, ours = config.targets.get(PAPER_KEY), row_count(config)
+        if paper is None:  # a variant row: no paper number of its own
+            variants.append(f"{config.row} {ours:,}")
+        elif matches(ours, paper):
+            matching.append(f"{config.row} {printed(paper)} / {ours:,}")
+        else:
+            reason = convention.mismatches.get(config.name, "not a listed mismatch")
+            mismatches.append(
+                f"- {config.row}: paper {printed(paper)}, ours {ours:,}, no match: {reason}."
+            )
     lines = [
         "",
         f"Parameter counts, {convention.table}: {convention.describe()}. Ours is counted so "
@@ -195,15 +209,9 @@ def render_markdown(table):
         "(`gcnn_match/experiments/param_counts.py`); the params column above is each run's "
         "Keras count at the width it read.",
         "",
-        "| row | paper | ours | matches |",
-        "|---|---|---|---|",
     ]
-    for config in registry.select(table=table):
-        paper, ours = config.targets.get(PAPER_KEY), row_count(config)
-        if paper is None:  # a variant row: no paper number of its own
-            lines.append(f"| {config.row} | – | {ours:,} | not a row of the paper |")
-            continue
-        reason = convention.mismatches.get(config.name, "not a listed mismatch")
-        verdict = "yes" if matches(ours, paper) else f"no: {reason}"
-        lines.append(f"| {config.row} | {printed(paper)} | {ours:,} | {verdict} |")
-    return "\n".join(lines) + "\n"
+    if matching:
+        lines.append(f"- Match the paper (paper / ours): {'; '.join(matching)}.")
+    if variants:
+        lines.append(f"- Not rows of the paper (ours): {'; '.join(variants)}.")
+    return "\n".join(lines + mismatches) + "\n"

@@ -1,4 +1,4 @@
-"""A learning curve's figure and its subsection of REPRODUCTION.md, from its record
+"""A learning curve's figure and its section of LEARNING_CURVES.md, from its record
 (results/curves-<name>.json, `claims/learning_curves.py`) alone; the floors it holds are drawn
 as grey reference lines and listed as reference rows (docs/design.md#floors).
 
@@ -16,7 +16,7 @@ from gcnn_match.experiments import registry
 from gcnn_match.reporting.heatmaps import new_figure, save_png
 
 SECTION = "learning-curves"
-HEADING = "## Learning curves"
+TITLE = "# Learning curves"  # of the document, when the section creates it
 
 
 def figure_path(figures_dir, name):
@@ -211,9 +211,9 @@ def _commands(curve, record):
 
 
 def render_curve(curve, record, figure):
-    """The subsection of one curve; `record` None (or without runs): "not run" with the command
+    """The section of one curve; `record` None (or without runs): "not run" with the command
     that runs it. `figure`: the figure's path relative to the report."""
-    lines = [f"### {curve.title} (`{curve.name}`)", ""]
+    lines = [f"## {curve.title} (`{curve.name}`)", ""]
     rows = ", ".join(f"{_label(row)} (`{row}`)" for row in curve.rows)
     sizes = " and ".join(f"{size:,}" for size in curve.sizes if size is not None) + " pairs"
     if None in curve.sizes:
@@ -253,16 +253,7 @@ def render_curve(curve, record, figure):
 
 
 def render_section(curves, figures):
-    """The "Learning curves" section: `curves` are (curve, record or None) pairs, `figures`
-    maps a curve's name to its figure's path relative to the report."""
-    parts = [
-        HEADING,
-        "",
-        "Does a paper's gap open or close as training data grows? Each curve trains its rows "
-        "on nested subsets of the low-resource training part; `make curves` runs all of them "
-        "(records: `results/curves-<name>.json`).",
-        "",
-    ]
-    for curve, record in curves:
-        parts.append(render_curve(curve, record, figures.get(curve.name)))
+    """The marked section of LEARNING_CURVES.md, one part per curve: `curves` are (curve, record
+    or None) pairs, `figures` maps a curve's name to its figure's path relative to the report."""
+    parts = [render_curve(curve, record, figures.get(curve.name)) for curve, record in curves]
     return "\n".join(parts)

@@ -66,7 +66,7 @@ def _label(key):
     return key.replace("_", " ")
 
 
-def _head(compare, paper_column):
+def _head(compare, paper_column, vectors_column):
     """The header line and the separator line of the table."""
     if paper_column:
         metric_head = "".join(f"| paper: {_label(p)} | ours: {_label(o)} | Δ " for p, o in compare)
@@ -77,90 +77,95 @@ def _head(compare, paper_column):
     head = (
         f"| row {metric_head}| seeds {time_head}"
         "| best / run epochs | run / registered epochs | params (non-emb.) "
-        "| data (train/dev/test) | vectors |"
+        "| data (train/dev/test) " + ("| vectors |" if vectors_column else "|")
     )
-    columns = 9 + 3 * len(compare) if paper_column else 8 + len(compare)
+    columns = (8 + 3 * len(compare) if paper_column else 7 + len(compare)) + vectors_column
     return [head, "|" + "---|" * columns]
+
+
+def _shared_vectors(rows):
+    """The vectors of every row that has run when they are the same for all ("" otherwise):
+    the table then prints them once under its rows instead of in a column."""
+    found = {_vectors(row.get("embeddings")) for row in rows if row["runs"]}
+    return found.pop() if len(found) == 1 else ""
+
+
+def _row_line(row, compare, paper_column, vectors_column):
+    """The table line of one row."""
+    cells = []
+    for paper_key, our_key in compare:
+        paper, ours = row["targets"].get(paper_key), row.get(our_key)
+        if not paper_column:
+            cells.append(f"| {_fmt(ours)} ")
+            continue
+        delta = "–"
+        if paper is not None and ours and ours[0] is not None:
+            delta = f"{100 * (ours[0] - paper):+.2f}"
+        cells.append(f"| {_pct(paper)} | {_fmt(ours)} | {delta} ")
+    examples = row.get("examples")
+    data = (
+        "/".join(str(examples.get(k, "–")) for k in ("train", "dev", "test")) if examples else "–"
+    )
+    seconds = row.get("seconds_per_epoch")
+    params = row.get("trainable_params_without_embeddings")
+    paper_time = f"| {row['targets'].get('seconds_per_epoch', '–')} " if paper_column else ""
+    vectors = f"| {_vectors(row.get('embeddings'))} " if vectors_column else ""
+    return (
+        f"| {row['row']} {''.join(cells)}| {_seeds(row)} {paper_time}"
+        f"| {_fmt(seconds, 1.0, 1) if seconds else 'not run'} | {_epochs(row)} "
+        f"| {_run_epochs(row)} | {f'{params:,}' if params else '–'} | {data} {vectors}|"
+    )
 
 
 def render_markdown(rows, title=None, command=None, paper_column=True, notes=True):
     """A markdown table: for each (paper key, our key) pair of the rows' `compare` field, the
     paper's value, ours (mean ± std over seeds) and the delta; then time per epoch, epochs,
-    parameters, data sizes and vectors. `paper_column=False` (the rows run on data of your
-    own): ours only, without the papers' values, deltas, timings and protocol notes.
-    `notes=False` (REPRODUCTION.md, which states its caveats once at the top): the machines on
-    one line, the commands of seeds trained one by one on one line, and neither the notes on
-    the scale, the columns and the paper's numbers nor the other configurations (its appendix
-    lists those of every table, `render_other_configurations`)."""
+    parameters, data sizes and vectors (under the table, once, when every row that ran read
+    the same). Under it, one line each: the command that rendered it, the machines, the
+    vectors and the commands that trained the shown runs. `paper_column=False` (the rows run
+    on data of your own): ours only, without the papers' values, deltas, timings and protocol
+    notes. `notes=False` (REPRODUCTION.md, which states its caveats once at the top): neither
+    the notes on the scale, the columns and the paper's numbers nor the other configurations
+    (its appendix lists those of every table, `render_other_configurations`)."""
     rows = [runs.upgrade(row) for row in rows]
     compare = rows[0]["compare"] if rows else []
+    vectors = _shared_vectors(rows)
     lines = []
     if title:
         lines += [f"### {title}", ""]
-    if command:
-        lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
-    lines += _head(compare, paper_column)
-    scales = set()
-    for row in rows:
-        cells = []
-        for paper_key, our_key in compare:
-            paper, ours = row["targets"].get(paper_key), row.get(our_key)
-            if not paper_column:
-                cells.append(f"| {_fmt(ours)} ")
-                continue
-            delta = "–"
-            if paper is not None and ours and ours[0] is not None:
-                delta = f"{100 * (ours[0] - paper):+.2f}"
-            cells.append(f"| {_pct(paper)} | {_fmt(ours)} | {delta} ")
-        examples = row.get("examples")
-        data = (
-            "/".join(str(examples.get(k, "–")) for k in ("train", "dev", "test"))
-            if examples
-            else "–"
-        )
-        seconds = row.get("seconds_per_epoch")
-        params = row.get("trainable_params_without_embeddings")
-        paper_time = f"| {row['targets'].get('seconds_per_epoch', '–')} " if paper_column else ""
-        lines.append(
-            f"| {row['row']} {''.join(cells)}| {_seeds(row)} {paper_time}"
-            f"| {_fmt(seconds, 1.0, 1) if seconds else 'not run'} | {_epochs(row)} "
-            f"| {_run_epochs(row)} | {f'{params:,}' if params else '–'} | {data} "
-            f"| {_vectors(row.get('embeddings'))} |"
-        )
-        if row.get("scale"):
-            scales.add(row["scale"])
+    lines += _head(compare, paper_column, vectors_column=not vectors)
+    lines += [_row_line(row, compare, paper_column, not vectors) for row in rows]
     lines.append("")
+    if command:
+        lines.append(f"- Rendered by `{command}` on {datetime.date.today().isoformat()}.")
+    vectors_line = [f"- Vectors: {vectors}."] if vectors else []
     if not notes:
-        lines += _machines_line(rows)
-        trained_by = _commands_by_seeds(rows)
-        if trained_by:
-            lines += ["", "Runs trained by:", ""] + [f"- {c}" for c in trained_by]
+        lines += _machines_line(rows) + vectors_line + _trained_by_line(rows)
         return "\n".join(lines) + "\n"
-    for scale in sorted(scales) if paper_column else ():
+    scales = sorted({row["scale"] for row in rows if row.get("scale")})
+    for scale in scales if paper_column else ():
         lines.append(f"- Scale: {SCALE_NOTES[scale]}.")
-    lines += _column_notes(rows) + _hardware(rows, paper_column) + _paper_notes(rows)
-    trained_by = list(dict.fromkeys(c for row in rows if row["runs"] for c in runs.commands(row)))
-    if trained_by:
-        lines += ["", "Runs trained by:", ""] + [f"- `{c}`" for c in trained_by]
+    lines += _column_notes(rows) + vectors_line + _hardware(rows, paper_column)
+    lines += _paper_notes(rows) + _trained_by_line(rows)
     return "\n".join(lines + _other_configurations(rows)) + "\n"
 
 
 _SEEDS_FLAG = re.compile(r"--seeds[= ]\S+")
 
 
-def _commands_by_seeds(rows):
-    """The commands that trained the shown runs, as markdown; commands that differ only in
-    `--seeds` share one line ("`cmd --seeds=1`, and the same with `--seeds=2`, ...")."""
+def _trained_by_line(rows):
+    """The commands that trained the shown runs, on one line; commands that differ only in
+    `--seeds` share one item ("`cmd --seeds=1`, and the same with `--seeds=2`, ...")."""
     commands = list(dict.fromkeys(c for row in rows if row["runs"] for c in runs.commands(row)))
     groups = {}
     for command in commands:
         groups.setdefault(_SEEDS_FLAG.sub("--seeds", command), []).append(command)
-    lines = []
+    items = []
     for group in groups.values():
         first, *others = group
         seeds = ", ".join(f"`{_SEEDS_FLAG.search(c).group()}`" for c in others)
-        lines.append(f"`{first}`" + (f", and the same with {seeds}" if others else ""))
-    return lines
+        items.append(f"`{first}`" + (f", and the same with {seeds}" if others else ""))
+    return [f"- Trained by: {'; '.join(items)}"] if items else []
 
 
 def _column_notes(rows):

@@ -8,12 +8,13 @@ from gcnn_match.evidence import runs
 
 
 def render_time_ratios(rows, pairs):
-    """The Markdown table of the time ratios of `pairs` ((slow row, fast row) names) of
-    `rows`, or "" when there are no pairs."""
+    """One Markdown list line of the time ratios of `pairs` ((slow row, fast row) names) of
+    `rows`, the paper's and ours ("- Time ratios, paper / ours: A / B 1.32 / 2.77; ..."), or ""
+    when there are no pairs."""
     if not pairs:
         return ""
     by_row = {row["row"]: runs.upgrade(row) for row in rows}
-    lines = ["", "| time ratio | paper | ours |", "|---|---|---|"]
+    items = []
     for slow, fast in pairs:
         paper = ours = "–"
         if slow in by_row and fast in by_row:
@@ -21,8 +22,8 @@ def render_time_ratios(rows, pairs):
             if ps and pf:
                 paper = f"{ps / pf:.2f}"
             ours = _time_ratio(by_row[slow], by_row[fast])
-        lines.append(f"| {slow} / {fast} | {paper} | {ours} |")
-    return "\n".join(lines) + "\n"
+        items.append(f"{slow} / {fast} {paper} / {ours}")
+    return f"- Time ratios, paper / ours: {'; '.join(items)}.\n"
 
 
 def _time_ratio(slow, fast):

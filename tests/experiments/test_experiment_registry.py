@@ -71,5 +71,6 @@ def test_time_ratios_use_same_run_medians():
     for row, seconds in zip(rows, (10.0, None, 20.0)):
         row["seconds_per_epoch"] = (seconds, 0.0) if seconds else None
     text = render_time_ratios(rows, registry.time_ratios("gcnn-quora"))
-    assert "| GCNN / CNN | 1.32 | 2.00 |" in text
-    assert "| ESIM (our implement) / GCNN | " in text
+    assert text.startswith("- Time ratios, paper / ours: ") and text.count("\n") == 1
+    assert "; GCNN / CNN 1.32 / 2.00;" in text
+    assert "ESIM (our implement) / GCNN " in text

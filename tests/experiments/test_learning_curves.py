@@ -367,7 +367,8 @@ def test_the_script_renders_every_curve_from_the_records(tmp_path):
     result = subprocess.run(command, **how)
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "REPORT.md").read_text()
-    assert "<!-- begin learning-curves -->" in text and "## Learning curves" in text
+    assert text.startswith("# Learning curves\n") and "<!-- begin learning-curves -->" in text
+    assert "## GCNN vs CNN on Quora (GCNN Table 2) (`gcnn-quora`)" in text
     assert "![GCNN vs CNN on Quora (GCNN Table 2)](figures/curves-gcnn-quora.png)" in text
     assert "| GCNN − CNN |" in text and "**opens**" in text
     assert text.count("Not run.") == 2  # the two curves without a record

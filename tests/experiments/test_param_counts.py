@@ -77,8 +77,11 @@ def test_a_mis_shared_model_fails_the_count(monkeypatch):
 def test_the_report_lists_paper_and_ours_with_the_reason_of_each_mismatch():
     markdown = param_counts.render_markdown("attconv-snli")
     assert "without biases, without the output layer; e = 300, d = 300" in markdown
-    assert "| ATTCONV – light | 360K | 360,000 | yes |" in markdown
-    assert "| ATTCONV – advanced | 900K | 1,170,000 | no: Eq. 7-13 have 13 d²" in markdown
+    [matching] = [line for line in markdown.splitlines() if line.startswith("- Match the paper")]
+    assert "; ATTCONV – light 360K / 360,000;" in matching and "advanced" not in matching
+    assert "- ATTCONV – advanced: paper 900K, ours 1,170,000, no match: Eq. 7-13 have 13 d²" in (
+        markdown
+    )
     assert param_counts.render_markdown("gcnn-quora") == ""
 
 
@@ -88,9 +91,14 @@ def test_the_clstm_report_shows_both_readings_of_the_weight_sharing():
     are listed mismatches that name the variant row whose shared LSTM pair gives the count;
     variant rows are counted without a paper number."""
     markdown = param_counts.render_markdown("c-lstms-snli")
-    assert "| LC-LSTMs | 45K | 85,000 | no: text reading: separate weights" in markdown
+    lines = markdown.splitlines()
+    assert "- LC-LSTMs: paper 45K, ours 85,000, no match: text reading: separate weights" in (
+        markdown
+    )
     assert "see variant row 'LC-LSTMs, shared LSTM pair'" in markdown
-    assert "| LC-LSTMs, shared LSTM pair | – | 45,000 | not a row of the paper |" in markdown
-    assert "| four stacked LC-LSTMs, shared LSTM pair | – | 135,000 |" in markdown
-    assert "| TC-LSTMs | 77.5K | 77,500 | yes |" in markdown
-    assert "| TC-LSTMs, weights per direction | – | 302,500 |" in markdown
+    [variants] = [line for line in lines if line.startswith("- Not rows of the paper (ours): ")]
+    assert "LC-LSTMs, shared LSTM pair 45,000;" in variants
+    assert "four stacked LC-LSTMs, shared LSTM pair 135,000;" in variants
+    assert "TC-LSTMs, weights per direction 302,500;" in variants
+    [matching] = [line for line in lines if line.startswith("- Match the paper")]
+    assert "; TC-LSTMs 77.5K / 77,500;" in matching

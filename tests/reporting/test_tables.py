@@ -83,7 +83,7 @@ def test_a_row_shows_its_most_complete_configuration_and_lists_the_others(tmp_pa
         "`python experiments/reproduce.py --dataset=quora --epochs=3`"
     ) in markdown
     # Only the commands of the shown runs are listed as having trained the table.
-    assert "Runs trained by:\n\n- `python experiments/reproduce.py`\n" in markdown
+    assert "- Trained by: `python experiments/reproduce.py`\n" in markdown
 
     # The record keeps both, so rendering it again (with no runs at hand) shows the same.
     again = keep_earlier_results(_rows({}), json.loads(json.dumps([cnn, gcnn])))
@@ -116,7 +116,10 @@ def test_runs_of_one_configuration_replace_their_record_unless_it_has_more_seeds
 
 
 def _ratio(markdown, pair="GCNN / CNN"):
-    return next(line for line in markdown.splitlines() if line.startswith(f"| {pair} |"))
+    """The item of `pair` in the one line of time ratios: "GCNN / CNN 1.32 / 2.50"."""
+    [line] = [line for line in markdown.splitlines() if line.startswith("- Time ratios")]
+    items = line.removeprefix("- Time ratios, paper / ours: ").removesuffix(".").split("; ")
+    return next(item for item in items if item.startswith(f"{pair} "))
 
 
 def test_a_time_ratio_compares_only_runs_of_one_machine_and_one_command(tmp_path):
@@ -127,21 +130,21 @@ def test_a_time_ratio_compares_only_runs_of_one_machine_and_one_command(tmp_path
 
     cnn = [_run(tmp_path / "a", "cnn", s, 0.75, seconds=10.0) for s in (1, 2)]
     gcnn = [_run(tmp_path / "a", "gcnn", s, 0.76, seconds=25.0) for s in (1, 2)]
-    assert ratio(cnn, gcnn) == "| GCNN / CNN | 1.32 | 2.50 |"
+    assert ratio(cnn, gcnn) == "GCNN / CNN 1.32 / 2.50"
 
     elsewhere = [_run(tmp_path / "b", "gcnn", s, 0.76, cpu=EPYC) for s in (1, 2)]
-    assert ratio(cnn, elsewhere) == "| GCNN / CNN | 1.32 | – (runs from different machines) |"
+    assert ratio(cnn, elsewhere) == "GCNN / CNN 1.32 / – (runs from different machines)"
     capped = [_run(tmp_path / "c", "gcnn", s, 0.76, cap=3, argv=CAPPED) for s in (1, 2)]
-    assert ratio(cnn, capped) == "| GCNN / CNN | 1.32 | – (runs from different commands) |"
-    assert ratio(cnn, gcnn[:1]) == "| GCNN / CNN | 1.32 | – (runs of different seeds) |"
-    assert ratio(cnn, []) == "| GCNN / CNN | 1.32 | not run |"
+    assert ratio(cnn, capped) == "GCNN / CNN 1.32 / – (runs from different commands)"
+    assert ratio(cnn, gcnn[:1]) == "GCNN / CNN 1.32 / – (runs of different seeds)"
+    assert ratio(cnn, []) == "GCNN / CNN 1.32 / not run"
 
     # Records written before runs kept their provenance: one command per row is enough.
     rows = [_record_before_provenance(r) for r in _rows({"cnn": cnn, "gcnn": gcnn})]
-    assert _ratio(render_time_ratios(rows, pairs)) == "| GCNN / CNN | 1.32 | 2.50 |"
+    assert _ratio(render_time_ratios(rows, pairs)) == "GCNN / CNN 1.32 / 2.50"
     rows[1]["commands"].append("python experiments/reproduce.py --seeds=1,2")
     assert _ratio(render_time_ratios(rows, pairs)) == (
-        "| GCNN / CNN | 1.32 | – (which command trained each run is not recorded) |"
+        "GCNN / CNN 1.32 / – (which command trained each run is not recorded)"
     )
 
 
@@ -162,8 +165,8 @@ def test_the_table_lists_every_command_that_trained_its_shown_runs(tmp_path):
     runs = [_run(tmp_path, "cnn", 1, 0.75), _run(tmp_path, "cnn", 2, 0.76, argv=COMMAND + ["-s"])]
     markdown = tables.render_markdown(_rows({"cnn": runs}))
     assert (
-        "Runs trained by:\n\n- `python experiments/reproduce.py --dataset=quora`\n"
-        "- `python experiments/reproduce.py --dataset=quora -s`\n"
+        "- Trained by: `python experiments/reproduce.py --dataset=quora`; "
+        "`python experiments/reproduce.py --dataset=quora -s`\n"
     ) in markdown
 
 
@@ -295,6 +298,25 @@ def test_a_report_section_puts_commands_that_differ_in_their_seeds_on_one_line(t
     ]
     section = tables.render_markdown(_rows({"cnn": runs}), notes=False)
     assert (
-        "- `python experiments/reproduce.py --dataset=quora --seeds=1`, "
-        "and the same with `--seeds=2`, `--seeds=3`"
+        "- Trained by: `python experiments/reproduce.py --dataset=quora --seeds=1`, "
+        "and the same with `--seeds=2`, `--seeds=3`\n"
     ) in section
+
+
+def test_vectors_every_row_shares_are_said_once_under_the_table(tmp_path):
+    cnn = [_run(tmp_path / "a", "cnn", 1, 0.75)]
+    gcnn = [_run(tmp_path / "a", "gcnn", 1, 0.76)]
+    for notes in (True, False):
+        markdown = tables.render_markdown(_rows({"cnn": cnn, "gcnn": gcnn}), notes=notes)
+        head = next(line for line in markdown.splitlines() if line.startswith("| row |"))
+        assert "vectors" not in head and head.endswith("| data (train/dev/test) |")
+        assert markdown.count("- Vectors: glove-6b-50d-packaged (50d).") == 1
+    # A row that read other vectors: the column stays and says each row's.
+    metrics = gcnn[0] / "metrics.json"
+    wider = json.loads(metrics.read_text("utf-8"))
+    wider["embeddings"] = "glove-6b-50d-packaged: 50d padded to 300d"
+    metrics.write_text(json.dumps(wider), "utf-8")
+    markdown = tables.render_markdown(_rows({"cnn": cnn, "gcnn": gcnn}), notes=False)
+    assert "- Vectors:" not in markdown
+    assert _cell(markdown, "CNN", "vectors") == "glove-6b-50d-packaged (50d)"
+    assert _cell(markdown, "GCNN", "vectors") == "glove-6b-50d-packaged (50d padded to 300d)"

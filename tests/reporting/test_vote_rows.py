@@ -63,9 +63,9 @@ def test_table_names_the_command_that_trained_each_run(tmp_path):
     single = registry.get("coin/lcqmc/coin_ours")
     [row] = collect([single], {single.name: dirs})
     text = tables.render_markdown([row], command="python experiments/reproduce.py --report_only")
-    assert "Rendered by `python experiments/reproduce.py --report_only`" in text
-    for seed in (1, 2):
-        assert (
-            f"- `python experiments/reproduce.py --dataset=lcqmc --seeds={seed} "
-            f"'--rows=COIN (ours)'`"
-        ) in text
+    assert "|\n\n- Rendered by `python experiments/reproduce.py --report_only` on " in text
+    # One command per seed, on one line: the first in full, the other by its seeds.
+    assert (
+        "- Trained by: `python experiments/reproduce.py --dataset=lcqmc --seeds=1 "
+        "'--rows=COIN (ours)'`, and the same with `--seeds=2`\n"
+    ) in text
