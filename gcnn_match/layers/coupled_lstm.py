@@ -463,8 +463,14 @@ class CoupledLSTM(ExplicitMaskLayer):
         batch, n = ops.shape(mask_x)[0], ops.shape(mask_x)[1]
         m = ops.shape(mask_y)[1]
         steps = n + m - 1
-        by_rows = ops.convert_to_tensor(n <= m if by_rows is None else by_rows)
-        slots = ops.where(by_rows, n, m) + 1
+        by_rows = n <= m if by_rows is None else by_rows
+        if isinstance(by_rows, bool):
+            # Static lengths (JAX always, TF when traced per shape): the slot count must stay
+            # a Python int, since JAX's `arange` under `jit` takes no traced bound.
+            slots = (n if by_rows else m) + 1
+        else:
+            slots = ops.where(by_rows, n, m) + 1
+        by_rows = ops.convert_to_tensor(by_rows)
         held = ops.arange(slots, dtype="int32")[None, :]
         across = ops.arange(steps, dtype="int32")[:, None] - held  # (steps, slots)
         rows, cols = ops.where(by_rows, held, across), ops.where(by_rows, across, held)

@@ -352,9 +352,11 @@ EVERY_READING = [
     for directions in ({}, OWN_DIRECTIONS)
 ]
 # Calls the layer directly (eagerly, outside any compiled function), where JAX's own ops see
-# the weights, under the JAX backend, which is fixed when Keras is first imported.
+# the weights, and under `jax.jit` (as `fit` compiles it), where every bound of an `arange`
+# must be a Python int, under the JAX backend, which is fixed when Keras is first imported.
 JAX_DIRECT_CALLS = """
 import json, sys
+import jax
 import numpy as np
 sys.path[:0] = sys.argv[1:]
 import keras
@@ -364,15 +366,20 @@ x, y, mask_x, mask_y = t._pair(seed=3)
 errors = []
 for cell, sharing in t.EVERY_READING:
     layer = t.CoupledLSTM(t.UNITS, cell=cell, **sharing)
-    got = np.asarray(layer([x, y], mask=[mask_x, mask_y]))
+    eager = np.asarray(layer([x, y], mask=[mask_x, mask_y]))
+    weights = [v.value for v in layer.trainable_variables]
+    compiled = jax.jit(
+        lambda w, a, b, m_a, m_b: layer.stateless_call(w, [], [a, b], mask=[m_a, m_b])[0]
+    )(weights, x, y, mask_x, mask_y)
     want = t.np_coupled_lstm(layer, x, y, mask_x, mask_y)
-    errors.append([cell, sharing, float(np.max(np.abs(got - want)))])
+    error = max(float(np.max(np.abs(got - want))) for got in (eager, np.asarray(compiled)))
+    errors.append([cell, sharing, error])
 print(json.dumps(errors))
 """
 
 
 @pytest.mark.slow
-def test_direct_calls_under_jax_match_numpy_for_every_reading():
+def test_direct_and_compiled_calls_under_jax_match_numpy_for_every_reading():
     here = pathlib.Path(__file__).resolve().parent
     process = subprocess.run(
         [sys.executable, "-c", JAX_DIRECT_CALLS, str(here), str(here.parent)],
