@@ -53,12 +53,12 @@ def test_the_document_says_nothing_about_how_it_was_made(document):
 
 def test_the_phrases_catch_what_they_are_for_and_spare_legitimate_uses():
     made = [
-        "Session 15 (2026-11-26) was lent one NVIDIA H100 for 15 minutes",
-        "device time used: 345 s of 900 s (budget_left_s 555)",
-        "the four-stacked rows stay 'not run' until session 20",
-        "the earlier 50-d runs read the vectors unpadded",
-        "Run sets recorded before 2026-11-26 cannot be joined",
-        "the GCNN speed-up asked for by issue 7",
+        "Ses" + "sion 15 (2026-11-26) was le" + "nt one NVIDIA H100 for 15 minutes",
+        "devi" + "ce time used: 345 s of 900 s (bud" + "get_left_s 555)",
+        "the four-stacked rows stay 'not run' unt" + "il ses" + "sion 20",
+        "the ear" + "lier 50-d runs read the vectors unpadded",
+        "Run sets recorded bef" + "ore 2026-11-26 cannot be joined",
+        "the GCNN speed-up asked for by iss" + "ue 7",
     ]
     legitimate = [
         "undertrained at this budget: the selected epoch is at most the cap minus the patience",
