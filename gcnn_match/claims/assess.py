@@ -50,7 +50,7 @@ import pandas as pd
 from gcnn_match.baselines import floor
 from gcnn_match.claims import floor_check, verdicts
 from gcnn_match.data.registry import available_splits
-from gcnn_match.evidence import devices, epoch_times, latency, predictions, statistics
+from gcnn_match.evidence import devices, epoch_times, latency, predictions, runs, statistics
 from gcnn_match.evidence.runs import run_of_registered, run_set_of
 from gcnn_match.experiments import param_counts
 from gcnn_match.experiments import registry as experiments
@@ -97,7 +97,7 @@ class Outcome:
         p: the one-sided bootstrap p of the claim (`verdicts.p_value`); None without replicates.
         holm_p: p adjusted by Holm's method over the report's claims with a p (`assess`).
         size: where the paper's value lies against our interval (`verdicts.size_label`).
-        hours: for "undertrained at this budget", the estimated hours of its command.
+        hours: the estimated hours of `command` (`training_plan`); None where unknown.
         other_device: a time claim's measurement on another kind of device than the paper's,
             in words: shown, never judged.
     """
@@ -188,9 +188,9 @@ def _seed_count(lines):
     return "vote" if list(seeds) == [0] else str(len(seeds))
 
 
-def reproduce_command(table, rows, scale=NOT_RUN_SCALE, epochs=None):
-    """The reproduce.py command that trains `rows` (registered names) of `table`, 5 seeds,
-    under the epoch cap `epochs` when given."""
+def reproduce_command(table, rows, scale=NOT_RUN_SCALE):
+    """The reproduce.py command that trains `rows` (registered names) of `table`, 5 seeds, to
+    their registered schedule."""
     slugs = ",".join(name.rsplit("/", 1)[-1] for name in rows)
     flags = [
         f"--table={table}",
@@ -198,9 +198,61 @@ def reproduce_command(table, rows, scale=NOT_RUN_SCALE, epochs=None):
         f"--scale={scale}",
         f"--seeds={','.join(map(str, SEEDS))}",
     ]
-    if epochs is not None:
-        flags.append(f"--epochs={epochs}")
     return "python experiments/reproduce.py " + shlex.join(flags)
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainingPlan:
+    """What a claim still needs trained: the command that trains its rows without a complete
+    run set at their registered schedule (SEEDS seeds, no epoch cap, test predictions
+    recorded), its estimated hours (None where a row has no recorded time per epoch), and what
+    the records already hold of those rows, in words."""
+
+    command: str
+    hours: Optional[float]
+    note: str
+
+
+def training_plan(claim, store, scale=NOT_RUN_SCALE):
+    """The `TrainingPlan` that lets `claim` be judged at `scale`: a claim sets like against
+    like, so every registered row of it without a complete run set at its registered schedule
+    trains to it."""
+    split, _ = predictions.split_and_column(_judged_metric(claim))
+    rows = [
+        name
+        for name in claim.rows
+        if name not in claim.unregistered and _short_of_schedule(store, claim, scale, name, split)
+    ]
+    hours, notes = [], []
+    for row in dict.fromkeys(_trained_row(name) for name in rows):
+        run_sets = runs.run_sets_of(store.results_dir, claim.table_id, scale, row)
+        timed = [verdicts.schedule(experiments.get(row), s) for s in run_sets]
+        timed = [t for t in timed if t is not None and t.seconds_per_epoch is not None]
+        most = max(timed, key=lambda t: len(t.selected), default=None)
+        hours.append(most.hours(len(SEEDS)) if most else None)
+        if run_sets and store.lines(claim.table_id, scale, row, split).empty:
+            seeds = max(len(s.get("seeds", [])) for s in run_sets)
+            notes.append(f"{row}: {seeds} seeds recorded without per-example {split} predictions")
+    return TrainingPlan(
+        reproduce_command(claim.table_id, rows, scale),
+        sum(hours) if hours and None not in hours else None,
+        "; ".join(notes),
+    )
+
+
+def _trained_row(name):
+    """The row whose runs registered row `name` reports: a majority vote's members."""
+    config = experiments.get(name)
+    return config.runs_of if config.ensemble_size else name
+
+
+def _short_of_schedule(store, claim, scale, row, split):
+    """Whether registered row `row` of `claim`'s table lacks a complete run set of `split`
+    predictions at its registered schedule (SEEDS seeds, or the vote of them)."""
+    config = experiments.get(row)
+    lines = store.lines(claim.table_id, scale, row, split)
+    at_schedule = lines[lines["max_epochs"] == config.epochs]
+    return at_schedule["seed"].nunique() < (1 if config.ensemble_size else len(SEEDS))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -312,28 +364,25 @@ def _vote_comparison(members, units):
 
 
 def _seeds_to_go(claim, store, found):
-    """ "not run" for a claim whose rows have fewer seeds than SEEDS under the config it reads:
-    the command trains that config's missing seeds of each row short of them, so the claim then
-    sets like against like (reproduce.py skips the seeds its table's record keeps per seed)."""
-    split, _ = predictions.split_and_column(claim.metric)
-    rows = (claim.a, claim.b)
-    short = next(i for i, n in enumerate(found.seeds) if n != "vote" and int(n) < len(SEEDS))
-    config = found.configs[short]
-    lines = [store.lines(claim.table_id, found.scale, row, split) for row in rows]
-    lines = [rows_lines[rows_lines["config"] == config] for rows_lines in lines]
-    to_train = [row for row, seen in zip(rows, lines) if seen["seed"].nunique() < len(SEEDS)]
+    """ "not run" for a claim whose rows have fewer seeds than SEEDS under the config it reads,
+    with the `training_plan` that completes them."""
     so_far = f"{found.seeds[0]} vs {found.seeds[1]} of {len(SEEDS)} seeds so far"
-    return Outcome(
+    return _not_run(
         claim,
-        "not run",
+        store,
+        found.scale,
+        [so_far, *found.config_notes],
         sample=found.sample,
         epochs=f"A {found.epochs[0]}; B {found.epochs[1]}",
-        scale=found.scale,
-        note="; ".join([so_far, *found.config_notes]),
-        command=reproduce_command(
-            claim.table_id, to_train, found.scale, _cap(lines[short], rows[short])
-        ),
     )
+
+
+def _not_run(claim, store, at=NOT_RUN_SCALE, said=(), **fields):
+    """A "not run" `Outcome` of `claim` with the `training_plan` that lets it be judged at
+    scale `at`: its command and hours, and what the records hold after what is `said`."""
+    plan = training_plan(claim, store, at)
+    note = "; ".join(filter(None, [*said, plan.note]))
+    return Outcome(claim, "not run", note=note, command=plan.command, hours=plan.hours, **fields)
 
 
 def _judged_metric(claim):
@@ -347,15 +396,17 @@ def _judged_metric(claim):
 
 def _selection_split_not_run(claim, store, scales):
     """ "not run" for a claim on the checkpoint-selecting split whose rows have no test lines:
-    the command trains them to their registered schedule, recording test predictions."""
+    the plan trains them to their registered schedule, recording test predictions."""
     split, _ = predictions.split_and_column(claim.metric)
     scale = next(s for s in scales if not store.lines(claim.table_id, s, claim.a, split).empty)
+    plan = training_plan(claim, store, scale)
     return Outcome(
         claim,
         "not run",
         scale=scale,
         note=f"test predictions not recorded; the {split} split selected the checkpoint",
-        command=reproduce_command(claim.table_id, [claim.a, claim.b], scale),
+        command=plan.command,
+        hours=plan.hours,
     )
 
 
@@ -385,7 +436,7 @@ def _measured(claim, result, **fields):
     return Outcome(claim, result.verdict, result.estimate, result.low, result.high, **fields)
 
 
-def _with_rules(claim, outcome, result, schedules):
+def _with_rules(claim, outcome, result, schedules, store):
     """`outcome` (of a bootstrap `result`) with the rules of `verdicts.py`: its one-sided p and
     size label, then "below floor", "borderline" and "undertrained at this budget"."""
     outcome = dataclasses.replace(
@@ -397,23 +448,17 @@ def _with_rules(claim, outcome, result, schedules):
         outcome = dataclasses.replace(outcome, verdict=verdicts.BELOW_FLOOR)
     elif verdicts.borderline(result.replicates, claim):
         outcome = dataclasses.replace(outcome, verdict=verdicts.BORDERLINE)
-    return _undertrained(claim, outcome, schedules)
+    return _undertrained(claim, outcome, schedules, store)
 
 
-def _undertrained(claim, outcome, schedules):
+def _undertrained(claim, outcome, schedules, store):
     """`outcome` as "undertrained at this budget" when a row has most seeds short of its
-    schedule: the command trains those rows without the cap, with its estimated hours."""
-    short = [s for s in schedules if s is not None and s.undertrained]
-    if not short:
+    schedule, with the `training_plan` that trains the claim's rows to their schedule."""
+    if not any(s is not None and s.undertrained for s in schedules):
         return outcome
-    hours = [s.rerun_hours for s in short]
+    plan = training_plan(claim, store, outcome.scale.split(",")[0])
     return dataclasses.replace(
-        outcome,
-        verdict=verdicts.UNDERTRAINED,
-        command=reproduce_command(
-            claim.table_id, list(dict.fromkeys(s.row for s in short)), outcome.scale
-        ),
-        hours=None if None in hours else sum(hours),
+        outcome, verdict=verdicts.UNDERTRAINED, command=plan.command, hours=plan.hours
     )
 
 
@@ -428,19 +473,7 @@ def assess_difference(claim, store, scales):
     if found is None and metric != claim.metric and recorded:
         return _selection_split_not_run(claim, store, scales)
     if found is None:
-        split, _ = predictions.split_and_column(claim.metric)
-        by_row = {
-            row: store.lines(claim.table_id, NOT_RUN_SCALE, row, split)
-            for row in (claim.a, claim.b)
-        }
-        missing = [row for row, lines in by_row.items() if lines.empty]
-        # The missing row trains under the cap of the config the claim would read of the row
-        # it is compared with, so that the claim sets like against like.
-        caps = [_cap(_one_config(lines), row) for row, lines in by_row.items() if not lines.empty]
-        command = reproduce_command(
-            claim.table_id, missing or [claim.a, claim.b], epochs=caps[0] if caps else None
-        )
-        return Outcome(claim, "not run", command=command)
+        return _not_run(claim, store)
     if any(n != "vote" and int(n) < len(SEEDS) for n in found.seeds):
         return _seeds_to_go(claim, store, found)
     result = found.comparison
@@ -464,7 +497,7 @@ def assess_difference(claim, store, scales):
             store.results_dir, claim.table_id, found.scale, metric, found.means
         ),
     )
-    return _with_rules(claim, outcome, result, schedules)
+    return _with_rules(claim, outcome, result, schedules, store)
 
 
 def _bench_rates(results_dir, names):
@@ -651,6 +684,7 @@ def assess_params(claim):
         claim,
         statistics.verdict(ratio, ratio, 1.0, claim.expected),
         ratio,
+        size=verdicts.size_label(claim, ratio, ratio),
         sample=f"{counts[0]:,} vs {counts[1]:,} parameters",
         scale="the built models at the registered widths (param_counts.py)",
         note="exact counts",
@@ -681,8 +715,7 @@ def assess_floor(claim, store, scales):
         lines = _one_config(lines)
         epochs = f"A {_epochs(lines, claim.a)}; B no training"
         if lines["seed"].nunique() < len(SEEDS):
-            command = reproduce_command(claim.table_id, [claim.a], scale, _cap(lines, claim.a))
-            return Outcome(claim, "not run", epochs=epochs, scale=scale, command=command)
+            return _not_run(claim, store, scale, epochs=epochs, scale=scale)
         scores = lines.pivot(index="seed", columns="uid", values=column)
         units = scores.columns.intersection(majority.index)
         units = units[scores[units].notna().all().to_numpy()]
@@ -698,8 +731,8 @@ def assess_floor(claim, store, scales):
             note="B is the floor record's majority class: no seeds to resample",
         )
         schedules = _schedules(store, scale, [claim.a], [lines["config"].iloc[0]])
-        return _with_rules(claim, outcome, result, schedules)
-    return Outcome(claim, "not run", command=reproduce_command(claim.table_id, [claim.a]))
+        return _with_rules(claim, outcome, result, schedules, store)
+    return _not_run(claim, store)
 
 
 def _contrast_lines(store, claim, scale, split):
@@ -733,15 +766,8 @@ def assess_contrast(claim, store, scales):
         notes = [f"configs differ: {', '.join(configs)}"] if len(configs) > 1 else []
         short = [r for r, rows in zip(claim.rows, lines) if rows["seed"].nunique() < len(SEEDS)]
         if short:
-            cap = _cap(lines[claim.rows.index(short[0])], short[0])
-            return Outcome(
-                claim,
-                "not run",
-                epochs=epochs,
-                scale=scale,
-                note="; ".join([f"{len(short)} rows short of {len(SEEDS)} seeds", *notes]),
-                command=reproduce_command(claim.table_id, short, scale, cap),
-            )
+            said = [f"{len(short)} rows short of {len(SEEDS)} seeds", *notes]
+            return _not_run(claim, store, scale, said, epochs=epochs, scale=scale)
         scores = [rows.pivot(index="seed", columns="uid", values=column) for rows in lines]
         units = scores[0].columns
         for score in scores[1:]:
@@ -761,9 +787,8 @@ def assess_contrast(claim, store, scales):
             note="; ".join(filter(None, [result.note, *notes])),
         )
         schedules = _schedules(store, scale, claim.rows, [r["config"].iloc[0] for r in lines])
-        return _with_rules(claim, outcome, result, schedules)
-    missing = [r for r in claim.rows if store.lines(claim.table_id, NOT_RUN_SCALE, r, split).empty]
-    return Outcome(claim, "not run", command=reproduce_command(claim.table_id, missing))
+        return _with_rules(claim, outcome, result, schedules, store)
+    return _not_run(claim, store)
 
 
 def missing_data(claim, data_dir):

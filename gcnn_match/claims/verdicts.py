@@ -85,15 +85,14 @@ class Schedule:
         """Whether most seeds are short of their schedule."""
         return sum(n > 0 for n in self.shortfalls) > len(self.selected) / 2
 
-    @property
-    def rerun_hours(self):
-        """Hours to train every seed without the cap, at least to its selected epoch plus the
-        patience (a run's selected epoch can only move later without the cap); None without a
-        recorded time per epoch."""
+    def hours(self, seeds):
+        """Hours to train `seeds` runs of the row to its registered schedule: each at least to
+        the mean selected epoch plus the patience (a run's selected epoch can only move later
+        without the cap); None without a recorded time per epoch."""
         if self.seconds_per_epoch is None:
             return None
-        epochs = sum(min(self.registered, s + self.patience) for s in self.selected)
-        return epochs * self.seconds_per_epoch / 3600.0
+        epochs = [min(self.registered, s + self.patience) for s in self.selected]
+        return seeds * sum(epochs) / len(epochs) * self.seconds_per_epoch / 3600.0
 
     def describe(self):
         """E.g. "4 of 5 seeds short by 1–2 epochs (selected 2, 2, 2, 2, 1; cap 6 of 20,

@@ -357,16 +357,24 @@ def table_record_path(results_dir, table, scale):
     return pathlib.Path(results_dir) / f"{table}-{scale}.json"
 
 
+def run_sets_of(results_dir, table, scale, row):
+    """Every run set of registered row `row` in the JSON record results/<table>-<scale>.json
+    (its shown one first, then its other configurations), as `upgrade` reads them."""
+    record = read_json(table_record_path(results_dir, table, scale), [])
+    return [
+        upgrade(run_set)
+        for found in record
+        if found["name"] == row
+        for run_set in [_run_set(found)] + found.get("other_configurations", [])
+    ]
+
+
 def run_set_of(results_dir, table, scale, row, config):
     """The run set of registered row `row` under `config` (a prediction record's config,
     "low-resource-e300-epochs6": the run directories' name without the seed) in the JSON record
-    results/<table>-<scale>.json, as `upgrade` reads it; None when the record holds none (run
-    sets of format 1 do not name their configuration)."""
-    record = read_json(table_record_path(results_dir, table, scale), [])
-    for found in record:
-        if found["name"] != row:
-            continue
-        for run_set in [_run_set(found)] + found.get("other_configurations", []):
-            if run_set.get("configuration", "").replace("-seed*", "") == config:
-                return upgrade(run_set)
+    results/<table>-<scale>.json; None when the record holds none (run sets of format 1 do not
+    name their configuration)."""
+    for run_set in run_sets_of(results_dir, table, scale, row):
+        if run_set.get("configuration", "").replace("-seed*", "") == config:
+            return run_set
     return None

@@ -106,16 +106,16 @@ def _floor_cell(outcome):
 
 
 def _verdict_cell(outcome):
+    hours = "" if outcome.hours is None else f" (about {outcome.hours:.1f} h)"
     if outcome.verdict == "not run":
         said = [outcome.note] if outcome.note else []
         said += [f"data missing: {outcome.missing_data}"] if outcome.missing_data else []
         details = f" ({'; '.join(said)})" if said else ""
-        text = f"not run{details}: `{outcome.command}`"
+        text = f"not run{details}: `{outcome.command}`{hours}"
         return text + (f"<br>{outcome.other_device}" if outcome.other_device else "")
     text = f"**{outcome.verdict}**"
     text = f"{text} ({outcome.note})" if outcome.note else text
     if outcome.command:
-        hours = "" if outcome.hours is None else f" (about {outcome.hours:.1f} h)"
         text += f": `{outcome.command}`{hours}"
     if outcome.other_device:
         text += f"<br>{outcome.other_device}"

@@ -42,8 +42,10 @@ def test_a_row_is_undertrained_when_most_seeds_are_short_and_its_hours_are_estim
 
     assert schedule((1, 1, 2, 2, 2)).undertrained
     assert not schedule((1, 1, 1, 2, 2)).undertrained
-    # Every seed reruns to its selected epoch plus the patience: 6+6+7+7+7 epochs of 0.1 h.
-    assert schedule((1, 1, 2, 2, 2)).rerun_hours == pytest.approx(3.3)
+    # Every seed reruns to its selected epoch plus the patience: 6+6+7+7+7 epochs of 0.1 h,
+    # 6.6 epochs a seed on average.
+    assert schedule((1, 1, 2, 2, 2)).hours(5) == pytest.approx(3.3)
+    assert schedule((1, 1, 2, 2, 2)).hours(2) == pytest.approx(1.32)
     assert schedule((1, 1, 2, 2, 2)).describe() == (
         "3 of 5 seeds short by 1 epochs (selected 1, 1, 2, 2, 2; cap 6 of 20, patience 5)"
     )
@@ -123,13 +125,25 @@ def test_a_claim_on_an_undertrained_row_is_neither_confirmed_nor_contradicted(tm
     _record(tmp_path, CNN, [1, 1, 3, 3, 3], 6)
     [outcome] = assess.assess([_claim(GCNN, CNN)], tmp_path)
     assert outcome.verdict == verdicts.UNDERTRAINED
+    # The claim sets like against like, so both rows train to their schedule: CNN reruns
+    # 6 + 6 + 8 + 8 + 8 epochs of 100 s, GCNN 5 x 6.
     assert outcome.command == (
-        "python experiments/reproduce.py --table=gcnn-quora --rows=cnn --scale=low-resource "
-        "--seeds=1,2,3,4,5"
+        "python experiments/reproduce.py --table=gcnn-quora --rows=gcnn,cnn "
+        "--scale=low-resource --seeds=1,2,3,4,5"
     )
-    # CNN reruns 6 + 6 + 8 + 8 + 8 epochs of 100 s.
-    assert outcome.hours == pytest.approx(1.0)
+    assert outcome.hours == pytest.approx(1.0 + 5 / 6)
     assert "B 3 of 5 seeds short by 2 epochs" in outcome.note
+    # A row with five seeds at its registered schedule already is not trained again.
+    write_lines(
+        tmp_path,
+        "gcnn-quora",
+        _capped(row_lines(GCNN, 0.9)),
+        row_lines(GCNN, 0.9),
+        _capped(row_lines(CNN, 0.7)),
+    )
+    [outcome] = assess.assess([_claim(GCNN, CNN)], tmp_path)
+    assert outcome.verdict == verdicts.UNDERTRAINED
+    assert "--rows=cnn " in outcome.command and outcome.hours == pytest.approx(1.0)
     # The same runs, complete by their early stopping, keep their verdict.
     (tmp_path / "gcnn-quora-low-resource.json").unlink()
     _record(tmp_path, GCNN, [1, 1, 1, 1, 1], 6)

@@ -124,7 +124,7 @@ def test_a_config_both_rows_ran_is_preferred_to_each_rows_own_best(tmp_path):
 
 def test_a_row_short_of_five_seeds_is_not_run_yet_with_the_command_for_the_rest(tmp_path):
     """A has 2 seeds under a 6-epoch cap, B 5 under the registered schedule: no verdict; the
-    command trains both rows under A's cap (reproduce.py skips A's recorded seeds)."""
+    command trains A to its registered schedule, where B's runs are."""
     a, b = GCNN_BEATS_CNN[:2]
     write_lines(tmp_path, "gcnn-quora", _capped(row_lines(a, 0.9, seeds=2)), row_lines(b, 0.7))
     [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
@@ -133,9 +133,7 @@ def test_a_row_short_of_five_seeds_is_not_run_yet_with_the_command_for_the_rest(
         "2 vs 5 of 5 seeds so far; configs differ: A low-resource-e300-epochs6, B low-resource-e300"
     )
     assert outcome.sample == "2 vs 5 seeds, 2000 units"
-    assert outcome.command.endswith(
-        "--rows=gcnn,cnn --scale=low-resource --seeds=1,2,3,4,5 --epochs=6"
-    )
+    assert outcome.command.endswith("--rows=gcnn --scale=low-resource --seeds=1,2,3,4,5")
     cell = claims_report.render_markdown([outcome], "make claims")
     assert "not run (2 vs 5 of 5 seeds so far; configs differ: " in cell
 
@@ -164,12 +162,35 @@ def test_rows_without_records_are_not_run_with_the_command_that_runs_them(tmp_pa
     assert "--rows=gcnn,cnn" in nothing.command
 
 
-def test_the_missing_row_trains_under_the_cap_of_the_row_it_is_compared_with(tmp_path):
+def test_beside_a_capped_row_the_missing_row_trains_with_it_to_their_schedule(tmp_path):
+    """No cap in the command: a capped row's verdict would be "undertrained at this budget"."""
     a, _ = GCNN_BEATS_CNN[:2]
     capped = row_lines(a, 0.9).assign(config="low-resource-e300-epochs6", max_epochs=6)
     write_lines(tmp_path, "gcnn-quora", capped)
     [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
-    assert outcome.command.endswith("--rows=cnn --scale=low-resource --seeds=1,2,3,4,5 --epochs=6")
+    assert outcome.command.endswith("--rows=gcnn,cnn --scale=low-resource --seeds=1,2,3,4,5")
+
+
+def test_a_not_run_claim_says_which_runs_lack_predictions_and_how_long_the_rest_takes(tmp_path):
+    a, b = GCNN_BEATS_CNN[:2]
+    write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9))
+    run_set = {
+        "name": b,
+        "configuration": "low-resource-seed*-e300-epochs6",
+        "seeds": [1, 2, 3],
+        "best_epoch": [1, 2, 3],
+        "epochs_run": [6, 6, 6],
+        "epoch_cap": 6,
+        "seconds_per_epoch": [360.0, 1.0],
+        "provenance": [],
+    }
+    (tmp_path / "gcnn-quora-low-resource.json").write_text(json.dumps([run_set]))
+    [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
+    assert outcome.note == f"{b}: 3 seeds recorded without per-example test predictions"
+    # Five seeds, each to its selected epoch plus the patience (7 on average), of 0.1 h.
+    assert outcome.hours == pytest.approx(3.5)
+    cell = claims_report.render_markdown([outcome], "make claims")
+    assert "--seeds=1,2,3,4,5` (about 3.5 h)" in cell
 
 
 def test_not_run_claims_name_the_data_missing_from_the_folder_checked(tmp_path):
