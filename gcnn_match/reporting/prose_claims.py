@@ -4,9 +4,13 @@ CLAIMS.md and the committed records (`prose_numbers.py` traces its numbers).
 - A sentence of prose (not a table line) that states a verdict (VERDICT_WORDS: "confirmed",
   "inconclusive"...) or an ordering of rows (ORDERING_WORDS: "beats", "outperforms", "above"...;
   not "above the majority class", a floor, nor "above it" after a floor the sentence names, nor
-  the text of a link to a place in the document) must link the CLAIMS.md row it rests on,
-  `[...](CLAIMS.md#gcnn-gcnn-beats-cnn-quora)` (the row anchors of
-  `reporting/claims_report.anchor`); each verdict it names must be the verdict of a row it links.
+  the text of a link to a place in the document, nor a link's target) must link the CLAIMS.md
+  row it rests on, `[...](CLAIMS.md#gcnn-gcnn-beats-cnn-quora)` (the row anchors of
+  `reporting/claims_report.anchor`); each verdict it names must be the verdict of a row it links,
+  and each row it links must agree with it on its own: the sentence names that row's verdict
+  (VERDICT_WORDS: "undertrained" for "undertrained at this budget"), or states an ordering and
+  the row's verdict is "confirmed". An ordering over an undertrained, inconclusive, below-floor
+  or not-run claim says so.
 - A quoted command, a code span starting with "python experiments/" or "make ", must be one
   that a committed record's provenance holds (the "command" and "commands" fields of
   results/*.json, and the command lines of their "argv"), or, for `make`, a target of the
@@ -28,6 +32,7 @@ VERDICT_WORDS = (
     "borderline",
     "below floor",
     "undertrained",
+    "cited row",
     "not run",
 )
 ORDERING_WORDS = (
@@ -50,13 +55,16 @@ _PLACE = re.compile(
     r"|\b(?:table|tables|figure|section|see|listed|shown|as)\s+(?:above|below)\b",
     re.I,
 )
-# A row set against a floor, not against another row: no claim of a paper.
-_FLOOR_NAME = r"\b(?:floors?|majority class|TF-IDF|chance)\b"
+# A row set against a floor, not against another row: no claim of a paper (the floor of the
+# verdict "below floor" is none).
+_FLOOR_NAME = r"\b(?:(?<!below )floors?|majority class|TF-IDF|chance)\b"
 _FLOOR = re.compile(r"\b(?:above|below)\b[^.;]{0,40}?" + _FLOOR_NAME, re.I)
 # "... below the TF-IDF + LR floor; only X is above it": the pronoun is the floor named before.
 _FLOOR_PRONOUN = re.compile(r"(" + _FLOOR_NAME + r".*?)\b(?:above|below)\s+(?:it|them)\b", re.I)
 # "[memory below](#c-lstms-...)": the text of a link to a place in this document.
 _PLACE_LINK = re.compile(r"\[[^\]]*\]\(#[^)]*\)")
+# The target of a link: its anchor ("...-beats-light-scitail") states nothing.
+_TARGET = re.compile(r"(?<=\])\([^)]*\)")
 _LINK = re.compile(r"CLAIMS\.md#([a-z0-9-]+)")
 _ANCHOR = re.compile(r'<a id="([a-z0-9-]+)"></a>')
 _CODE = re.compile(r"`([^`\n]+)`")
@@ -142,11 +150,24 @@ def _split(line, text):
         yield line, sentence
 
 
-def _sentence_findings(line, sentence, verdicts):
-    prose = _PLACE_LINK.sub("", _CODE.sub("", sentence))
+def _stated(sentence):
+    """The verdict and ordering words (lower case) a sentence states, leaving out code spans,
+    places in the document and rows set against a floor."""
+    prose = _TARGET.sub("", _PLACE_LINK.sub("", _CODE.sub("", sentence)))
     while _FLOOR_PRONOUN.search(prose):
         prose = _FLOOR_PRONOUN.sub(r"\1", prose, count=1)
-    words = [w.lower() for w in _WORDS.findall(_PLACE.sub("", _FLOOR.sub("", prose)))]
+    return [w.lower() for w in _WORDS.findall(_PLACE.sub("", _FLOOR.sub("", prose)))]
+
+
+def _sentence_findings(line, sentence, verdicts):
+    """The `Finding` (at most one) of a sentence's verdicts and orderings.
+
+    Args:
+        line: the line the sentence starts on.
+        sentence: the sentence.
+        verdicts: {anchor: verdict} of CLAIMS.md's rows (`claim_verdicts`).
+    """
+    words = _stated(sentence)
     if not words:
         return []
     links = _LINK.findall(sentence)
@@ -166,6 +187,14 @@ def _sentence_findings(line, sentence, verdicts):
                 sentence,
             )
         ]
+    # Each link on its own, one agreeing link covering no other: an ordering states
+    # "confirmed", any other verdict the sentence names.
+    ordering = any(w in ORDERING_WORDS for w in words)
+    for anchor in links:
+        verdict = verdicts[anchor].lower()
+        if not (any(verdict.startswith(w) for w in said) or ordering and verdict == "confirmed"):
+            problem = f"does not say {verdict!r}, the verdict of its CLAIMS.md row #{anchor}"
+            return [Finding(line, problem, sentence)]
     return []
 
 

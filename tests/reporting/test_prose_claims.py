@@ -5,6 +5,7 @@ and the committed prose has none."""
 import json
 import pathlib
 
+from gcnn_match.claims import assess
 from gcnn_match.reporting import prose_claims
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -16,6 +17,7 @@ CLAIMS = """# Claims
 | <a id="gcnn-1"></a>1 | GCNN beats CNN | **undertrained at this budget** (A short): `x` |
 | <a id="gcnn-8"></a>8 | ESIM's epoch is longer | **confirmed** |
 | <a id="coin-1"></a>1 | context helps | not run (test predictions not recorded): `y` |
+| <a id="attconv-advanced-beats-light"></a>1 | advanced beats light | **below floor** |
 """
 RECORD = [
     {
@@ -47,7 +49,11 @@ def test_sound_prose_passes(tmp_path):
         "## GCNN\n\n"
         "- ESIM's epoch takes longer than GCNN's on an H100: confirmed\n"
         "  ([claim 8](CLAIMS.md#gcnn-8)). GCNN beats CNN only at a budget that leaves its runs\n"
-        "  undertrained ([claim 1](CLAIMS.md#gcnn-1)).\n"
+        "  undertrained ([claim 1](CLAIMS.md#gcnn-1)). On Quora GCNN beats CNN: undertrained at\n"
+        "  this budget ([claim 1](CLAIMS.md#gcnn-1)).\n"
+        "- ESIM's epoch is longer and GCNN beats CNN, though undertrained at this budget\n"
+        "  ([claim 8](CLAIMS.md#gcnn-8), [claim 1](CLAIMS.md#gcnn-1)).\n"
+        "- Advanced above light is [below floor](CLAIMS.md#attconv-advanced-beats-light).\n"
         "- Both rows are below the majority class. The table below lists the runs of\n"
         "  `python experiments/reproduce.py --table=gcnn-quora --seeds=1,2,3`; `make claims`\n"
         "  renders CLAIMS.md.\n"
@@ -99,6 +105,49 @@ def test_a_verdict_other_than_its_claim_row_s_is_caught(tmp_path):
     assert _findings(tmp_path, prose) == [
         (5, "says 'contradicted' where its CLAIMS.md row says confirmed"),
         (7, "says 'confirmed' where its CLAIMS.md row says undertrained at this budget"),
+    ]
+
+
+def test_an_ordering_over_a_claim_not_confirmed_that_does_not_say_so_is_caught(tmp_path):
+    prose = (
+        "## GCNN\n\nGCNN beats CNN on Quora ([claim 1](CLAIMS.md#gcnn-1)).\n\n"
+        "## COIN\n\nContext in cross-attention is above none ([claim 1](CLAIMS.md#coin-1)).\n"
+    )
+    assert _findings(tmp_path, prose) == [
+        (
+            5,
+            "does not say 'undertrained at this budget', the verdict of its CLAIMS.md row #gcnn-1",
+        ),
+        (9, "does not say 'not run', the verdict of its CLAIMS.md row #coin-1"),
+    ]
+
+
+def test_each_link_of_a_sentence_must_agree_with_it_on_its_own(tmp_path):
+    prose = (
+        "## GCNN\n\nGCNN beats CNN and ESIM's epoch is longer: confirmed\n"
+        "([claim 8](CLAIMS.md#gcnn-8), [claim 1](CLAIMS.md#gcnn-1)).\n\n"
+        "Both are undertrained ([claim 1](CLAIMS.md#gcnn-1), [claim 8](CLAIMS.md#gcnn-8)).\n"
+    )
+    assert _findings(tmp_path, prose) == [
+        (
+            5,
+            "does not say 'undertrained at this budget', the verdict of its CLAIMS.md row #gcnn-1",
+        ),
+        (8, "does not say 'confirmed', the verdict of its CLAIMS.md row #gcnn-8"),
+    ]
+
+
+def test_every_verdict_of_claims_md_has_its_words():
+    assert all(
+        any(verdict.startswith(words) for words in prose_claims.VERDICT_WORDS)
+        for verdict in assess.VERDICTS
+    )
+
+
+def test_the_verdict_below_floor_sets_no_row_against_a_floor(tmp_path):
+    prose = "## ATTCONV\n\nAdvanced above light is below floor ([claim 8](CLAIMS.md#gcnn-8)).\n"
+    assert _findings(tmp_path, prose) == [
+        (5, "says 'below floor' where its CLAIMS.md row says confirmed")
     ]
 
 
