@@ -430,6 +430,11 @@ def _schedules(store, scale, names, configs):
     return schedules
 
 
+def _shortfalls_said(schedules):
+    """Each row short of its schedule, in words: "A 4 of 5 seeds short by 1 epochs (...)"."""
+    return [f"{row} {s.describe()}" for row, s in zip("ABCD", schedules) if s and any(s.shortfalls)]
+
+
 def _measured(claim, result, **fields):
     """The `Outcome` of a bootstrap `result` (a `statistics.Comparison`): its verdict, estimate
     and interval, with the other `fields`."""
@@ -482,7 +487,7 @@ def assess_difference(claim, store, scales):
     else:
         verdict = statistics.verdict(result.low, result.high, 0.0, claim.expected)
     schedules = _schedules(store, found.scale, (claim.a, claim.b), found.configs)
-    said = [f"{row} {s.describe()}" for row, s in zip("AB", schedules) if s and any(s.shortfalls)]
+    said = _shortfalls_said(schedules)
     outcome = Outcome(
         claim,
         verdict,
@@ -778,15 +783,15 @@ def assess_contrast(claim, store, scales):
             [s[units].to_numpy() for s in scores], [1.0, -1.0, -1.0, 1.0], claim.expected
         )
         seeds = " vs ".join(str(rows["seed"].nunique()) for rows in lines)
+        schedules = _schedules(store, scale, claim.rows, [r["config"].iloc[0] for r in lines])
         outcome = _measured(
             claim,
             result,
             sample=f"{seeds} seeds, {len(units)} units",
             epochs=epochs,
             scale=scale,
-            note="; ".join(filter(None, [result.note, *notes])),
+            note="; ".join(filter(None, [result.note, *notes, *_shortfalls_said(schedules)])),
         )
-        schedules = _schedules(store, scale, claim.rows, [r["config"].iloc[0] for r in lines])
         return _with_rules(claim, outcome, result, schedules, store)
     return _not_run(claim, store)
 

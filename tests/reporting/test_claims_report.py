@@ -389,6 +389,37 @@ def test_a_contrast_of_four_rows_gets_its_verdict_from_the_records(tmp_path, gai
     )
 
 
+def test_a_contrast_of_capped_rows_says_each_row_s_shortfall(tmp_path):
+    [claim] = [c for c in select("C-LSTMs") if c.c is not None]
+    capped = [
+        row_lines(row, 0.7).assign(config="low-resource-e100-epochs2", max_epochs=2, epochs=2)
+        for row in claim.rows
+    ]
+    write_lines(tmp_path, "c-lstms-snli", *capped)
+    record = [
+        {
+            "name": row,
+            "configuration": "low-resource-seed*-e100-epochs2",
+            "seeds": [1, 2, 3, 4, 5],
+            "best_epoch": [2] * 5,
+            "epochs_run": [2] * 5,
+            "epoch_cap": 2,
+            "seconds_per_epoch": [360.0, 1.0],
+            "provenance": [],
+        }
+        for row in claim.rows
+    ]
+    (tmp_path / "c-lstms-snli-low-resource.json").write_text(json.dumps(record))
+    [outcome] = assess.assess([claim], tmp_path)
+    assert outcome.verdict == "undertrained at this budget"
+    for label in "ABCD":
+        assert f"{label} 5 of 5 seeds short by 5 epochs (selected 2, 2, 2, 2, 2; cap 2 of 20" in (
+            outcome.note
+        )
+    # Four rows, five seeds each of 7 epochs (2 + the patience) of 0.1 h.
+    assert outcome.hours == pytest.approx(14.0)
+
+
 def test_a_row_against_the_majority_class_reads_the_floor_predictions(tmp_path):
     key = ("attconv/snli/w_o_context_i_e_hypothesis_only", "majority class", "test_accuracy")
     claim = _claim(key)
