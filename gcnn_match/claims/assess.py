@@ -32,7 +32,9 @@ A claim against a row the paper cites from other work (`Claim.cited`) is "cited 
 reproduced": nothing of ours measures that row. A parameter-count claim compares the counts of
 the rows' built models (exact, no interval); a contrast claim, (A − B) − (C − D), uses
 `statistics.compare_contrast` on the four rows' records like a difference of two; a claim
-against the majority class reads B from the floor record's per-example predictions.
+against the majority class reads B from the floor record's per-example predictions. A claim on
+a metric the records measure nothing of (F1, the FEVER score: `predictions.UNRECORDED`) is
+"not run", saying why, with no command: no run of ours would measure it.
 
 Given a data folder, a "not run" claim also says which files its rows would read at
 NOT_RUN_SCALE are absent from it: those claims wait for data, not only for compute.
@@ -90,7 +92,8 @@ class Outcome:
         epochs: epochs run / registered of each row, in words.
         scale: the scale (or measurement) the numbers come from.
         note: what the reader should know about the numbers.
-        command: for "not run", the command that produces the missing measurement.
+        command: for "not run", the command that produces the missing measurement; "" where
+            no run would (`assess_unrecorded`).
         floor: for a difference, the `floor_check.FloorCheck` of its rows.
         missing_data: for "not run" checked against a data folder, the splits its rows read
             that are absent there, in words; "" when all are present or it was not checked.
@@ -680,11 +683,22 @@ def assess_cited(claim):
     return Outcome(claim, CITED, note=f"{name}: {shown} in the paper, from other work")
 
 
+def assess_unrecorded(claim):
+    """A claim on a metric the records measure nothing of: "not run", with the reason and no
+    command."""
+    return Outcome(claim, "not run", note=predictions.unrecorded(claim.metric))
+
+
 def assess_params(claim):
     """The ratio of the rows' parameter counts, each counted on its built model by its
     table's convention (`param_counts.row_count`): exact numbers, so no interval."""
     counts = [param_counts.row_count(config) for config in claim.configs]
     ratio = counts[0] / counts[1]
+    differ = [
+        f"{label}: {said}"
+        for label, config, count in zip("AB", claim.configs, counts)
+        if (said := param_counts.mismatch(config, count))
+    ]
     return Outcome(
         claim,
         statistics.verdict(ratio, ratio, 1.0, claim.expected),
@@ -692,7 +706,7 @@ def assess_params(claim):
         size=verdicts.size_label(claim, ratio, ratio),
         sample=f"{counts[0]:,} vs {counts[1]:,} parameters",
         scale="the built models at the registered widths (param_counts.py)",
-        note="exact counts",
+        note="; ".join(["exact counts", *differ]),
     )
 
 
@@ -833,6 +847,8 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
     for claim in claims:
         if claim.cited:
             outcome = assess_cited(claim)
+        elif predictions.unrecorded(claim.metric):
+            outcome = assess_unrecorded(claim)
         elif claim.metric == "params":
             outcome = assess_params(claim)
         elif claim.metric == "seconds_per_batch":
@@ -845,7 +861,8 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
             outcome = assess_floor(claim, store, scales)
         else:
             outcome = assess_difference(claim, store, scales)
-        if data_dir is not None and outcome.verdict == "not run":
+        # A "not run" without a command waits for no run, so for no data either.
+        if data_dir is not None and outcome.verdict == "not run" and outcome.command:
             outcome = dataclasses.replace(outcome, missing_data=missing_data(claim, data_dir))
         if data_dir is not None and outcome.command.startswith("python experiments/"):
             outcome = dataclasses.replace(

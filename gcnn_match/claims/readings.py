@@ -23,14 +23,18 @@ def row_metrics(table):
 
 
 def primary_metric(table):
-    """The metric the claims of `table` are checked on; for a table without claims, the one
-    mean-over-units metric its rows report.
+    """The mean-over-units metric the claims of `table` use; for a table without such claims,
+    the one mean-over-units metric its rows report.
 
     Raises:
         ValueError: when that is not a single metric; the message lists the candidates.
     """
     candidates = sorted(
-        {c.metric for c in claims.select() if not c.is_ratio and c.table_id == table}
+        {
+            c.metric
+            for c in claims.select()
+            if c.table_id == table and predictions.split_and_column(c.metric)
+        }
     )
     source = "its claims use"
     if not candidates:

@@ -15,7 +15,9 @@ Three kinds of measurement, told apart by the metric:
 - "seconds_per_batch": the ratio from `make latency` (results/latency.json, COIN's Table 5);
   A and B are then the models that experiments/latency.py times, not table rows;
 - "params": the ratio of the rows' parameter counts, by their table's counting convention
-  (gcnn_match/experiments/param_counts.py).
+  (gcnn_match/experiments/param_counts.py);
+- a metric the records measure nothing of (F1, the FEVER score; `predictions.UNRECORDED`):
+  the claim is registered with the paper's Δ and reported "not run", saying why.
 
 A row the paper cites from other work (BiMPM, BERT...) is not reproduced here: a claim
 against it names it in `cited` with the paper's value, and is reported as such. A claim
@@ -29,7 +31,7 @@ import pkgutil
 from typing import Optional
 
 from gcnn_match.evidence import latency
-from gcnn_match.evidence.predictions import split_and_column
+from gcnn_match.evidence.predictions import split_and_column, unrecorded
 from gcnn_match.experiments import registry as experiments
 
 EXPECTED = ("greater", "less", "equivalent")
@@ -54,6 +56,9 @@ class Claim:
             markup; "[...]" joins passages that are apart in the paper.
         margin: for "equivalent", the largest |Δ| still called comparable [U→S].
         table: the paper's table, where row A's registration does not say it.
+        paper_key: the paper's key of the metric in the rows' targets, where it is not the one
+            the rows' `compare` pairs set against `metric` (Table 9's test row of ATTCONV,
+            whose rows are compared with the paper's dev numbers).
         cited: ((name, paper value), ...) for A or B where it is a row the paper cites from
             other work, not reproduced here: its name as the paper prints it and its value
             there (a fraction, or a count for "params"). The other row is registered.
@@ -76,6 +81,7 @@ class Claim:
     c: Optional[str] = None
     d: Optional[str] = None
     floor: Optional[float] = None
+    paper_key: Optional[str] = None
 
     def __post_init__(self):
         if self.expected not in EXPECTED:
@@ -83,10 +89,11 @@ class Claim:
         if (self.expected == "equivalent") != (self.margin is not None):
             raise ValueError(f"{self.statement}: a margin goes with, and only with, equivalent")
         measured = self.metric in (*TIME_METRICS, COUNT_METRIC) or split_and_column(self.metric)
-        # A cited claim measures nothing: its metric may be one no record holds (F1, SUB).
-        if not (measured or self.cited):
+        # A cited claim measures nothing: its metric may be any the paper's table reports.
+        if not (measured or self.cited or unrecorded(self.metric)):
             raise ValueError(
-                f"{self.statement}: {self.metric!r} is not a mean over test units nor a time"
+                f"{self.statement}: {self.metric!r} is not a mean over test units, a time, a "
+                "count nor a metric of predictions.UNRECORDED"
             )
         if not set(self.cited_values) <= {self.a, self.b} or len(self.cited) > 1:
             raise ValueError(f"{self.statement}: one of A and B is cited, by its name")
@@ -157,9 +164,12 @@ class Claim:
 
     @property
     def paper_metric(self):
-        """The paper's key of the metric in the rows' targets (their `compare` pairs)."""
+        """The paper's key of the metric in the rows' targets (`paper_key`, else their
+        `compare` pairs)."""
         if self.is_ratio:
             return self.metric
+        if self.paper_key:
+            return self.paper_key
         return dict((ours, paper) for paper, ours in self.registered.compare)[self.metric]
 
 

@@ -67,6 +67,14 @@ UNIT_COLUMNS = {
     "map": "average_precision",
     "mrr": "reciprocal_rank",
 }
+# Metrics of the papers' tables that the records measure nothing of, by the name's ending, and
+# why.
+UNRECORDED = {
+    "f1": "F1 of the positive class is a ratio of counts, not a mean over test units, the only "
+    "kind of metric the records' bootstrap measures",
+    "fever_score": "the FEVER score also needs each claim's evidence retrieval checked against "
+    "the gold evidence, which the records do not keep",
+}
 
 
 def record_path(results_dir, table, scale):
@@ -81,6 +89,15 @@ def split_and_column(metric):
         match = re.fullmatch(rf"(.+?)_(?:label_)?{re.escape(ending)}", metric)
         if match:
             return match.group(1), column
+    return None
+
+
+def unrecorded(metric):
+    """Why the records measure nothing of `metric` ("test_f1", "test_fever_score"), from
+    UNRECORDED; None for any other metric."""
+    for ending, why in UNRECORDED.items():
+        if metric.endswith(f"_{ending}"):
+            return why
     return None
 
 

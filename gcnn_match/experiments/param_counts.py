@@ -183,6 +183,16 @@ def matches(ours, paper):
     return abs(ours - paper) <= unit * 10**-decimals / 2
 
 
+def mismatch(config, ours):
+    """Why `ours`, the count of registered row `config`, differs from its paper's count, in
+    words; None where it matches, or the paper prints none for the row."""
+    paper = config.targets.get(PAPER_KEY)
+    if paper is None or matches(ours, paper):
+        return None
+    reason = CONVENTIONS[registry.table_id(config)].mismatches.get(config.name)
+    return f"paper {printed(paper)}, ours {ours:,}, no match: {reason or 'not a listed mismatch'}"
+
+
 def render_markdown(table):
     """The paper's counts beside ours for a report table ("" for a table without counts): one
     line for the rows whose count matches the paper's, one for the rows the paper does not
@@ -198,10 +208,7 @@ def render_markdown(table):
         elif matches(ours, paper):
             matching.append(f"{config.row} {printed(paper)} / {ours:,}")
         else:
-            reason = convention.mismatches.get(config.name, "not a listed mismatch")
-            mismatches.append(
-                f"- {config.row}: paper {printed(paper)}, ours {ours:,}, no match: {reason}."
-            )
+            mismatches.append(f"- {config.row}: {mismatch(config, ours)}.")
     lines = [
         "",
         f"Parameter counts, {convention.table}: {convention.describe()}. Ours is counted so "

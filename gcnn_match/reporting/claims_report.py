@@ -16,11 +16,12 @@ INTRO = """\
 Every comparative statement the four papers make from their own rows
 (`gcnn_match/claims/`), checked against our measurements. Differences of accuracy-like
 metrics come from the per-example prediction records in `results/predictions/`; Δ is in
-points (accuracy, P@1, MAP or MRR × 100), A − B, with its 95% seed-and-test-set bootstrap
-interval; time claims are ratios A / B from `results/bench*.json` and `results/latency.json`,
-with a 95% bootstrap interval over the timed steps (or batches) where the record keeps them;
-parameter claims are ratios A / B of the counts of our built models. A claim against a row the
-paper cites from other work (BiMPM, BERT...) is "cited row, not reproduced".
+points (accuracy, P@1, MAP, MRR, F1 or FEVER score × 100), A − B, with its 95%
+seed-and-test-set bootstrap interval; time claims are ratios A / B from `results/bench*.json`
+and `results/latency.json`, with a 95% bootstrap interval over the timed steps (or batches)
+where the record keeps them; parameter claims are ratios A / B of the counts of our built
+models. A claim against a row the paper cites from other work (BiMPM, BERT...) is "cited row,
+not reproduced".
 A verdict compares A with B only: both rows can be below the floors of their table (majority
 class, TF-IDF + LR; `results/floor-<table>-<scale>.json`), so the column "A, B vs floors" sets
 each row's metric (mean over seeds) against them.
@@ -35,11 +36,12 @@ early stopping would not yet have ended most of its seeds (the command trains th
 schedule, with its estimated hours); **not run** when a row lacks the runs, the test
 predictions (no claim is judged on the split that selected the checkpoint) or a record on the
 paper's kind of device (time claims: GPU epochs for GCNN, CPU latency for COIN; a record of
-another kind of device is shown on a line of its own, never judged). Beside the verdict:
-p, the one-sided bootstrap p (the fraction of draws on the wrong side of no difference), with
-its Holm adjustment over the report's tested claims; and whether the paper's value lies inside
-our interval ("consistent with the paper") or only the direction holds ("direction holds,
-size differs").
+another kind of device is shown on a line of its own, never judged), or when the records
+measure nothing of the metric (F1, the FEVER score: the cell says why, with no command).
+Beside the verdict: p, the one-sided bootstrap p (the fraction of draws on the wrong side of
+no difference), with its Holm adjustment over the report's tested claims; and whether the
+paper's value lies inside our interval ("consistent with the paper") or only the direction
+holds ("direction holds, size differs").
 The method and the verdict rule: [docs/design.md#claims](docs/design.md#claims).
 """
 
@@ -111,7 +113,7 @@ def _verdict_cell(outcome):
         said = [outcome.note] if outcome.note else []
         said += [f"data missing: {outcome.missing_data}"] if outcome.missing_data else []
         details = f" ({'; '.join(said)})" if said else ""
-        text = f"not run{details}: `{outcome.command}`{hours}"
+        text = f"not run{details}" + (f": `{outcome.command}`{hours}" if outcome.command else "")
         return text + (f"<br>{outcome.other_device}" if outcome.other_device else "")
     text = f"**{outcome.verdict}**"
     text = f"{text} ({outcome.note})" if outcome.note else text

@@ -14,6 +14,7 @@ from gcnn_match.baselines import floor
 from gcnn_match.claims import assess
 from gcnn_match.claims.registry import select
 from gcnn_match.data import registry as datasets
+from gcnn_match.evidence import predictions
 from gcnn_match.reporting import claims_report
 from tests.claims.synthetic_records import row_lines, write_lines
 
@@ -358,12 +359,32 @@ def test_a_claim_against_a_cited_row_says_so_and_measures_nothing(tmp_path):
     assert "| – |" in line and "**cited row, not reproduced**" in line
 
 
+def test_a_claim_on_a_metric_no_record_measures_is_not_run_saying_why(tmp_path):
+    """The FEVER score of two of our rows: no command would measure it, so no data is named
+    missing for it either."""
+    key = (
+        "attconv/fever/advan_context_conc",
+        "attconv/fever/light_context_conc",
+        "test_fever_score",
+    )
+    [outcome] = assess.assess([_claim(key)], tmp_path, data_dir=tmp_path)
+    assert (outcome.verdict, outcome.command, outcome.missing_data) == ("not run", "", "")
+    assert outcome.note == predictions.UNRECORDED["fever_score"]
+    assert outcome.claim.paper_value == pytest.approx(0.3944 - 0.3775)
+    [line] = [
+        row for row in claims_report.render_paper([outcome], "ATTCONV") if row.startswith("| 1 |")
+    ]
+    assert line.endswith(f"| not run ({outcome.note}) |")
+
+
 def test_a_parameter_claim_compares_the_counts_of_the_built_models(tmp_path):
     key = ("clstm/snli/lc_lstms", "clstm/snli/attention_lstms_rocktaschel_et_al_2015", "params")
     [outcome] = assess.assess([_claim(key)], tmp_path)
     # LC with two LSTMs (85,000 weights, docs/clstm.md) against attention LSTMs.
     assert outcome.sample.startswith("85,000 vs ")
     assert outcome.verdict == "confirmed" and outcome.estimate < 1 and outcome.low is None
+    # A count that differs from the paper's says so, with the listed reason.
+    assert "A: paper 45K, ours 85,000, no match: text reading: separate weights" in outcome.note
     assert outcome.claim.paper_value == pytest.approx(45_000 / 252_000)
 
 
