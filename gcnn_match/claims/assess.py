@@ -444,9 +444,10 @@ def _measured(claim, result, **fields):
     return Outcome(claim, result.verdict, result.estimate, result.low, result.high, **fields)
 
 
-def _with_rules(claim, outcome, result, schedules, store):
-    """`outcome` (of a bootstrap `result`) with the rules of `verdicts.py`: its one-sided p and
-    size label, then "below floor", "borderline" and "undertrained at this budget"."""
+def _with_rules(claim, outcome, result, schedules, store, scale):
+    """`outcome` (of a bootstrap `result` at `scale`) with the rules of `verdicts.py`: its
+    one-sided p and size label, then "below floor", "borderline" and "undertrained at this
+    budget"."""
     outcome = dataclasses.replace(
         outcome,
         p=verdicts.p_value(result.replicates, claim),
@@ -456,15 +457,15 @@ def _with_rules(claim, outcome, result, schedules, store):
         outcome = dataclasses.replace(outcome, verdict=verdicts.BELOW_FLOOR)
     elif verdicts.borderline(result.replicates, claim):
         outcome = dataclasses.replace(outcome, verdict=verdicts.BORDERLINE)
-    return _undertrained(claim, outcome, schedules, store)
+    return _undertrained(claim, outcome, schedules, store, scale)
 
 
-def _undertrained(claim, outcome, schedules, store):
+def _undertrained(claim, outcome, schedules, store, scale):
     """`outcome` as "undertrained at this budget" when a row has most seeds short of its
     schedule, with the `training_plan` that trains the claim's rows to their schedule."""
     if not any(s is not None and s.undertrained for s in schedules):
         return outcome
-    plan = training_plan(claim, store, outcome.scale.split(",")[0])
+    plan = training_plan(claim, store, scale)
     return dataclasses.replace(
         outcome, verdict=verdicts.UNDERTRAINED, command=plan.command, hours=plan.hours
     )
@@ -505,7 +506,7 @@ def assess_difference(claim, store, scales):
             store.results_dir, claim.table_id, found.scale, metric, found.means
         ),
     )
-    return _with_rules(claim, outcome, result, schedules, store)
+    return _with_rules(claim, outcome, result, schedules, store, found.scale)
 
 
 def _bench_rates(results_dir, names):
@@ -750,7 +751,7 @@ def assess_floor(claim, store, scales):
             note="B is the floor record's majority class: no seeds to resample",
         )
         schedules = _schedules(store, scale, [claim.a], [lines["config"].iloc[0]])
-        return _with_rules(claim, outcome, result, schedules, store)
+        return _with_rules(claim, outcome, result, schedules, store, scale)
     return _not_run(claim, store)
 
 
@@ -806,7 +807,7 @@ def assess_contrast(claim, store, scales):
             scale=scale,
             note="; ".join(filter(None, [result.note, *notes, *_shortfalls_said(schedules)])),
         )
-        return _with_rules(claim, outcome, result, schedules, store)
+        return _with_rules(claim, outcome, result, schedules, store, scale)
     return _not_run(claim, store)
 
 
