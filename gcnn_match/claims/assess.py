@@ -32,8 +32,9 @@ A claim against a row the paper cites from other work (`Claim.cited`) is "cited 
 reproduced": nothing of ours measures that row. A parameter-count claim compares the counts of
 the rows' built models (exact, no interval); a contrast claim, (A − B) − (C − D), uses
 `statistics.compare_contrast` on the four rows' records like a difference of two; a claim
-against the majority class reads B from the floor record's per-example predictions. A claim on
-a metric the records measure nothing of (F1, the FEVER score: `predictions.UNRECORDED`) is
+against the majority class reads B from the floor record's per-example predictions. F1 is
+measured from the records' labels as a ratio of sums over units (`_unit_scores`). A claim on
+a metric the records measure nothing of (the FEVER score: `predictions.UNRECORDED`) is
 "not run", saying why, with no command: no run of ours would measure it.
 
 Given a data folder, a "not run" claim also says which files its rows would read at
@@ -51,7 +52,7 @@ import pandas as pd
 
 from gcnn_match.baselines import floor
 from gcnn_match.claims import floor_check, verdicts
-from gcnn_match.data.registry import available_splits
+from gcnn_match.data.registry import available_splits, get_dataset
 from gcnn_match.evidence import devices, epoch_times, latency, predictions, runs, statistics
 from gcnn_match.evidence.runs import run_of_registered, run_set_of
 from gcnn_match.experiments import param_counts
@@ -325,18 +326,19 @@ def difference(store, table, a, b, metric, scales):
         if any(rows.empty for rows in lines):
             continue
         lines = _shared_config(*lines) or [_one_config(rows) for rows in lines]
-        scores = [rows.pivot(index="seed", columns="uid", values=column) for rows in lines]
-        units = scores[0].columns.intersection(scores[1].columns)
-        complete = scores[0][units].notna().all() & scores[1][units].notna().all()
-        units = units[complete.to_numpy()]
+        terms = [_unit_scores(rows, column, row) for rows, row in zip(lines, (a, b))]
+        units = _complete_units([scores for scores, _ in terms])
         if _is_vote_of(lines, a, b):
-            comparison = _vote_comparison(lines[1], units)
+            comparison = _vote_comparison(lines[1], units, _positive(b, column))
         else:
-            comparison = statistics.compare_rows(*(s[units].to_numpy() for s in scores))
+            comparison = statistics.compare_rows(
+                *(scores[units].to_numpy() for scores, _ in terms),
+                denominators=_at_units([below for _, below in terms], units),
+            )
         return Difference(
             comparison,
             scale,
-            means=tuple(rows.groupby("seed")[column].mean().mean() for rows in lines),
+            means=tuple(_row_metric(*pair) for pair in terms),
             seeds=tuple(_seed_count(rows) for rows in lines),
             epochs=tuple(_epochs(rows, name) for rows, name in zip(lines, (a, b))),
             configs=tuple(rows["config"].iloc[0] for rows in lines),
@@ -354,15 +356,65 @@ def _is_vote_of(lines, a, b):
     )
 
 
-def _vote_comparison(members, units):
+def _unit_scores(lines, column, row):
+    """(scores, denominators) of a row's lines, each a seed × uid frame (NaN where a seed has
+    no prediction): the values of `column` and None, for a mean over units; for F1
+    (`predictions.F1`), `statistics.unit_terms` of the predicted and gold labels against
+    the positive label of `row`'s dataset."""
+    if column != predictions.F1:
+        return lines.pivot(index="seed", columns="uid", values=column), None
+    predicted = lines.pivot(index="seed", columns="uid", values="predicted")
+    gold = lines.groupby("uid")["gold"].first()[predicted.columns].to_numpy()
+    positive = _positive(row, column)
+    terms = statistics.unit_terms(predicted.to_numpy() == positive, gold == positive, True)
+    return tuple(
+        pd.DataFrame(values, predicted.index, predicted.columns).where(predicted.notna())
+        for values in terms
+    )
+
+
+def _positive(row, column):
+    """The label whose F1 `column` measures for registered row `row`; None for a mean."""
+    if column != predictions.F1:
+        return None
+    dataset = get_dataset(experiments.get(row).dataset)
+    return dataset.labels[dataset.positive_label]
+
+
+def _complete_units(scores):
+    """The uids that every seed of every row's score frame was scored on."""
+    units = scores[0].columns
+    for frame in scores[1:]:
+        units = units.intersection(frame.columns)
+    complete = np.logical_and.reduce([frame[units].notna().all().to_numpy() for frame in scores])
+    return units[complete]
+
+
+def _at_units(denominators, units):
+    """The denominators' arrays at `units`, or None for means."""
+    if denominators[0] is None:
+        return None
+    return [below[units].to_numpy() for below in denominators]
+
+
+def _row_metric(scores, denominators):
+    """A row's metric as its runs report it: the mean over seeds of each seed's metric."""
+    below = scores.notna().sum(axis=1) if denominators is None else denominators.sum(axis=1)
+    return (scores.sum(axis=1) / below).mean()
+
+
+def _vote_comparison(members, units, positive=None):
     """vote − members of a majority vote and its member seeds' lines, the vote recomputed from
-    the seeds drawn in each bootstrap replicate (`statistics.compare_vote`)."""
+    the seeds drawn in each bootstrap replicate (`statistics.compare_vote`), on accuracy or on
+    the F1 of label `positive`."""
     predicted = members.pivot(index="seed", columns="uid", values="predicted")[units]
     gold = members.drop_duplicates("uid").set_index("uid")["gold"][units]
     labels = sorted(set(gold) | set(predicted.to_numpy().ravel()))
     code = {label: i for i, label in enumerate(labels)}
     return statistics.compare_vote(
-        predicted.apply(lambda column: column.map(code)).to_numpy(), gold.map(code).to_numpy()
+        predicted.apply(lambda column: column.map(code)).to_numpy(),
+        gold.map(code).to_numpy(),
+        positive=None if positive is None else code[positive],
     )
 
 
@@ -711,15 +763,15 @@ def assess_params(claim):
     )
 
 
-def _majority_scores(results_dir, table, scale, split):
-    """Per unit of `split`, 1 where the floor record's majority-class prediction is right
-    (a Series by uid); None without a record."""
+def _majority_lines(results_dir, table, scale, split):
+    """The floor record's majority-class predictions on `split` as the record lines of one
+    seed (0); None without a record."""
     path = floor.predictions_path(results_dir, table, scale)
     if not path.exists():
         return None
     lines = pd.read_csv(path, dtype=str, keep_default_na=False)
-    lines = lines[lines["split"] == split]
-    return (lines["majority"] == lines["gold"]).astype(int).set_axis(lines["uid"])
+    lines = lines[lines["split"] == split].rename(columns={"majority": "predicted"})
+    return lines.assign(seed=0, correct=(lines["predicted"] == lines["gold"]).astype(int))
 
 
 def assess_floor(claim, store, scales):
@@ -729,18 +781,19 @@ def assess_floor(claim, store, scales):
     split, column = predictions.split_and_column(claim.metric)
     for scale in scales:
         lines = store.lines(claim.table_id, scale, claim.a, split)
-        majority = _majority_scores(store.results_dir, claim.table_id, scale, split)
+        majority = _majority_lines(store.results_dir, claim.table_id, scale, split)
         if lines.empty or majority is None:
             continue
         lines = _one_config(lines)
         epochs = f"A {_epochs(lines, claim.a)}; B no training"
         if lines["seed"].nunique() < len(SEEDS):
             return _not_run(claim, store, scale, epochs=epochs, scale=scale)
-        scores = lines.pivot(index="seed", columns="uid", values=column)
-        units = scores.columns.intersection(majority.index)
-        units = units[scores[units].notna().all().to_numpy()]
+        terms = [_unit_scores(rows, column, claim.a) for rows in (lines, majority)]
+        units = _complete_units([scores for scores, _ in terms])
         result = statistics.compare_rows(
-            scores[units].to_numpy(), majority[units].to_numpy()[None, :], claim.expected
+            *(scores[units].to_numpy() for scores, _ in terms),
+            claim.expected,
+            denominators=_at_units([below for _, below in terms], units),
         )
         outcome = _measured(
             claim,
@@ -788,14 +841,13 @@ def assess_contrast(claim, store, scales):
         if short:
             said = [f"{len(short)} rows short of {len(SEEDS)} seeds", *notes]
             return _not_run(claim, store, scale, said, epochs=epochs, scale=scale)
-        scores = [rows.pivot(index="seed", columns="uid", values=column) for rows in lines]
-        units = scores[0].columns
-        for score in scores[1:]:
-            units = units.intersection(score.columns)
-        complete = np.logical_and.reduce([s[units].notna().all().to_numpy() for s in scores])
-        units = units[complete]
+        terms = [_unit_scores(rows, column, row) for rows, row in zip(lines, claim.rows)]
+        units = _complete_units([scores for scores, _ in terms])
         result = statistics.compare_contrast(
-            [s[units].to_numpy() for s in scores], [1.0, -1.0, -1.0, 1.0], claim.expected
+            [scores[units].to_numpy() for scores, _ in terms],
+            [1.0, -1.0, -1.0, 1.0],
+            claim.expected,
+            denominators=_at_units([below for _, below in terms], units),
         )
         seeds = " vs ".join(str(rows["seed"].nunique()) for rows in lines)
         schedules = _schedules(store, scale, claim.rows, [r["config"].iloc[0] for r in lines])

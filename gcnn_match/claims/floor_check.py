@@ -12,9 +12,8 @@ import dataclasses
 import math
 
 from gcnn_match.baselines import floor
+from gcnn_match.evidence.statistics import TIE
 from gcnn_match.files import read_json
-
-_TIE = 1e-9  # a row that always predicts the majority class scores exactly its floor
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,7 +48,8 @@ class FloorCheck:
 
 
 def _side(mean, value):
-    if math.isclose(mean, value, rel_tol=0.0, abs_tol=_TIE):
+    # A row that always predicts the majority class scores exactly its floor.
+    if math.isclose(mean, value, rel_tol=0.0, abs_tol=TIE):
         return "at"
     return "above" if mean > value else "below"
 

@@ -19,7 +19,14 @@ METHOD = "95% seed-and-test-set bootstrap, docs/design.md#claims"
 def row_metrics(table):
     """The metrics the rows of `table` report that are means over test units, sorted."""
     reported = {ours for c in experiments.select(table=table) for _, ours in c.compare}
-    return sorted(m for m in reported if predictions.split_and_column(m) is not None)
+    return sorted(m for m in reported if _unit_mean(m))
+
+
+def _unit_mean(metric):
+    """Whether the records measure `metric` as a mean over test units (not F1, a second
+    column beside accuracy where a table reports it)."""
+    found = predictions.split_and_column(metric)
+    return found is not None and found[1] != predictions.F1
 
 
 def primary_metric(table):
@@ -33,7 +40,7 @@ def primary_metric(table):
         {
             c.metric
             for c in claims.select()
-            if c.table_id == table and predictions.split_and_column(c.metric)
+            if c.table_id == table and _unit_mean(c.metric)
         }
     )
     source = "its claims use"

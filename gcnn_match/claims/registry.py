@@ -8,15 +8,16 @@ has one place. Per-paper modules (`<paper>_claims.py`) call `register` at import
 Three kinds of measurement, told apart by the metric:
 
 - a metric that is a mean over test units ("test_accuracy", "dev_mismatched_accuracy",
-  "test_p@1", "test_map"...; `predictions.split_and_column`): Δ = A − B from the per-example
-  prediction records, with the seed-and-test-set bootstrap interval;
+  "test_p@1", "test_map"...) or F1 ("test_f1", a ratio of sums over them;
+  `predictions.split_and_column`): Δ = A − B from the per-example prediction records, with the
+  seed-and-test-set bootstrap interval;
 - "seconds_per_epoch": the ratio time_A / time_B from the side-by-side training throughput of
   `make bench` (results/bench*.json), beside the ratio of the paper's times per epoch;
 - "seconds_per_batch": the ratio from `make latency` (results/latency.json, COIN's Table 5);
   A and B are then the models that experiments/latency.py times, not table rows;
 - "params": the ratio of the rows' parameter counts, by their table's counting convention
   (gcnn_match/experiments/param_counts.py);
-- a metric the records measure nothing of (F1, the FEVER score; `predictions.UNRECORDED`):
+- a metric the records measure nothing of (the FEVER score; `predictions.UNRECORDED`):
   the claim is registered with the paper's Δ and reported "not run", saying why.
 
 A row the paper cites from other work (BiMPM, BERT...) is not reproduced here: a claim
@@ -92,8 +93,8 @@ class Claim:
         # A cited claim measures nothing: its metric may be any the paper's table reports.
         if not (measured or self.cited or unrecorded(self.metric)):
             raise ValueError(
-                f"{self.statement}: {self.metric!r} is not a mean over test units, a time, a "
-                "count nor a metric of predictions.UNRECORDED"
+                f"{self.statement}: {self.metric!r} is not a mean over test units, F1, a time, "
+                "a count nor a metric of predictions.UNRECORDED"
             )
         if not set(self.cited_values) <= {self.a, self.b} or len(self.cited) > 1:
             raise ValueError(f"{self.statement}: one of A and B is cited, by its name")

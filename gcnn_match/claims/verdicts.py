@@ -141,7 +141,8 @@ def p_value(replicates, claim):
     tests)."""
     replicates = np.asarray(replicates)
     if claim.expected == "equivalent":
-        return float(max((replicates >= claim.margin).mean(), (replicates <= -claim.margin).mean()))
+        margin = claim.margin - statistics.TIE
+        return float(max((replicates >= margin).mean(), (replicates <= -margin).mean()))
     null = 1.0 if claim.is_ratio else 0.0
     return statistics.one_sided_p(replicates, null, claim.expected)
 

@@ -67,11 +67,12 @@ UNIT_COLUMNS = {
     "map": "average_precision",
     "mrr": "reciprocal_rank",
 }
+# F1 of the dataset's positive class, by the name's ending: a ratio of sums over units, computed
+# from the gold and predicted columns (`statistics.unit_terms`), so its "column" names no column.
+F1 = "f1"
 # Metrics of the papers' tables that the records measure nothing of, by the name's ending, and
 # why.
 UNRECORDED = {
-    "f1": "F1 of the positive class is a ratio of counts, not a mean over test units, the only "
-    "kind of metric the records' bootstrap measures",
     "fever_score": "the FEVER score also needs each claim's evidence retrieval checked against "
     "the gold evidence, which the records do not keep",
 }
@@ -83,9 +84,10 @@ def record_path(results_dir, table, scale):
 
 def split_and_column(metric):
     """("test", "correct") for "test_accuracy", ("dev_mismatched", "correct"),
-    ("test_10", "correct") for "test_10_p@1", ("test", "average_precision") for "test_map";
-    None for a metric that is not a mean over units (F1, the FEVER score)."""
-    for ending, column in UNIT_COLUMNS.items():
+    ("test_10", "correct") for "test_10_p@1", ("test", "average_precision") for "test_map",
+    ("test", F1) for "test_f1"; None for a metric the records do not measure (the FEVER
+    score)."""
+    for ending, column in {**UNIT_COLUMNS, F1: F1}.items():
         match = re.fullmatch(rf"(.+?)_(?:label_)?{re.escape(ending)}", metric)
         if match:
             return match.group(1), column
@@ -93,7 +95,7 @@ def split_and_column(metric):
 
 
 def unrecorded(metric):
-    """Why the records measure nothing of `metric` ("test_f1", "test_fever_score"), from
+    """Why the records measure nothing of `metric` ("test_fever_score"), from
     UNRECORDED; None for any other metric."""
     for ending, why in UNRECORDED.items():
         if metric.endswith(f"_{ending}"):

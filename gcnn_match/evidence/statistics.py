@@ -56,6 +56,10 @@ EXPECTED = ("greater", "less")  # the claim: A's value above B's, or below it
 RESAMPLES = 10_000  # Monte Carlo error of a 2.5% tail: about ±0.3% (two standard errors)
 CONFIDENCE = 0.95
 SEED = 0
+# Replicates within TIE of a threshold count as equal to it. Exact ties are common (a Δ of
+# counts over the same units is often exactly 0), and float rounding would otherwise put
+# them on either side by chance.
+TIE = 1e-9
 _CHUNK_VALUES = 2**22  # bootstrap values held at once (32 MB of float64)
 
 
@@ -124,11 +128,12 @@ def verdict(low, high, null, expected):
 
 def one_sided_p(replicates, null, expected):
     """The fraction of bootstrap replicates on the wrong side of `null` for the claim
-    `expected` ("greater": at or below it; "less": at or above it): the one-sided bootstrap p.
-    The 95% percentile interval excludes `null` on the claimed side when it is below 0.025."""
+    `expected` ("greater": at or below it; "less": at or above it; within TIE is at it): the
+    one-sided bootstrap p. The 95% percentile interval excludes `null` on the claimed side
+    when it is below 0.025."""
     _check_expected(expected)
     replicates = np.asarray(replicates)
-    wrong = replicates <= null if expected == "greater" else replicates >= null
+    wrong = replicates <= null + TIE if expected == "greater" else replicates >= null - TIE
     return float(wrong.mean())
 
 
@@ -139,6 +144,7 @@ def compare_rows(
     resamples=RESAMPLES,
     confidence=CONFIDENCE,
     seed=SEED,
+    denominators=None,
 ):
     """Δ of two rows' metric with a seed-and-test-set bootstrap interval (module docstring).
 
@@ -152,6 +158,9 @@ def compare_rows(
         resamples: bootstrap replicates.
         confidence: the interval's level.
         seed: the RNG seed of the replicates.
+        denominators: for a metric that is a ratio of sums over units rather than a mean
+            (F1: `unit_terms`), the per-unit denominators of A and B, shaped as their scores;
+            a seed's metric on a set of units is then Σ scores / Σ denominators.
 
     Returns:
         A `Comparison` of Δ against 0.
@@ -162,7 +171,9 @@ def compare_rows(
             f"row A has {a.shape[1]} test units per seed and row B {b.shape[1]}: both rows "
             "must be scored on the same test examples (or questions), in the same order"
         )
-    return compare_contrast([a, b], [1.0, -1.0], expected, resamples, confidence, seed)
+    return compare_contrast(
+        [a, b], [1.0, -1.0], expected, resamples, confidence, seed, denominators
+    )
 
 
 def compare_contrast(
@@ -172,6 +183,7 @@ def compare_contrast(
     resamples=RESAMPLES,
     confidence=CONFIDENCE,
     seed=SEED,
+    denominators=None,
 ):
     """Σ_k weights[k] · metric_k over rows scored on the same units, with the seed-and-test-set
     bootstrap of `compare_rows` (its case [A, B] with weights [1, −1]): each replicate draws the
@@ -185,6 +197,7 @@ def compare_contrast(
         scores: per row, its (seeds, units) per-unit scores (as `compare_rows`' scores_a).
         weights: one coefficient per row.
         expected, resamples, confidence, seed: as for `compare_rows`.
+        denominators: None for means, or per row its per-unit denominators (`compare_rows`).
 
     Returns:
         A `Comparison` of the contrast against 0; `seeds_a` and `seeds_b` are the fewest seeds
@@ -199,20 +212,22 @@ def compare_contrast(
             f"the rows have {[row.shape[1] for row in rows]} test units per seed: all rows "
             "must be scored on the same test examples (or questions), in the same order"
         )
+    pers = _denominators(denominators, rows)
     _check_settings(expected, resamples, confidence)
     rng = np.random.default_rng(seed)
     draws = [_resample_weights(rng, len(row), resamples) for row in rows]
     contrasts = np.empty(resamples)
-    chunk = max(1, _CHUNK_VALUES // units)
-    for start in range(0, resamples, chunk):
-        stop = min(start + chunk, resamples)
-        # Per-unit contrast of this replicate's seed draws, then one unit draw shared by all rows.
-        per_unit = 0.0
-        for weight, draw, row in zip(weights, draws, rows):
-            per_unit = per_unit + weight * (draw[start:stop] @ row)
-        picked = rng.integers(0, units, size=per_unit.shape)
-        contrasts[start:stop] = np.take_along_axis(per_unit, picked, axis=1).mean(axis=1)
-    estimate = sum(weight * row.mean() for weight, row in zip(weights, rows))
+    for start, counts in _unit_draws(rng, units, resamples):
+        # Each row's metric per drawn seed on this replicate's units, weighted by its seed draw.
+        contrasts[start : start + len(counts)] = sum(
+            weight * (draw[start : start + len(counts)] * _drawn_metric(counts, row, per)).sum(1)
+            for weight, draw, row, per in zip(weights, draws, rows, pers)
+        )
+    whole = np.ones((1, units))
+    estimate = sum(
+        weight * _drawn_metric(whole, row, per).mean()
+        for weight, row, per in zip(weights, rows, pers)
+    )
     seeds_a = min((len(r) for w, r in zip(weights, rows) if w > 0), default=0)
     seeds_b = min((len(r) for w, r in zip(weights, rows) if w < 0), default=0)
     return _comparison(estimate, contrasts, 0.0, expected, confidence, seeds_a, seeds_b, units)
@@ -225,8 +240,9 @@ def compare_vote(
     resamples=RESAMPLES,
     confidence=CONFIDENCE,
     seed=SEED,
+    positive=None,
 ):
-    """Accuracy of the majority vote of a row's seeds minus the seeds' mean accuracy, with the
+    """The metric of the majority vote of a row's seeds minus the seeds' mean metric, with the
     vote recomputed inside each replicate: a replicate draws the member seeds with replacement
     (a seed drawn twice votes twice), takes the vote and the members' mean of that draw, and
     one set of test units that both share (the seed-and-test-set bootstrap of `compare_rows`).
@@ -238,9 +254,10 @@ def compare_vote(
         predicted: (seeds, units) predicted class ids of the member seeds.
         gold: (units,) gold class ids.
         expected, resamples, confidence, seed: as for `compare_rows`.
+        positive: None for accuracy; a class id for the F1 of that class (`unit_terms`).
 
     Returns:
-        A `Comparison` of Δ = vote accuracy − mean member accuracy against 0.
+        A `Comparison` of Δ = vote metric − mean member metric against 0.
     """
     predicted = np.asarray(predicted, dtype=np.int64)
     gold = np.asarray(gold, dtype=np.int64)
@@ -251,24 +268,37 @@ def compare_vote(
     _check_settings(expected, resamples, confidence)
     seeds, units = predicted.shape
     one_hot = np.eye(max(predicted.max(), gold.max()) + 1)[predicted]  # (seeds, units, classes)
-    correct = (predicted == gold).astype(np.float64)
+    members = unit_terms(predicted, gold, positive)
     rng = np.random.default_rng(seed)
-    counts = _resample_weights(rng, seeds, resamples) * seeds
+    seed_counts = _resample_weights(rng, seeds, resamples) * seeds
     contrasts = np.empty(resamples)
-    chunk = max(1, _CHUNK_VALUES // (units * one_hot.shape[2]))
-    for start in range(0, resamples, chunk):
-        draw = counts[start : start + chunk]
+    for start, counts in _unit_draws(rng, units, resamples, one_hot.shape[2]):
+        draw = seed_counts[start : start + len(counts)]
         votes = np.einsum("rs,suc->ruc", draw, one_hot).argmax(axis=2)
-        per_unit = (votes == gold) - (draw / seeds) @ correct
-        picked = rng.integers(0, units, size=per_unit.shape)
-        contrasts[start : start + len(draw)] = np.take_along_axis(per_unit, picked, 1).mean(1)
-    vote = (one_hot.sum(axis=0).argmax(axis=1) == gold).mean()
-    estimate = vote - correct.mean()
+        vote = _each_drawn_metric(counts, *unit_terms(votes, gold, positive))
+        member_mean = (draw / seeds * _drawn_metric(counts, *members)).sum(axis=1)
+        contrasts[start : start + len(draw)] = vote - member_mean
+    whole = np.ones((1, units))
+    vote = _drawn_metric(whole, *unit_terms(one_hot.sum(axis=0).argmax(axis=1), gold, positive))
+    estimate = vote.item() - _drawn_metric(whole, *members).mean()
     # A draw with a seed twice has fewer distinct voters than the vote it stands for, so the
     # replicates sit below the estimate: they are shifted to centre on it, keeping their
     # spread (a bias correction of the percentile interval; Efron & Tibshirani 1993, §10.6).
     contrasts += estimate - np.median(contrasts)
     return _comparison(estimate, contrasts, 0.0, expected, confidence, seeds, seeds, units)
+
+
+def unit_terms(predicted, gold, positive=None):
+    """Per-unit (scores, denominators) of a classification metric of predicted class ids (any
+    leading shape, units last): for accuracy (`positive` None) 0/1 correctness and None, a
+    mean; for the F1 of class `positive`, 2·TP and 2·TP + FP + FN per unit, whose sums over any
+    set of units give that set's F1 as their ratio."""
+    hit = np.asarray(predicted) == np.asarray(gold)
+    if positive is None:
+        return hit.astype(np.float64), None
+    true_positive = hit & (gold == positive)
+    wrong = ~hit & ((np.asarray(predicted) == positive) | (gold == positive))
+    return 2.0 * true_positive, 2.0 * true_positive + wrong
 
 
 def compare_ratio(
@@ -324,6 +354,52 @@ def _comparison(estimate, replicates, null, expected, confidence, seeds_a, seeds
         resamples=len(replicates),
         replicates=replicates,
     )
+
+
+def _unit_draws(rng, units, resamples, width=1):
+    """(start, counts) for chunks of the replicates: counts[r, u] is how often replicate
+    start + r draws test unit u, the units drawn with replacement, one draw that every row of a
+    comparison shares. `width` values per drawn unit bound a chunk's memory."""
+    chunk = max(1, _CHUNK_VALUES // (units * width))
+    for start in range(0, resamples, chunk):
+        size = min(chunk, resamples - start)
+        picked = rng.integers(0, units, size=(size, units)) + units * np.arange(size)[:, None]
+        yield start, np.bincount(picked.ravel(), minlength=size * units).reshape(size, units)
+
+
+def _drawn_metric(counts, scores, denominators=None):
+    """(replicates, seeds): each seed's metric on each replicate's drawn units (`counts`):
+    the mean of its `scores`, or with `denominators` the ratio of the two sums (F1 of a set
+    with no positive prediction or gold label is 0)."""
+    totals = counts @ scores.T
+    if denominators is None:
+        return totals / counts.sum(axis=1, keepdims=True)
+    return _ratio(totals, counts @ denominators.T)
+
+
+def _each_drawn_metric(counts, scores, denominators=None):
+    """(replicates,): replicate r's metric of its own scores[r] on its drawn units."""
+    totals = (counts * scores).sum(axis=1)
+    if denominators is None:
+        return totals / counts.sum(axis=1)
+    return _ratio(totals, (counts * denominators).sum(axis=1))
+
+
+def _ratio(totals, below):
+    return np.divide(totals, below, out=np.zeros_like(totals, dtype=np.float64), where=below > 0)
+
+
+def _denominators(denominators, rows):
+    """Per row its checked (seeds, units) denominators, or None per row for means."""
+    if denominators is None:
+        return [None] * len(rows)
+    pers = [_seed_matrix(d, f"denominators[{k}]") for k, d in enumerate(denominators)]
+    if [d.shape for d in pers] != [row.shape for row in rows]:
+        raise ValueError(
+            f"denominators {[d.shape for d in pers]} must be shaped as the scores "
+            f"{[row.shape for row in rows]}"
+        )
+    return pers
 
 
 def _resample_weights(rng, count, resamples):

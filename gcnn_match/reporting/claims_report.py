@@ -37,7 +37,7 @@ schedule, with its estimated hours); **not run** when a row lacks the runs, the 
 predictions (no claim is judged on the split that selected the checkpoint) or a record on the
 paper's kind of device (time claims: GPU epochs for GCNN, CPU latency for COIN; a record of
 another kind of device is shown on a line of its own, never judged), or when the records
-measure nothing of the metric (F1, the FEVER score: the cell says why, with no command).
+measure nothing of the metric (the FEVER score: the cell says why, with no command).
 Beside the verdict: p, the one-sided bootstrap p (the fraction of draws on the wrong side of
 no difference), with its Holm adjustment over the report's tested claims; and whether the
 paper's value lies inside our interval ("consistent with the paper") or only the direction

@@ -9,6 +9,7 @@ from gcnn_match.claims import assess, verdicts
 from gcnn_match.claims.floor_check import FloorCheck
 from gcnn_match.claims.registry import select
 from gcnn_match.evidence import statistics
+from gcnn_match.training.metrics import f1
 from tests.claims.synthetic_records import row_lines, write_lines
 
 GCNN, CNN = "gcnn/quora/gcnn", "gcnn/quora/cnn"
@@ -88,13 +89,27 @@ def test_a_vote_is_recomputed_from_the_drawn_seeds():
     same = np.tile((rng.random(3000) < 0.8).astype(int), (5, 1))
     # Five identical members: their vote is each of them.
     alike = statistics.compare_vote(same, gold, resamples=500)
-    assert (alike.estimate, alike.low, alike.high) == (0.0, 0.0, 0.0)
+    assert (alike.estimate, alike.low, alike.high) == pytest.approx((0.0, 0.0, 0.0), abs=1e-12)
     independent = (rng.random((5, 3000)) < 0.8).astype(int)
     gain = statistics.compare_vote(independent, gold, resamples=500)
     # The vote of 5 independent 80% voters is right with probability 0.942.
     assert gain.estimate == pytest.approx(0.142, abs=0.02)
     assert gain.low < gain.estimate < gain.high and gain.verdict == "confirmed"
     assert gain.seed_variance
+
+
+def test_a_vote_s_f1_gain_is_recomputed_from_the_drawn_seeds():
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 2, 3000)
+    same = np.tile(np.where(rng.random(3000) < 0.8, gold, 1 - gold), (5, 1))
+    alike = statistics.compare_vote(same, gold, resamples=500, positive=1)
+    assert (alike.estimate, alike.low, alike.high) == pytest.approx((0.0, 0.0, 0.0), abs=1e-12)
+    independent = np.where(rng.random((5, 3000)) < 0.8, gold, 1 - gold)
+    gain = statistics.compare_vote(independent, gold, resamples=500, positive=1)
+    vote = (independent.sum(axis=0) >= 3).astype(int)
+    members = np.mean([f1(gold, seed, positive=1) for seed in independent])
+    assert gain.estimate == pytest.approx(f1(gold, vote, positive=1) - members)
+    assert gain.low < gain.estimate < gain.high and gain.verdict == "confirmed"
 
 
 def _record(results_dir, row, selected, cap, seconds_per_epoch=100.0):

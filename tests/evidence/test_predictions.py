@@ -65,7 +65,7 @@ def _classification(gold, predicted, uids=None):
         ("test_10_p@1", ("test_10", "correct")),
         ("test_map", ("test", "average_precision")),
         ("test_mrr", ("test", "reciprocal_rank")),
-        ("test_f1", None),
+        ("test_f1", ("test", predictions.F1)),
         ("test_fever_score", None),
     ],
 )

@@ -7,7 +7,14 @@ import sys
 import numpy as np
 import pytest
 
-from gcnn_match.evidence.statistics import compare_ratio, compare_rows, verdict
+from gcnn_match.evidence.statistics import (
+    compare_ratio,
+    compare_rows,
+    one_sided_p,
+    unit_terms,
+    verdict,
+)
+from gcnn_match.training.metrics import f1
 
 
 def _normal_cdf(x):
@@ -201,3 +208,48 @@ def test_the_module_imports_without_tensorflow():
         "assert not {'tensorflow', 'keras', 'jax', 'torch'} & set(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_f1_terms_sum_to_the_f1_of_any_set_of_units():
+    rng = np.random.default_rng(3)
+    gold, predicted = rng.integers(0, 3, 500), rng.integers(0, 3, 500)
+    scores, below = unit_terms(predicted, gold, positive=1)
+    for units in (np.arange(500), np.arange(37), rng.integers(0, 500, 500)):
+        assert scores[units].sum() / below[units].sum() == pytest.approx(
+            f1(gold[units], predicted[units], positive=1)
+        )
+    assert unit_terms(predicted, gold)[1] is None  # accuracy: a mean
+
+
+def test_a_ratio_metric_whose_denominators_are_one_is_the_mean():
+    rng = np.random.default_rng(4)
+    a, b = ((rng.random((5, 400)) < p).astype(float) for p in (0.8, 0.7))
+    mean = compare_rows(a, b, resamples=500)
+    ratio = compare_rows(a, b, resamples=500, denominators=(np.ones_like(a), np.ones_like(b)))
+    assert (ratio.estimate, ratio.low, ratio.high) == pytest.approx(
+        (mean.estimate, mean.low, mean.high)
+    )
+
+
+def _f1_terms_of_seeds(rng, gold, accuracy, seeds=5):
+    """Per seed, predictions right with probability `accuracy`, as F1 terms of class 1."""
+    right = rng.random((seeds, len(gold))) < accuracy
+    return unit_terms(np.where(right, gold, 1 - gold), gold, positive=1)
+
+
+def test_an_f1_difference_is_the_mean_over_seeds_of_each_seed_s_f1():
+    rng = np.random.default_rng(5)
+    gold = rng.integers(0, 2, 2000)
+    (score_a, below_a), (score_b, below_b) = (
+        _f1_terms_of_seeds(rng, gold, accuracy) for accuracy in (0.9, 0.7)
+    )
+    result = compare_rows(score_a, score_b, resamples=2000, denominators=(below_a, below_b))
+    per_seed = [s.sum(axis=1) / d.sum(axis=1) for s, d in ((score_a, below_a), (score_b, below_b))]
+    assert result.estimate == pytest.approx(per_seed[0].mean() - per_seed[1].mean())
+    assert result.low < result.estimate < result.high and result.verdict == "confirmed"
+
+
+def test_replicates_at_no_difference_up_to_rounding_are_ties():
+    replicates = np.array([1e-17, -1e-17, 0.5, -0.5])
+    assert one_sided_p(replicates, 0.0, "greater") == 0.75
+    assert one_sided_p(replicates, 0.0, "less") == 0.75

@@ -150,6 +150,21 @@ def test_the_ensemble_claim_compares_the_vote_with_the_single_seeds(tmp_path):
     assert outcome.note == ""
 
 
+@pytest.mark.slow  # the vote is recomputed in each of 10,000 draws
+def test_the_ensemble_claim_on_f1_measures_the_f1_of_the_vote_and_of_each_seed(tmp_path):
+    key = ("coin/lcqmc/coin_ensemble", "coin/lcqmc/coin_ours", "test_f1")
+    members = row_lines(key[1], 0.85)
+    vote = row_lines(key[0], 0.92, seeds=1).assign(seed=0, config="low-resource-e300-vote")
+    write_lines(tmp_path, "coin-lcqmc", vote, members)
+    [outcome] = assess.assess([_claim(key)], tmp_path)
+    # Every gold label is the positive "same": F1 = 2·TP / (2·TP + FN) per seed.
+    right = members.pivot(index="seed", columns="uid", values="correct").to_numpy()
+    voted = right.sum(axis=0) >= 3
+    f1_of = lambda hits: 2 * hits.sum(-1) / (hits.shape[-1] + hits.sum(-1))  # noqa: E731
+    assert outcome.estimate == pytest.approx(f1_of(voted) - f1_of(right).mean())
+    assert outcome.sample == "vote vs 5 seeds, 2000 units" and outcome.verdict == "confirmed"
+
+
 def test_rows_without_records_are_not_run_with_the_command_that_runs_them(tmp_path):
     a, _ = GCNN_BEATS_CNN[:2]
     write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.9))
