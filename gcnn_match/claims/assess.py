@@ -75,6 +75,9 @@ NOT_RUN_SCALE = "low-resource"  # the scale the "not run" commands train at
 BENCH_THROUGHPUT = "train_pairs_per_second_bucket"
 BENCH_STEP_SECONDS = "train_step_seconds_bucket"
 LATENCY_SECONDS = "batch_seconds"
+# Why a time measurement beside a verdict is not judged.
+ANOTHER_DEVICE = "another kind of device than the paper's"
+ANOTHER_RECORD = "another record on the paper's kind of device"
 # Below this many timed steps (or batches) in a row, the percentile interval of a ratio may be
 # too narrow (about 85% coverage at 5 on separate batches; evidence/statistics.py).
 FEW_REPEATS = 10
@@ -102,8 +105,9 @@ class Outcome:
         holm_p: p adjusted by Holm's method over the report's claims with a p (`assess`).
         size: where the paper's value lies against our interval (`verdicts.size_label`).
         hours: the estimated hours of `command` (`training_plan`); None where unknown.
-        other_device: a time claim's measurement on another kind of device than the paper's,
-            in words: shown, never judged.
+        also_measured: a time claim's other measurements, in words, shown beside the verdict
+            and never judged: on another kind of device than the paper's, or other records on
+            its kind than the one judged.
     """
 
     claim: object
@@ -122,7 +126,7 @@ class Outcome:
     holm_p: Optional[float] = None
     size: str = ""
     hours: Optional[float] = None
-    other_device: str = ""
+    also_measured: str = ""
 
 
 def equivalence_verdict(low, high, margin):
@@ -578,15 +582,18 @@ def assess_bench(claim, results_dir):
     device = verdicts.PAPER_DEVICE[claim.metric]
     bench, bench_device = _bench_outcome(claim, results_dir)
     timed = epoch_times.most_repeats(results_dir, (claim.a, claim.b), device)
-    if timed is not None:
-        a, b = (timed.seconds[name] for name in (claim.a, claim.b))
-        outcome = _ratio_outcome(
-            claim,
-            a,
-            b,
-            sample=f"{len(a)} vs {len(b)} epochs",
-            scale=f"{timed.path.name}: whole training epochs after the first, {timed.device}",
+    others = [
+        _shown_line(
+            _epochs_outcome(claim, record),
+            ANOTHER_RECORD
+            if devices.device_class({"device": record.device}) == device
+            else ANOTHER_DEVICE,
         )
+        for record in epoch_times.timing(results_dir, (claim.a, claim.b))
+        if record != timed
+    ]
+    if timed is not None:
+        outcome = _epochs_outcome(claim, timed)
     elif bench_device == device:
         return bench
     else:
@@ -598,14 +605,26 @@ def assess_bench(claim, results_dir):
             f"--epochs=5 --table={claim.table_id} --json=results/epoch-times-{device.lower()}.json",
         )
     if bench_device not in (None, device):
-        outcome = dataclasses.replace(outcome, other_device=_device_line(bench))
-    return outcome
+        others.append(_shown_line(bench, ANOTHER_DEVICE))
+    return dataclasses.replace(outcome, also_measured="<br>".join(others))
 
 
-def _device_line(outcome):
-    """A measurement on another kind of device than the paper's, in words."""
-    values = _ratio_text(outcome)
-    return f"{outcome.scale}: {values}, another kind of device than the paper's: not judged"
+def _epochs_outcome(claim, record):
+    """A time claim's ratio of whole-epoch times from one `epoch_times.EpochTimes` record."""
+    a, b = (record.seconds[name] for name in (claim.a, claim.b))
+    return _ratio_outcome(
+        claim,
+        a,
+        b,
+        sample=f"{len(a)} vs {len(b)} epochs",
+        scale=f"{record.path.name}: whole training epochs after the first, {record.device}",
+    )
+
+
+def _shown_line(outcome, why):
+    """A time measurement shown beside a verdict and not judged, in words, with `why`
+    (ANOTHER_DEVICE or ANOTHER_RECORD)."""
+    return f"{outcome.scale}: {_ratio_text(outcome)}, {why}: not judged"
 
 
 def _ratio_text(outcome):
@@ -705,8 +724,7 @@ def assess_latency(claim, results_dir):
             "not run",
             note=f"no record on a {verdicts.PAPER_DEVICE[claim.metric]}, the paper's device",
             command="make latency",
-            other_device=f"{scale}: {ratio:.2f}×, another kind of device than the paper's: "
-            "not judged",
+            also_measured=f"{scale}: {ratio:.2f}×, {ANOTHER_DEVICE}: not judged",
         )
     if LATENCY_SECONDS in a and LATENCY_SECONDS in b:
         return _ratio_outcome(

@@ -37,11 +37,7 @@ def primary_metric(table):
         ValueError: when that is not a single metric; the message lists the candidates.
     """
     candidates = sorted(
-        {
-            c.metric
-            for c in claims.select()
-            if c.table_id == table and _unit_mean(c.metric)
-        }
+        {c.metric for c in claims.select() if c.table_id == table and _unit_mean(c.metric)}
     )
     source = "its claims use"
     if not candidates:

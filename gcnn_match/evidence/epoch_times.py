@@ -42,16 +42,23 @@ def read(path):
     return EpochTimes(pathlib.Path(path), record["device"], seconds)
 
 
+def timing(results_dir, names):
+    """The records that timed all `names` over two steady-state epochs at least, by file
+    name."""
+    found = [read(path) for path in sorted(pathlib.Path(results_dir).glob("epoch-times-*.json"))]
+    return [
+        record for record in found if all(len(record.seconds.get(name, [])) >= 2 for name in names)
+    ]
+
+
 def most_repeats(results_dir, names, device_class):
     """The record on a `device_class` device ("GPU" or "CPU") that timed all `names` with the
     most steady-state epochs in its fewest-timed row (then the first by file name); None when
     no record timed them all on such a device."""
-    found = [read(path) for path in sorted(pathlib.Path(results_dir).glob("epoch-times-*.json"))]
     found = [
         record
-        for record in found
+        for record in timing(results_dir, names)
         if devices.device_class({"device": record.device}) == device_class
-        and all(len(record.seconds.get(name, [])) >= 2 for name in names)
     ]
     if not found:
         return None

@@ -114,13 +114,13 @@ def _verdict_cell(outcome):
         said += [f"data missing: {outcome.missing_data}"] if outcome.missing_data else []
         details = f" ({'; '.join(said)})" if said else ""
         text = f"not run{details}" + (f": `{outcome.command}`{hours}" if outcome.command else "")
-        return text + (f"<br>{outcome.other_device}" if outcome.other_device else "")
+        return text + (f"<br>{outcome.also_measured}" if outcome.also_measured else "")
     text = f"**{outcome.verdict}**"
     text = f"{text} ({outcome.note})" if outcome.note else text
     if outcome.command:
         text += f": `{outcome.command}`{hours}"
-    if outcome.other_device:
-        text += f"<br>{outcome.other_device}"
+    if outcome.also_measured:
+        text += f"<br>{outcome.also_measured}"
     return text
 
 

@@ -208,7 +208,7 @@ def test_a_time_claim_is_never_judged_on_another_kind_of_device(tmp_path):
     (tmp_path / "bench.json").write_text(json.dumps(bench))
     [cpu_only] = assess.assess([claim], tmp_path)
     assert cpu_only.verdict == "not run" and cpu_only.estimate is None
-    assert "CPU X (2 cores): 0.25×" in cpu_only.other_device
+    assert "CPU X (2 cores): 0.25×" in cpu_only.also_measured
     epochs = {
         "device": "NVIDIA X",
         "rows": [
@@ -224,4 +224,13 @@ def test_a_time_claim_is_never_judged_on_another_kind_of_device(tmp_path):
     (tmp_path / "epoch-times-gpu.json").write_text(json.dumps(epochs))
     [gpu] = assess.assess([claim], tmp_path)
     assert gpu.verdict == "confirmed" and gpu.estimate == pytest.approx(4.0)
-    assert gpu.sample == "5 vs 5 epochs" and gpu.other_device == cpu_only.other_device
+    assert gpu.sample == "5 vs 5 epochs" and gpu.also_measured == cpu_only.also_measured
+    # A second GPU record, with fewer epochs, is shown beside the one judged.
+    epochs["device"] = "NVIDIA Y"
+    for row in epochs["rows"]:
+        row["epochs"] = row["epochs"][:3]
+    (tmp_path / "epoch-times-gpu-y.json").write_text(json.dumps(epochs))
+    [both] = assess.assess([claim], tmp_path)
+    assert (both.verdict, both.sample) == ("confirmed", "5 vs 5 epochs")
+    assert "NVIDIA Y: 4.00× [" in both.also_measured
+    assert f"{assess.ANOTHER_RECORD}: not judged<br>" in both.also_measured
