@@ -130,10 +130,11 @@ class Outcome:
 
 
 def equivalence_verdict(low, high, margin):
-    """Where [low, high] lies against ±margin."""
-    if -margin < low and high < margin:
+    """Where [low, high] lies against ±margin; within `statistics.TIE` of it is at it."""
+    tie = statistics.TIE
+    if -margin + tie < low and high < margin - tie:
         return "confirmed"
-    if low > margin or high < -margin:
+    if low > margin + tie or high < -margin - tie:
         return "contradicted"
     return "inconclusive"
 
@@ -404,7 +405,8 @@ def _at_units(denominators, units):
 def _row_metric(scores, denominators):
     """A row's metric as its runs report it: the mean over seeds of each seed's metric."""
     below = scores.notna().sum(axis=1) if denominators is None else denominators.sum(axis=1)
-    return (scores.sum(axis=1) / below).mean()
+    # An F1 with no positive label or prediction is 0, as `statistics.unit_terms` counts it.
+    return (scores.sum(axis=1) / below).where(below > 0, 0.0).mean()
 
 
 def _vote_comparison(members, units, positive=None):
@@ -595,7 +597,7 @@ def assess_bench(claim, results_dir):
     if timed is not None:
         outcome = _epochs_outcome(claim, timed)
     elif bench_device == device:
-        return bench
+        return dataclasses.replace(bench, also_measured="<br>".join(others))
     else:
         outcome = Outcome(
             claim,

@@ -5,9 +5,10 @@ accuracy", "A trains 3x faster than B"). Our estimate of Δ = metric_A − metri
 two reasons: the test set is a sample of examples, and a trained model is a sample of random
 seeds. `compare_rows` puts both into one 95% interval with a two-factor bootstrap:
 
-- a row's metric must be a mean of per-unit scores: per test example 0/1 correctness for
+- a row's metric is a mean of per-unit scores: per test example 0/1 correctness for
   accuracy (`length_groups.run_correct`), per question the average precision, reciprocal rank
-  or top-1 hit for MAP / MRR / P@1;
+  or top-1 hit for MAP / MRR / P@1; or a ratio of two per-unit sums, F1 of a class
+  (`unit_terms`: 2·TP over 2·TP + FP + FN), recomputed on each replicate's units;
 - each replicate draws the seeds of A with replacement, the seeds of B independently (seeds are
   not paired across rows), and one set of test units with replacement that every seed of both
   rows shares (the rows were scored on the same examples: the paired bootstrap of Koehn 2004
@@ -120,7 +121,7 @@ class Comparison:
 def verdict(low, high, null, expected):
     """Where [low, high] lies against `null`: "confirmed", "contradicted" or "inconclusive"."""
     _check_expected(expected)
-    above, below = low > null, high < null
+    above, below = low > null + TIE, high < null - TIE
     if not (above or below):
         return "inconclusive"
     return "confirmed" if above == (expected == "greater") else "contradicted"
@@ -151,7 +152,7 @@ def compare_rows(
     Args:
         scores_a: (seeds, units) per-unit scores of row A, one row per seed (a 1-D array is one
             seed): 0/1 correctness per test example, or per-question AP / RR / top-1 hit. The
-            row's metric on a seed is the mean over units.
+            row's metric on a seed is the mean over units (without `denominators`).
         scores_b: the same for row B, on the same units in the same order; its seeds are
             unrelated to A's and may differ in number.
         expected: the claim, "greater" (A above B) or "less".
@@ -293,11 +294,12 @@ def unit_terms(predicted, gold, positive=None):
     leading shape, units last): for accuracy (`positive` None) 0/1 correctness and None, a
     mean; for the F1 of class `positive`, 2·TP and 2·TP + FP + FN per unit, whose sums over any
     set of units give that set's F1 as their ratio."""
-    hit = np.asarray(predicted) == np.asarray(gold)
+    predicted, gold = np.asarray(predicted), np.asarray(gold)
+    hit = predicted == gold
     if positive is None:
         return hit.astype(np.float64), None
     true_positive = hit & (gold == positive)
-    wrong = ~hit & ((np.asarray(predicted) == positive) | (gold == positive))
+    wrong = ~hit & ((predicted == positive) | (gold == positive))
     return 2.0 * true_positive, 2.0 * true_positive + wrong
 
 
@@ -364,7 +366,8 @@ def _unit_draws(rng, units, resamples, width=1):
     for start in range(0, resamples, chunk):
         size = min(chunk, resamples - start)
         picked = rng.integers(0, units, size=(size, units)) + units * np.arange(size)[:, None]
-        yield start, np.bincount(picked.ravel(), minlength=size * units).reshape(size, units)
+        counts = np.bincount(picked.ravel(), minlength=size * units).astype(np.float64)
+        yield start, counts.reshape(size, units)
 
 
 def _drawn_metric(counts, scores, denominators=None):

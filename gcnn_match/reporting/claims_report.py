@@ -36,7 +36,8 @@ early stopping would not yet have ended most of its seeds (the command trains th
 schedule, with its estimated hours); **not run** when a row lacks the runs, the test
 predictions (no claim is judged on the split that selected the checkpoint) or a record on the
 paper's kind of device (time claims: GPU epochs for GCNN, CPU latency for COIN; a record of
-another kind of device is shown on a line of its own, never judged), or when the records
+another kind of device, or another record of the paper's kind than the one judged, is shown
+on a line of its own, never judged), or when the records
 measure nothing of the metric (the FEVER score: the cell says why, with no command).
 Beside the verdict: p, the one-sided bootstrap p (the fraction of draws on the wrong side of
 no difference), with its Holm adjustment over the report's tested claims; and whether the

@@ -219,6 +219,8 @@ def test_f1_terms_sum_to_the_f1_of_any_set_of_units():
             f1(gold[units], predicted[units], positive=1)
         )
     assert unit_terms(predicted, gold)[1] is None  # accuracy: a mean
+    scores, below = unit_terms([[1, 0, 1]], [1, 0, 0], positive=1)  # lists too
+    assert scores.tolist() == [[2.0, 0.0, 0.0]] and below.tolist() == [[2.0, 0.0, 1.0]]
 
 
 def test_a_ratio_metric_whose_denominators_are_one_is_the_mean():
@@ -253,3 +255,8 @@ def test_replicates_at_no_difference_up_to_rounding_are_ties():
     replicates = np.array([1e-17, -1e-17, 0.5, -0.5])
     assert one_sided_p(replicates, 0.0, "greater") == 0.75
     assert one_sided_p(replicates, 0.0, "less") == 0.75
+
+
+def test_an_interval_ending_at_no_difference_up_to_rounding_resolves_nothing():
+    assert verdict(1e-17, 0.3, 0.0, "greater") == "inconclusive"
+    assert verdict(-0.3, -1e-17, 0.0, "greater") == "inconclusive"
