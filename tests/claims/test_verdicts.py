@@ -190,6 +190,38 @@ def test_a_claim_is_not_judged_on_the_split_that_selected_the_checkpoint(tmp_pat
     assert on_test.verdict == "contradicted" and on_test.estimate < 0
 
 
+def test_a_bench_on_the_paper_s_device_is_judged_with_other_records_beside_it(tmp_path):
+    claim = _claim("gcnn/quora/esim_our_implement", GCNN, "seconds_per_epoch")
+    rng = np.random.default_rng(0)
+    bench = {
+        "results": [
+            {
+                "name": name,
+                "train_pairs_per_second_bucket": rate,
+                "timed_steps_bucket": 20,
+                "environment": {"cpu": "CPU X", "cpu_count": 16, "gpus": ["GPU Z"]},
+                "train_step_seconds_bucket": list(rng.lognormal(0.0, 0.1, 20)),
+            }
+            for name, rate in ((claim.a, 100.0), (claim.b, 400.0))
+        ]
+    }
+    (tmp_path / "bench.json").write_text(json.dumps(bench))
+    epochs = {
+        "device": "CPU W",
+        "rows": [
+            {"name": name, "epochs": [{"epoch": e, "train_seconds": t} for e in range(1, 5)]}
+            for name, t in ((claim.a, 2.0), (claim.b, 1.0))
+        ],
+    }
+    (tmp_path / "epoch-times-cpu.json").write_text(json.dumps(epochs))
+    [outcome] = assess.assess([claim], tmp_path)
+    assert outcome.sample == "20 vs 20 timed steps" and outcome.verdict == "confirmed"
+    assert outcome.also_measured.startswith("epoch-times-cpu.json: ")
+    assert outcome.also_measured.endswith(
+        f"CPU W: 2.00× [2.00×, 2.00×], {assess.ANOTHER_DEVICE}: not judged"
+    )
+
+
 def test_a_time_claim_is_never_judged_on_another_kind_of_device(tmp_path):
     claim = _claim("gcnn/quora/esim_our_implement", GCNN, "seconds_per_epoch")
     rng = np.random.default_rng(0)
