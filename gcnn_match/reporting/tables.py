@@ -55,7 +55,9 @@ def _vectors(summary):
     """Short form of an embeddings summary: source, dimension and token coverage."""
     if not summary or summary == "–":
         return "–"
-    match = re.match(r"([^:]+): (\d+d[^,;]*)?.*?([\d.]+% of tokens)?(?:;|$)", summary)
+    # The width runs to the first comma outside parentheses ("padded to 300d (normal(0, 0.01))").
+    width = r"\d+d(?:[^,;(]|\((?:[^()]|\([^()]*\))*\))*"
+    match = re.match(rf"([^:]+): ({width})?.*?([\d.]+% of tokens)?(?:;|$)", summary)
     stand_in = re.search(r"\[stand-in: (.*?)\]", summary)
     parts = [p for p in (match.group(2), match.group(3)) if p] if match else []
     text = f"{match.group(1) if match else summary} ({', '.join(parts)})" if parts else summary

@@ -15,6 +15,10 @@ def test_the_column_says_how_narrower_vectors_were_padded():
     assert _vectors(drawn) == (
         "glove-6b-50d-packaged (50d padded to 300d (OOV init), 98.5% of tokens)"
     )
+    normal = plain.replace("50d,", "50d padded to 300d (normal(0, 0.01)),")
+    assert _vectors(normal) == (
+        "glove-6b-50d-packaged (50d padded to 300d (normal(0, 0.01)), 98.5% of tokens)"
+    )
     assert _vectors("random: 200d, no pretrained vectors; 9 types initialised zeros") == (
         "random (200d)"
     )
