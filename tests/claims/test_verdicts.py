@@ -190,8 +190,8 @@ def test_a_claim_is_not_judged_on_the_split_that_selected_the_checkpoint(tmp_pat
     assert on_test.verdict == "contradicted" and on_test.estimate < 0
 
 
-def test_a_bench_on_the_paper_s_device_is_judged_with_other_records_beside_it(tmp_path):
-    claim = _claim("gcnn/quora/esim_our_implement", GCNN, "seconds_per_epoch")
+def _write_bench(results_dir, rates, environment):
+    """A step bench record of rows {name: pairs per second}, 20 timed steps each."""
     rng = np.random.default_rng(0)
     bench = {
         "results": [
@@ -199,13 +199,19 @@ def test_a_bench_on_the_paper_s_device_is_judged_with_other_records_beside_it(tm
                 "name": name,
                 "train_pairs_per_second_bucket": rate,
                 "timed_steps_bucket": 20,
-                "environment": {"cpu": "CPU X", "cpu_count": 16, "gpus": ["GPU Z"]},
+                "environment": environment,
                 "train_step_seconds_bucket": list(rng.lognormal(0.0, 0.1, 20)),
             }
-            for name, rate in ((claim.a, 100.0), (claim.b, 400.0))
+            for name, rate in rates.items()
         ]
     }
-    (tmp_path / "bench.json").write_text(json.dumps(bench))
+    (results_dir / "bench.json").write_text(json.dumps(bench))
+
+
+def test_a_bench_on_the_paper_s_device_is_judged_with_other_records_beside_it(tmp_path):
+    claim = _claim("gcnn/quora/esim_our_implement", GCNN, "seconds_per_epoch")
+    gpu = {"cpu": "CPU X", "cpu_count": 16, "gpus": ["GPU Z"]}
+    _write_bench(tmp_path, {claim.a: 100.0, claim.b: 400.0}, gpu)
     epochs = {
         "device": "CPU W",
         "rows": [
@@ -224,20 +230,8 @@ def test_a_bench_on_the_paper_s_device_is_judged_with_other_records_beside_it(tm
 
 def test_a_time_claim_is_never_judged_on_another_kind_of_device(tmp_path):
     claim = _claim("gcnn/quora/esim_our_implement", GCNN, "seconds_per_epoch")
-    rng = np.random.default_rng(0)
-    bench = {
-        "results": [
-            {
-                "name": name,
-                "train_pairs_per_second_bucket": rate,
-                "timed_steps_bucket": 20,
-                "environment": {"cpu": "CPU X", "cpu_count": 2, "gpus": []},
-                "train_step_seconds_bucket": list(rng.lognormal(0.0, 0.1, 20)),
-            }
-            for name, rate in ((claim.a, 400.0), (claim.b, 100.0))
-        ]
-    }
-    (tmp_path / "bench.json").write_text(json.dumps(bench))
+    cpu = {"cpu": "CPU X", "cpu_count": 2, "gpus": []}
+    _write_bench(tmp_path, {claim.a: 400.0, claim.b: 100.0}, cpu)
     [cpu_only] = assess.assess([claim], tmp_path)
     assert cpu_only.verdict == "not run" and cpu_only.estimate is None
     assert "CPU X (2 cores): 0.25×" in cpu_only.also_measured
