@@ -583,7 +583,8 @@ def assess_bench(claim, results_dir):
     the epoch records first; a measurement on another kind of device is shown, not judged."""
     device = verdicts.PAPER_DEVICE[claim.metric]
     bench, bench_device = _bench_outcome(claim, results_dir)
-    timed = epoch_times.most_repeats(results_dir, (claim.a, claim.b), device)
+    records = epoch_times.timing(results_dir, (claim.a, claim.b))
+    timed = epoch_times.most_repeats(records, (claim.a, claim.b), device)
     others = [
         _shown_line(
             _epochs_outcome(claim, record),
@@ -591,7 +592,7 @@ def assess_bench(claim, results_dir):
             if devices.device_class({"device": record.device}) == device
             else ANOTHER_DEVICE,
         )
-        for record in epoch_times.timing(results_dir, (claim.a, claim.b))
+        for record in records
         if record != timed
     ]
     if timed is not None:

@@ -51,13 +51,13 @@ def timing(results_dir, names):
     ]
 
 
-def most_repeats(results_dir, names, device_class):
-    """The record on a `device_class` device ("GPU" or "CPU") that timed all `names` with the
-    most steady-state epochs in its fewest-timed row (then the first by file name); None when
-    no record timed them all on such a device."""
+def most_repeats(records, names, device_class):
+    """Of `records` (`timing` of `names`), the one on a `device_class` device ("GPU" or
+    "CPU") with the most steady-state epochs in its fewest-timed row (then the first by file
+    name); None when none ran on such a device."""
     found = [
         record
-        for record in timing(results_dir, names)
+        for record in records
         if devices.device_class({"device": record.device}) == device_class
     ]
     if not found:
