@@ -131,10 +131,10 @@ class Outcome:
 
 def equivalence_verdict(low, high, margin):
     """Where [low, high] lies against ±margin; within `statistics.TIE` of it is at it."""
-    tie = statistics.TIE
-    if -margin + tie < low and high < margin - tie:
+    side = statistics.side
+    if side(low, -margin) > 0 and side(high, margin) < 0:
         return "confirmed"
-    if low > margin + tie or high < -margin - tie:
+    if side(low, margin) > 0 or side(high, -margin) < 0:
         return "contradicted"
     return "inconclusive"
 

@@ -9,10 +9,9 @@ ranking one.
 """
 
 import dataclasses
-import math
 
 from gcnn_match.baselines import floor
-from gcnn_match.evidence.statistics import TIE
+from gcnn_match.evidence.statistics import side
 from gcnn_match.files import read_json
 
 
@@ -49,9 +48,7 @@ class FloorCheck:
 
 def _side(mean, value):
     # A row that always predicts the majority class scores exactly its floor.
-    if math.isclose(mean, value, rel_tol=0.0, abs_tol=TIE):
-        return "at"
-    return "above" if mean > value else "below"
+    return {0: "at", 1: "above", -1: "below"}[side(mean, value)]
 
 
 def check(results_dir, table, scale, metric, means):

@@ -139,10 +139,10 @@ def p_value(replicates, claim):
     fraction on the wrong side of no difference (0, or 1 for a ratio); for "comparable within
     ±margin", the larger of the fractions beyond each side of the margin (two one-sided
     tests)."""
-    replicates = np.asarray(replicates)
     if claim.expected == "equivalent":
-        margin = claim.margin - statistics.TIE
-        return float(max((replicates >= margin).mean(), (replicates <= -margin).mean()))
+        beyond = statistics.side(replicates, claim.margin) >= 0
+        below = statistics.side(replicates, -claim.margin) <= 0
+        return float(max(np.mean(beyond), np.mean(below)))
     null = 1.0 if claim.is_ratio else 0.0
     return statistics.one_sided_p(replicates, null, claim.expected)
 

@@ -121,7 +121,7 @@ class Comparison:
 def verdict(low, high, null, expected):
     """Where [low, high] lies against `null`: "confirmed", "contradicted" or "inconclusive"."""
     _check_expected(expected)
-    above, below = low > null + TIE, high < null - TIE
+    above, below = side(low, null) > 0, side(high, null) < 0
     if not (above or below):
         return "inconclusive"
     return "confirmed" if above == (expected == "greater") else "contradicted"
@@ -133,9 +133,17 @@ def one_sided_p(replicates, null, expected):
     one-sided bootstrap p. The 95% percentile interval excludes `null` on the claimed side
     when it is below 0.025."""
     _check_expected(expected)
-    replicates = np.asarray(replicates)
-    wrong = replicates <= null + TIE if expected == "greater" else replicates >= null - TIE
-    return float(wrong.mean())
+    sides = side(replicates, null)
+    wrong = sides <= 0 if expected == "greater" else sides >= 0
+    return float(np.mean(wrong))
+
+
+def side(values, threshold):
+    """Where `values` sit against `threshold`: 1 above, -1 below, 0 within TIE of it (an int
+    for a scalar, an array of them for an array)."""
+    difference = np.asarray(values, dtype=np.float64) - threshold
+    sides = np.where(np.abs(difference) <= TIE, 0, np.sign(difference)).astype(np.int64)
+    return int(sides) if sides.ndim == 0 else sides
 
 
 def compare_rows(

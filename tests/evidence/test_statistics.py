@@ -11,6 +11,7 @@ from gcnn_match.evidence.statistics import (
     compare_ratio,
     compare_rows,
     one_sided_p,
+    side,
     unit_terms,
     verdict,
 )
@@ -260,3 +261,8 @@ def test_replicates_at_no_difference_up_to_rounding_are_ties():
 def test_an_interval_ending_at_no_difference_up_to_rounding_resolves_nothing():
     assert verdict(1e-17, 0.3, 0.0, "greater") == "inconclusive"
     assert verdict(-0.3, -1e-17, 0.0, "greater") == "inconclusive"
+
+
+def test_a_value_within_the_tie_of_a_threshold_sits_at_it():
+    assert [side(value, 0.5) for value in (0.5 + 1e-12, 0.5 - 1e-12, 0.6, 0.4)] == [0, 0, 1, -1]
+    assert side(np.array([1.0, 1.0 + 2e-9, 1.0 - 2e-9]), 1.0).tolist() == [0, 1, -1]
