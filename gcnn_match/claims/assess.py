@@ -333,7 +333,8 @@ def difference(store, table, a, b, metric, scales):
         lines = _shared_config(*lines) or [_one_config(rows) for rows in lines]
         terms = [_unit_scores(rows, column, row) for rows, row in zip(lines, (a, b))]
         units = _complete_units([scores for scores, _ in terms])
-        if _is_vote_of(lines, a, b):
+        vote = _is_vote_of(lines, a, b)
+        if vote:
             comparison = _vote_comparison(lines[1], units, _positive(b, column))
         else:
             comparison = statistics.compare_rows(
@@ -345,7 +346,8 @@ def difference(store, table, a, b, metric, scales):
             scale,
             means=tuple(_row_metric(*pair) for pair in terms),
             seeds=tuple(_seed_count(rows) for rows in lines),
-            epochs=tuple(_epochs(rows, name) for rows, name in zip(lines, (a, b))),
+            # A vote ran the epochs of the seeds it votes over.
+            epochs=(_epochs(*((lines[1], b) if vote else (lines[0], a))), _epochs(lines[1], b)),
             configs=tuple(rows["config"].iloc[0] for rows in lines),
         )
     return None

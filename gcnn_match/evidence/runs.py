@@ -68,6 +68,7 @@ def collect(configs, run_dirs):
                 dirs.append(run_dir)
                 runs.append(metrics)
         provenance = [run_provenance(d, m["seed"]) for d, m in zip(dirs, runs)]
+        trained = runs  # a vote's epochs are those of the seeds it votes over
         if config.ensemble_size:
             runs = [_vote(dirs, runs)] if len(runs) == config.ensemble_size else []
         row = {
@@ -94,8 +95,8 @@ def collect(configs, run_dirs):
                 examples=first["examples"],
                 trainable_params=first["trainable_params"],
                 trainable_params_without_embeddings=first["trainable_params_without_embeddings"],
-                epochs_run=[m["epochs_run"] for m in runs],
-                best_epoch=[m["best_epoch"] for m in runs],
+                epochs_run=[m["epochs_run"] for m in trained],
+                best_epoch=[m["best_epoch"] for m in trained],
                 configuration=configuration(dirs[0]),
                 provenance=provenance,
             )

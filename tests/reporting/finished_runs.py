@@ -28,8 +28,8 @@ def finished_run(root, seed, gold, predicted):
         "examples": {"train": 9, "dev": 1, "test": len(gold)},
         "trainable_params": 100,
         "trainable_params_without_embeddings": 60,
-        "epochs_run": 3,
-        "best_epoch": 2,
+        "epochs_run": 2 + seed,
+        "best_epoch": 1 + seed,
         "seconds_per_epoch": 10.0 + seed,
         "test_accuracy": float(np.mean(np.equal(gold, predicted))),
     }

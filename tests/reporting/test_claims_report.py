@@ -143,9 +143,11 @@ def test_a_row_short_of_five_seeds_is_not_run_yet_with_the_command_for_the_rest(
 def test_the_ensemble_claim_compares_the_vote_with_the_single_seeds(tmp_path):
     key = ("coin/quora/coin_ensemble", "coin/quora/coin_ours", "test_accuracy")
     vote = row_lines(key[0], 0.92, seeds=1).assign(seed=0, config="low-resource-e300-vote")
-    write_lines(tmp_path, "coin-quora", vote, row_lines(key[1], 0.85))
+    write_lines(tmp_path, "coin-quora", vote.assign(epochs=30), row_lines(key[1], 0.85))
     [outcome] = assess.assess([_claim(key)], tmp_path)
     assert outcome.sample == "vote vs 5 seeds, 2000 units" and outcome.verdict == "confirmed"
+    # The vote ran the epochs of the seeds it votes over (its record keeps their longest).
+    assert outcome.epochs == "A 8–12 / 30 (cap 20); B 8–12 / 30 (cap 20)"
     # The vote is recomputed from the member seeds drawn: its seed variance is in the interval.
     assert outcome.note == ""
 

@@ -36,6 +36,8 @@ def test_vote_row_reports_the_majority_of_its_members(tmp_path):
     assert row["dev_accuracy"][0] == np.mean(majority == gold)
     assert row["trainable_params_without_embeddings"] == 5 * 60
     assert row["seconds_per_epoch"][0] == np.mean([11, 12, 13, 14, 15])
+    # The vote ran the epochs of the seeds it votes over.
+    assert (row["epochs_run"], row["best_epoch"]) == ([3, 4, 5, 6, 7], [2, 3, 4, 5, 6])
     assert "| COIN (ensemble) |" in tables.render_markdown([row])
     assert "vote of 5" in tables.render_markdown([row])
 
