@@ -15,19 +15,26 @@ RESULTS = pathlib.Path(__file__).resolve().parents[2] / "results"
 JUDGED = ("confirmed", "contradicted")
 
 
+def _scale(outcome):
+    """The scale a verdict read; its cell also names the judged metric where that is not the
+    claim's own ("low-resource, test_accuracy")."""
+    return outcome.scale.split(", ")[0]
+
+
 def _rows_read(claim, outcome):
     """(row names, their configs) that a claim's verdict reads at its scale: two rows of a
     difference, four of a contrast, row A of a claim against the majority class."""
     store = assess.RecordedPredictions(RESULTS)
     metric = assess._judged_metric(claim)
+    scale = _scale(outcome)
     split, _ = predictions.split_and_column(metric)
     if claim.c is not None:
-        lines = assess._contrast_lines(store, claim, outcome.scale, split)
+        lines = assess._contrast_lines(store, claim, scale, split)
         return claim.rows, [rows["config"].iloc[0] for rows in lines]
     if claim.floor is not None:
-        lines = assess._one_config(store.lines(claim.table_id, outcome.scale, claim.a, split))
+        lines = assess._one_config(store.lines(claim.table_id, scale, claim.a, split))
         return [claim.a], [lines["config"].iloc[0]]
-    found = assess.difference(store, claim.table_id, claim.a, claim.b, metric, [outcome.scale])
+    found = assess.difference(store, claim.table_id, claim.a, claim.b, metric, [scale])
     return (claim.a, claim.b), found.configs
 
 
@@ -40,7 +47,7 @@ def _short_rows(claim, outcome):
         if config.endswith("-vote"):
             registered, config = experiments.get(registered.runs_of), config[: -len("-vote")]
         table = experiments.table_id(registered)
-        run_set = run_set_of(RESULTS, table, outcome.scale, registered.name, config)
+        run_set = run_set_of(RESULTS, table, _scale(outcome), registered.name, config)
         selected = run_set["best_epoch"]
         gaps = [
             verdicts.shortfall(
