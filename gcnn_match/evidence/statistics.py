@@ -142,6 +142,8 @@ def side(values, threshold):
     """Where `values` sit against `threshold`: 1 above, -1 below, 0 within TIE of it (an int
     for a scalar, an array of them for an array)."""
     difference = np.asarray(values, dtype=np.float64) - threshold
+    if np.isnan(difference).any():
+        raise ValueError(f"no side of {threshold} for NaN (values {values!r})")
     sides = np.where(np.abs(difference) <= TIE, 0, np.sign(difference)).astype(np.int64)
     return int(sides) if sides.ndim == 0 else sides
 

@@ -266,3 +266,5 @@ def test_an_interval_ending_at_no_difference_up_to_rounding_resolves_nothing():
 def test_a_value_within_the_tie_of_a_threshold_sits_at_it():
     assert [side(value, 0.5) for value in (0.5 + 1e-12, 0.5 - 1e-12, 0.6, 0.4)] == [0, 0, 1, -1]
     assert side(np.array([1.0, 1.0 + 2e-9, 1.0 - 2e-9]), 1.0).tolist() == [0, 1, -1]
+    with pytest.raises(ValueError, match="NaN"):
+        side(np.array([0.1, np.nan]), 0.0)
