@@ -334,6 +334,7 @@ def difference(store, table, a, b, metric, scales):
         terms = [_unit_scores(rows, column, row) for rows, row in zip(lines, (a, b))]
         units = _complete_units([scores for scores, _ in terms])
         vote = _is_vote_of(lines, a, b)
+        trained = (lines[1], lines[1]) if vote else lines  # a vote ran its seeds' epochs
         if vote:
             comparison = _vote_comparison(lines[1], units, _positive(b, column))
         else:
@@ -346,8 +347,7 @@ def difference(store, table, a, b, metric, scales):
             scale,
             means=tuple(_row_metric(*pair) for pair in terms),
             seeds=tuple(_seed_count(rows) for rows in lines),
-            # A vote ran the epochs of the seeds it votes over.
-            epochs=(_epochs(*((lines[1], b) if vote else (lines[0], a))), _epochs(lines[1], b)),
+            epochs=tuple(_epochs(rows, name) for rows, name in zip(trained, (a, b))),
             configs=tuple(rows["config"].iloc[0] for rows in lines),
         )
     return None
