@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from gcnn_match.evidence import statistics
+from gcnn_match.evidence import runs, statistics
 
 UNDERTRAINED = "undertrained at this budget"
 BELOW_FLOOR = "below floor"
@@ -47,7 +47,10 @@ NOT_THE_PAPERS = "the paper's value lies outside our interval"
 def shortfall(selected, run, cap, registered, patience):
     """Epochs a run still had to go under its registered schedule: 0 when it ran the schedule
     (no cap, or a cap at or above it), stopped early itself (`run` below `cap`), or its early
-    stopping would have ended it by the cap (`selected` at most cap − patience)."""
+    stopping would have ended it by the cap (`selected` at most cap − patience). A cap the
+    records cannot tell (`runs.UNKNOWN_CAP`) is taken to be where the run ended."""
+    if cap == runs.UNKNOWN_CAP:
+        cap = run
     if cap is None or cap >= registered or run < cap or selected <= cap - patience:
         return 0
     return min(registered, selected + patience) - cap
@@ -60,7 +63,8 @@ class Schedule:
     Attributes:
         row: the registered row name.
         registered, patience: the registered epochs and early-stopping patience.
-        cap: the epoch cap the runs ran under (None: the registered schedule).
+        cap: the epoch cap the runs ran under (None: the registered schedule;
+            `runs.UNKNOWN_CAP`: the records cannot tell).
         selected, run: per seed, the selected (best) epoch and the epochs run.
         seconds_per_epoch: the runs' mean seconds per epoch (None where not recorded).
     """
@@ -118,7 +122,7 @@ def schedule(config, run_set):
         row=config.name,
         registered=config.epochs,
         patience=config.early_stopping_patience,
-        cap=run_set.get("epoch_cap"),
+        cap=runs.epoch_cap(run_set, config.epochs),
         selected=tuple(run_set["best_epoch"]),
         run=tuple(run_set["epochs_run"]),
         seconds_per_epoch=timing[0] if timing else None,

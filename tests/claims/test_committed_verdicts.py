@@ -48,18 +48,7 @@ def _short_rows(claim, outcome):
             registered, config = experiments.get(registered.runs_of), config[: -len("-vote")]
         table = experiments.table_id(registered)
         run_set = run_set_of(RESULTS, table, _scale(outcome), registered.name, config)
-        selected = run_set["best_epoch"]
-        gaps = [
-            verdicts.shortfall(
-                s,
-                r,
-                run_set.get("epoch_cap"),
-                registered.epochs,
-                registered.early_stopping_patience,
-            )
-            for s, r in zip(selected, run_set["epochs_run"])
-        ]
-        if sum(g > 0 for g in gaps) > len(gaps) / 2:
+        if verdicts.schedule(registered, run_set).undertrained:
             short.append(name)
     return short
 

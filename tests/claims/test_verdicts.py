@@ -8,7 +8,8 @@ import pytest
 from gcnn_match.claims import assess, verdicts
 from gcnn_match.claims.floor_check import FloorCheck
 from gcnn_match.claims.registry import select
-from gcnn_match.evidence import statistics
+from gcnn_match.evidence import runs, statistics
+from gcnn_match.experiments import registry as experiments
 from gcnn_match.training.metrics import f1
 from tests.claims.synthetic_records import row_lines, write_lines
 
@@ -29,6 +30,9 @@ def _claim(a, b, metric="test_accuracy"):
         (6, 6, 6, 20, 5),
         (5, 6, 6, 8, 2),  # the schedule ends first
         (2, 2, 2, 20, 5),
+        (2, 6, runs.UNKNOWN_CAP, 20, 1),  # a cap the records cannot tell: where the run ended
+        (1, 6, runs.UNKNOWN_CAP, 20, 0),
+        (2, 20, runs.UNKNOWN_CAP, 20, 0),
     ],
 )
 def test_a_capped_run_is_short_until_its_early_stopping_would_end_it(
@@ -50,6 +54,25 @@ def test_a_row_is_undertrained_when_most_seeds_are_short_and_its_hours_are_estim
     assert schedule((1, 1, 2, 2, 2)).describe() == (
         "3 of 5 seeds short by 1 epochs (selected 1, 1, 2, 2, 2; cap 6 of 20, patience 5)"
     )
+
+
+@pytest.mark.parametrize(
+    "commands,cap,undertrained",
+    [
+        (["python experiments/reproduce.py --table=gcnn-quora --epochs=6 --seeds=1,2,3"], 6, True),
+        ([None], runs.UNKNOWN_CAP, True),
+    ],
+)
+def test_a_run_set_without_its_cap_recorded_is_read_by_its_commands(commands, cap, undertrained):
+    # Seeds that ran 6 of 20 epochs and selected epoch 4 or 5 (patience 5): short under a cap
+    # of 6, which the records hold only in the commands that trained them.
+    config = experiments.get("gcnn/quora/gcnn")
+    assert (config.epochs, config.early_stopping_patience) == (20, 5)
+    key = "commands" if commands != [None] else "provenance"
+    listed = commands if key == "commands" else [{"command": None}] * 3
+    run_set = {"best_epoch": [4, 5, 5], "epochs_run": [6, 6, 6], key: listed}
+    found = verdicts.schedule(config, run_set)
+    assert (found.cap, found.undertrained) == (cap, undertrained)
 
 
 def test_two_rows_below_the_majority_class_are_below_floor():
