@@ -286,7 +286,7 @@ def compare_vote(
     for start, counts in _unit_draws(rng, units, resamples, one_hot.shape[2]):
         draw = seed_counts[start : start + len(counts)]
         votes = np.einsum("rs,suc->ruc", draw, one_hot).argmax(axis=2)
-        vote = _each_drawn_metric(counts, *unit_terms(votes, gold, positive))
+        vote = _drawn_metric(counts, *unit_terms(votes, gold, positive), paired=True)
         member_mean = (draw / seeds * _drawn_metric(counts, *members)).sum(axis=1)
         contrasts[start : start + len(draw)] = vote - member_mean
     whole = np.ones((1, units))
@@ -380,22 +380,19 @@ def _unit_draws(rng, units, resamples, width=1):
         yield start, counts.reshape(size, units)
 
 
-def _drawn_metric(counts, scores, denominators=None):
-    """(replicates, seeds): each seed's metric on each replicate's drawn units (`counts`):
-    the mean of its `scores`, or with `denominators` the ratio of the two sums (F1 of a set
-    with no positive prediction or gold label is 0)."""
-    totals = counts @ scores.T
+def _drawn_metric(counts, scores, denominators=None, paired=False):
+    """Each seed's metric on each replicate's drawn units (`counts`, (replicates, units)): the
+    mean of its `scores`, or with `denominators` the ratio of the two sums (F1 of a set with no
+    positive prediction or gold label is 0). Returns (replicates, seeds); with `paired`, `scores`
+    hold one row per replicate, each scored on its own draw only, and it returns (replicates,)."""
+    if paired:
+        totals, drawn = (counts * scores).sum(axis=1), counts.sum(axis=1)
+    else:
+        totals, drawn = counts @ scores.T, counts.sum(axis=1, keepdims=True)
     if denominators is None:
-        return totals / counts.sum(axis=1, keepdims=True)
-    return _ratio(totals, counts @ denominators.T)
-
-
-def _each_drawn_metric(counts, scores, denominators=None):
-    """(replicates,): replicate r's metric of its own scores[r] on its drawn units."""
-    totals = (counts * scores).sum(axis=1)
-    if denominators is None:
-        return totals / counts.sum(axis=1)
-    return _ratio(totals, (counts * denominators).sum(axis=1))
+        return totals / drawn
+    below = (counts * denominators).sum(axis=1) if paired else counts @ denominators.T
+    return _ratio(totals, below)
 
 
 def _ratio(totals, below):
