@@ -22,7 +22,6 @@ from gcnn_match.data import registry
 from gcnn_match.data.own_data import HEADERS
 from gcnn_match.data.own_data_reader import FORMATS, parse_column
 from gcnn_match.data.reading import ReaderError
-from gcnn_match.training.predict import SavedModel
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("run_dir", None, "A trained run directory.")
@@ -46,14 +45,7 @@ flags.DEFINE_string("group", None, "Column of the question a candidate answers (
 
 def main(argv):
     del argv
-    try:  # a folder that is not a run, or files of different runs
-        saved = (
-            SavedModel.from_run(FLAGS.run_dir)
-            if FLAGS.run_dir
-            else SavedModel.from_export(FLAGS.export_dir)
-        )
-    except (FileNotFoundError, ValueError) as error:
-        raise SystemExit(f"error: {error}") from None
+    saved = cli.saved_model(FLAGS.run_dir, FLAGS.export_dir)
     dataset = saved.dataset
     if not (FLAGS.split or FLAGS.input):
         raise app.UsageError("give --split or --input")

@@ -22,7 +22,6 @@ from gcnn_match.data.own_data import HEADERS
 from gcnn_match.data.own_data_reader import FORMATS, parse_column
 from gcnn_match.data.reading import ReaderError
 from gcnn_match.files import write_text_atomic
-from gcnn_match.training.predict import SavedModel
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("run_dir", None, "A trained run directory.")
@@ -47,16 +46,7 @@ flags.DEFINE_string("output", "-", "Where to write the predictions ('-' = standa
 
 def main(argv):
     del argv
-    if not (FLAGS.run_dir or FLAGS.export_dir):
-        raise app.UsageError("give --run_dir or --export_dir")
-    try:  # a folder that is not a run, or files of different runs
-        saved = (
-            SavedModel.from_run(FLAGS.run_dir)
-            if FLAGS.run_dir
-            else SavedModel.from_export(FLAGS.export_dir)
-        )
-    except (FileNotFoundError, ValueError) as error:
-        raise SystemExit(f"error: {error}") from None
+    saved = cli.saved_model(FLAGS.run_dir, FLAGS.export_dir)
     if FLAGS.run_dir and FLAGS.export_dir and not FLAGS.input:
         print(f"exported to {saved.export(FLAGS.export_dir)}")
         return

@@ -170,6 +170,8 @@ MISTAKES = [
         "error: --dataset_file: {tmp}/mine.json:1:1: not JSON (Expecting value); fix it, or "
         "write it again with train.py --write_dataset_file",
     ),
+    (["evaluate.py", "--split=test"], "error: give --run_dir or --export_dir"),
+    (["predict.py", "--input=-"], "error: give --run_dir or --export_dir"),
     (
         ["reproduce.py", "--rows=GCNN,GCNNN", "--report_only"],
         "error: --rows: no registered row is named 'GCNNN'; see --list",
