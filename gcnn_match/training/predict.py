@@ -147,6 +147,11 @@ class SavedModel:
     @classmethod
     def from_export(cls, export_dir):
         export_dir = pathlib.Path(export_dir)
+        if not (export_dir / "export.json").is_file():
+            raise FileNotFoundError(
+                f"{export_dir / 'export.json'} not found: {export_dir} is not an export "
+                "(write one with predict.py --run_dir=RUN --export_dir=DIR)"
+            )
         meta = json.loads((export_dir / "export.json").read_text("utf-8"))
         _refuse_code_layers(export_dir / "model.keras")
         import_all()

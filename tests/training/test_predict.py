@@ -81,6 +81,11 @@ def test_not_a_run_directory_is_a_clear_error(tmp_path):
         SavedModel.from_run(tmp_path)
 
 
+def test_not_an_export_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="is not an export"):
+        SavedModel.from_export(tmp_path)
+
+
 def test_an_export_whose_model_would_run_code_is_refused(run_dir, tmp_path, monkeypatch):
     import keras
 
