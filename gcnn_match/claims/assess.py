@@ -102,7 +102,10 @@ class Outcome:
         missing_data: for "not run" checked against a data folder, the splits its rows read
             that are absent there, in words; "" when all are present or it was not checked.
         p: the one-sided bootstrap p of the claim (`verdicts.p_value`); None without replicates.
-        holm_p: p adjusted by Holm's method over the report's claims with a p (`assess`).
+        leaning_p: the one-sided p of the side the interval leans to (`verdicts.leaning_p`):
+            p, or a contradicting side's when that is smaller.
+        holm_p: leaning_p adjusted by Holm's method over the report's claims with a p
+            (`assess`).
         size: where the paper's value lies against our interval (`verdicts.size_label`).
         hours: the estimated hours of `command` (`training_plan`); None where unknown.
         also_measured: a time claim's other measurements, in words, shown beside the verdict
@@ -123,6 +126,7 @@ class Outcome:
     floor: Optional[floor_check.FloorCheck] = None
     missing_data: str = ""
     p: Optional[float] = None
+    leaning_p: Optional[float] = None
     holm_p: Optional[float] = None
     size: str = ""
     hours: Optional[float] = None
@@ -511,6 +515,7 @@ def _with_rules(claim, outcome, result, schedules, store, scale):
     outcome = dataclasses.replace(
         outcome,
         p=verdicts.p_value(result.replicates, claim),
+        leaning_p=verdicts.leaning_p(result.replicates, claim),
         size=verdicts.size_label(claim, result.low, result.high),
     )
     if verdicts.below_floor(outcome.floor):
@@ -703,6 +708,7 @@ def _ratio_outcome(claim, values_a, values_b, sample, scale):
         scale=scale,
         note=note,
         p=verdicts.p_value(result.replicates, claim),
+        leaning_p=verdicts.leaning_p(result.replicates, claim),
         size=verdicts.size_label(claim, result.low, result.high),
     )
 
@@ -949,10 +955,10 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
 
 
 def with_holm(outcomes):
-    """`outcomes` with the Holm-adjusted p (`verdicts.holm`) of those that have a p: the
-    family is the report's tested claims."""
+    """`outcomes` with the Holm-adjusted p (`verdicts.holm`) of the side each leans to, for
+    those that have a p: the family is the report's tested claims."""
     tested = [i for i, o in enumerate(outcomes) if o.p is not None]
-    adjusted = dict(zip(tested, verdicts.holm([outcomes[i].p for i in tested])))
+    adjusted = dict(zip(tested, verdicts.holm([outcomes[i].leaning_p for i in tested])))
     return [
         dataclasses.replace(o, holm_p=adjusted[i]) if i in adjusted else o
         for i, o in enumerate(outcomes)

@@ -19,7 +19,8 @@ these rules then decide whether the evidence may say so:
   kind is shown beside the verdict and never makes it.
 
 Beside the verdict, `size_label` says whether the paper's value lies inside our interval, and
-`holm` adjusts the one-sided p values for the number of claims tested.
+`holm` adjusts the one-sided p of the side each interval leans to (`leaning_p`) for the number
+of claims tested.
 """
 
 import dataclasses
@@ -151,20 +152,37 @@ def p_value(replicates, claim):
     return statistics.one_sided_p(replicates, null, claim.expected)
 
 
-def borderline(replicates, claim):
-    """Whether a verdict's tail, the fraction of replicates beyond no difference on either
-    side, lies within MC_ERRORS Monte Carlo standard errors of TAIL: another set of draws
-    could turn the verdict."""
-    resamples = len(replicates)
+def tails(replicates, claim):
+    """The one-sided bootstrap p of each verdict other than "inconclusive" that the interval
+    can give: the claimed side's (`p_value`) first, then each contradicting side's (for a
+    direction, the fraction at or beyond no difference on the claimed side; for "comparable
+    within ±margin", the fractions at or inside +margin and at or inside −margin)."""
+    claimed = p_value(replicates, claim)
     if claim.expected == "equivalent":
-        tails = [p_value(replicates, claim)]
-    else:
-        below = p_value(replicates, claim)
-        other = dataclasses.replace(
-            claim, expected="less" if claim.expected == "greater" else "greater"
-        )
-        tails = [below, p_value(replicates, other)]
-    return any(abs(p - TAIL) <= MC_ERRORS * math.sqrt(p * (1 - p) / resamples) for p in tails)
+        inside_above = statistics.side(replicates, claim.margin) <= 0
+        inside_below = statistics.side(replicates, -claim.margin) >= 0
+        return [claimed, float(np.mean(inside_above)), float(np.mean(inside_below))]
+    other = dataclasses.replace(
+        claim, expected="less" if claim.expected == "greater" else "greater"
+    )
+    return [claimed, p_value(replicates, other)]
+
+
+def leaning_p(replicates, claim):
+    """The smallest of `tails`: the one-sided p of the verdict our interval leans to, which
+    the Holm adjustment (`holm`) reads, so that a contradicted verdict is tested against the
+    family-wise error as a confirmed one is."""
+    return min(tails(replicates, claim))
+
+
+def borderline(replicates, claim):
+    """Whether one of the verdict's `tails` lies within MC_ERRORS Monte Carlo standard errors
+    of TAIL: another set of draws could turn the verdict."""
+    resamples = len(replicates)
+    return any(
+        abs(p - TAIL) <= MC_ERRORS * math.sqrt(p * (1 - p) / resamples)
+        for p in tails(replicates, claim)
+    )
 
 
 def size_label(claim, low, high):

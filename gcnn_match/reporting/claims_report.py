@@ -40,7 +40,10 @@ another kind of device, or another record of the paper's kind than the one judge
 on a line of its own, never judged), or when the records
 measure nothing of the metric (the FEVER score: the cell says why, with no command).
 Beside the verdict: p, the one-sided bootstrap p (the fraction of draws on the wrong side of
-no difference), with its Holm adjustment over the report's tested claims; and whether the
+no difference); where the draws lean against the claim, "against" and that side's p (the
+fraction on the claimed side); in brackets, the Holm adjustment over the report's tested
+claims of the side they lean to, so that a confirmed or a contradicted verdict survives the
+family-wise error when it is below 0.025; and whether the
 paper's value lies inside our interval ("consistent with the paper") or only the direction
 holds ("direction holds, size differs").
 The method and the verdict rule: [docs/design.md#claims](docs/design.md#claims).
@@ -128,6 +131,8 @@ def _verdict_cell(outcome):
 def _p_cell(outcome):
     if outcome.p is None:
         return "–"
+    if outcome.leaning_p < outcome.p:
+        return f"{outcome.p:.4f}; against {outcome.leaning_p:.4f} ({outcome.holm_p:.4f})"
     return f"{outcome.p:.4f} ({outcome.holm_p:.4f})"
 
 
@@ -162,7 +167,7 @@ def render_counts(outcomes, data_checked=False):
     lines += [
         "",
         f"The report tests {tested} claims (those with a bootstrap p); the Holm-adjusted p "
-        "beside each p holds the family-wise error over them.",
+        "beside each p (of the side its draws lean to) holds the family-wise error over them.",
     ]
     return lines
 

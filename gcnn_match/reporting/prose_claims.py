@@ -11,6 +11,10 @@ CLAIMS.md and the committed records (`prose_numbers.py` traces its numbers).
   (VERDICT_WORDS: "undertrained" for "undertrained at this budget"), or states an ordering and
   the row's verdict is "confirmed". An ordering over an undertrained, inconclusive, below-floor
   or not-run claim says so.
+- A sentence on the report's multiplicity (it names Holm, or "the report's many tests") says
+  whether a verdict survives the Holm adjustment ("not once the report's many tests are
+  counted", "does not survive" say it does not) and must link rows whose Holm-adjusted p in
+  CLAIMS.md agrees: below the one-sided 2.5% (`verdicts.TAIL`) when it survives.
 - A quoted command, a code span starting with "python experiments/" or "make ", must be one
   that a committed record's provenance holds (the "command" and "commands" fields of
   results/*.json, and the command lines of their "argv"), or, for `make`, a target of the
@@ -23,6 +27,7 @@ import pathlib
 import re
 import shlex
 
+from gcnn_match.claims.verdicts import TAIL
 from gcnn_match.reporting.prose_numbers import prose_sections
 
 VERDICT_WORDS = (
@@ -69,6 +74,10 @@ _LINK = re.compile(r"CLAIMS\.md#([a-z0-9-]+)")
 _ANCHOR = re.compile(r'<a id="([a-z0-9-]+)"></a>')
 _CODE = re.compile(r"`([^`\n]+)`")
 _COMMAND = re.compile(r"^(?:python experiments/|make )")
+_MULTIPLICITY = re.compile(r"\bHolm\b|the report's many tests", re.I)
+_NOT_SURVIVING = re.compile(r"\bnot\b[^.;]{0,40}?(?:many tests are counted|survive)", re.I)
+# The "p (Holm)" cell: "0.0014 (0.0560)", or "0.9943; against 0.0057 (0.2109)".
+_HOLM_CELL = re.compile(r"\| \d\.\d{4}(?:; against \d\.\d{4})? \((\d\.\d{4})\) \|")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*(\[`])")
 
 
@@ -99,6 +108,16 @@ def claim_verdicts(claims_markdown):
         bold = re.match(r"\*\*(.+?)\*\*", last)
         verdicts[anchor.group(1)] = bold.group(1) if bold else last.split(" (")[0].split(":")[0]
     return verdicts
+
+
+def claim_holm(claims_markdown):
+    """{anchor: Holm-adjusted p} of the claim rows of CLAIMS.md that have a p."""
+    found = {}
+    for line in claims_markdown.splitlines():
+        anchor, cell = _ANCHOR.search(line), _HOLM_CELL.search(line)
+        if anchor and cell:
+            found[anchor.group(1)] = float(cell.group(1))
+    return found
 
 
 def recorded_commands(results_dir):
@@ -198,6 +217,31 @@ def _sentence_findings(line, sentence, verdicts):
     return []
 
 
+def _multiplicity_findings(line, sentence, holm):
+    """The `Finding` (at most one) of a sentence's word on the Holm adjustment.
+
+    Args:
+        line: the line the sentence starts on.
+        sentence: the sentence.
+        holm: {anchor: Holm-adjusted p} of CLAIMS.md's rows (`claim_holm`).
+    """
+    if not _MULTIPLICITY.search(_CODE.sub("", sentence)):
+        return []
+    survives = not _NOT_SURVIVING.search(sentence)
+    tested = [anchor for anchor in _LINK.findall(sentence) if anchor in holm]
+    if not tested:
+        return [Finding(line, "names the Holm adjustment without linking a tested claim", sentence)]
+    for anchor in tested:
+        if (holm[anchor] < TAIL) != survives:
+            said = "survives" if survives else "does not survive"
+            problem = (
+                f"says the verdict {said} the Holm adjustment where its CLAIMS.md row "
+                f"#{anchor} has {holm[anchor]:.4f}"
+            )
+            return [Finding(line, problem, sentence)]
+    return []
+
+
 def _command_findings(line, sentence, commands, targets):
     findings = []
     for code in _CODE.findall(sentence):
@@ -215,11 +259,13 @@ def _command_findings(line, sentence, commands, targets):
 def check(markdown_path, claims_path, results_dir, makefile):
     """The `Finding`s of the prose of `markdown_path` against CLAIMS.md at `claims_path`, the
     records under `results_dir` and `makefile`."""
-    verdicts = claim_verdicts(pathlib.Path(claims_path).read_text("utf-8"))
+    claims_markdown = pathlib.Path(claims_path).read_text("utf-8")
+    verdicts, holm = claim_verdicts(claims_markdown), claim_holm(claims_markdown)
     commands, targets = recorded_commands(results_dir), make_targets(makefile)
     findings = []
     for first_line, lines in prose_sections(pathlib.Path(markdown_path).read_text("utf-8")):
         for line, sentence in _sentences(first_line, lines):
             findings += _sentence_findings(line, sentence, verdicts)
+            findings += _multiplicity_findings(line, sentence, holm)
             findings += _command_findings(line, sentence, commands, targets)
     return findings

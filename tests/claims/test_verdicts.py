@@ -93,6 +93,26 @@ def test_holm_adjusts_in_step_down_order():
     assert adjusted == pytest.approx([0.03, 0.06, 0.06, 0.02])
 
 
+def test_the_holm_family_reads_the_side_the_draws_lean_to():
+    claim = _claim(GCNN, CNN)  # GCNN > CNN
+    # 99% of the draws below 0: the claimed side's p is 0.99, the contradicting side's 0.01.
+    against = np.where(np.arange(1000) < 990, -1.0, 1.0)
+    assert verdicts.tails(against, claim) == pytest.approx([0.99, 0.01])
+    assert verdicts.leaning_p(against, claim) == pytest.approx(0.01)
+    assert verdicts.leaning_p(-against, claim) == pytest.approx(0.01)  # the claimed side
+
+
+def test_an_equivalence_is_contradicted_on_the_side_beyond_its_margin():
+    claim = next(c for c in select() if c.expected == "equivalent")
+    beyond = np.full(1000, claim.margin * 2)
+    beyond[:10] = 0.0  # 1% of the draws inside the margin
+    claimed, inside_above, inside_below = verdicts.tails(beyond, claim)
+    assert claimed == pytest.approx(0.99)  # beyond +margin
+    assert inside_above == pytest.approx(0.01)
+    assert inside_below == pytest.approx(1.0)
+    assert verdicts.leaning_p(beyond, claim) == pytest.approx(0.01)
+
+
 def test_a_p_within_monte_carlo_error_of_the_tail_is_borderline():
     claim = _claim(GCNN, CNN)
     draws = 10_000

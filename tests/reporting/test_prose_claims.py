@@ -15,7 +15,9 @@ CLAIMS = """# Claims
 | # | claim | verdict |
 |---|---|---|
 | <a id="gcnn-1"></a>1 | GCNN beats CNN | **undertrained at this budget** (A short): `x` |
-| <a id="gcnn-8"></a>8 | ESIM's epoch is longer | **confirmed** |
+| <a id="gcnn-8"></a>8 | ESIM's epoch is longer | 0.0001 (0.0040) | **confirmed** |
+| <a id="gcnn-2"></a>2 | GCNN beats GLU | 0.0100 (0.2000) | **confirmed** |
+| <a id="coin-2"></a>2 | context helps | 0.9900; against 0.0100 (0.3000) | **contradicted** |
 | <a id="coin-1"></a>1 | context helps | not run (test predictions not recorded): `y` |
 | <a id="attconv-advanced-beats-light"></a>1 | advanced beats light | **below floor** |
 """
@@ -59,6 +61,30 @@ def test_sound_prose_passes(tmp_path):
         "  renders CLAIMS.md.\n"
     )
     assert _findings(tmp_path, prose) == []
+
+
+def test_a_word_on_the_holm_adjustment_must_agree_with_the_claim_rows(tmp_path):
+    sound = (
+        "- GCNN beats GLU: [confirmed](CLAIMS.md#gcnn-2), though not once the report's many\n"
+        "  tests are counted. Context is [contradicted](CLAIMS.md#coin-2), a difference that\n"
+        "  does not survive the Holm adjustment. ESIM's epoch is longer:\n"
+        "  [confirmed](CLAIMS.md#gcnn-8), and it survives the Holm adjustment.\n"
+    )
+    assert _findings(tmp_path, sound) == []
+    wrong = (
+        "- GCNN beats GLU: [confirmed](CLAIMS.md#gcnn-2), and it survives the Holm adjustment.\n"
+        "- Context is [contradicted](CLAIMS.md#coin-2), a difference the report's many tests\n"
+        "  leave standing.\n"
+        "- ESIM's epoch is longer: [confirmed](CLAIMS.md#gcnn-8), though not once the report's\n"
+        "  many tests are counted.\n"
+        "- No verdict here survives the Holm adjustment.\n"
+    )
+    assert [problem.split(" where")[0] for _, problem in _findings(tmp_path, wrong)] == [
+        "says the verdict survives the Holm adjustment",
+        "says the verdict survives the Holm adjustment",
+        "says the verdict does not survive the Holm adjustment",
+        "names the Holm adjustment without linking a tested claim",
+    ]
 
 
 def test_a_floor_named_by_a_pronoun_or_a_place_linked_in_the_document_passes(tmp_path):
