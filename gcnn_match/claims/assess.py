@@ -230,7 +230,7 @@ def training_plan(claim, store, scale=NOT_RUN_SCALE):
     """The `TrainingPlan` that lets `claim` be judged at `scale`: a claim sets like against
     like, so every registered row of it without a complete run set at its registered schedule
     trains to it."""
-    split, _ = predictions.split_and_column(_judged_metric(claim))
+    split, _ = predictions.split_and_column(judged_metric(claim))
     rows = [
         name
         for name in claim.rows
@@ -452,10 +452,10 @@ def _not_run(claim, store, at=NOT_RUN_SCALE, said=(), **fields):
     return Outcome(claim, "not run", note=note, command=plan.command, hours=plan.hours, **fields)
 
 
-def _judged_metric(claim):
+def judged_metric(claim):
     """The metric a claim is judged on: its own, or, where that is read on the split that
     selected the checkpoint, the same column on test."""
-    split, _ = predictions.split_and_column(claim.metric)
+    split, _ = predictions.split_and_column(claim.metric) or (None, None)
     if split != verdicts.SELECTION_SPLIT:
         return claim.metric
     return "test" + claim.metric.removeprefix(split)
@@ -537,7 +537,7 @@ def _undertrained(claim, outcome, schedules, store, scale):
 
 
 def assess_difference(claim, store, scales):
-    metric = _judged_metric(claim)
+    metric = judged_metric(claim)
     found = difference(store, claim.table_id, claim.a, claim.b, metric, scales)
     recorded = any(
         not store.lines(claim.table_id, scale, claim.a, split).empty
@@ -565,7 +565,7 @@ def assess_difference(claim, store, scales):
         result.high,
         sample=found.sample,
         epochs=f"A {found.epochs[0]}; B {found.epochs[1]}",
-        scale=found.scale if metric == claim.metric else f"{found.scale}, {metric}",
+        scale=found.scale,
         note="; ".join(found.notes + said),
         floor=floor_check.check(
             store.results_dir, claim.table_id, found.scale, metric, found.means

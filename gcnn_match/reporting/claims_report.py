@@ -8,7 +8,7 @@ import re
 import numpy as np
 from matplotlib.ticker import NullFormatter, ScalarFormatter
 
-from gcnn_match.claims.assess import VERDICTS, counts
+from gcnn_match.claims.assess import VERDICTS, counts, judged_metric
 from gcnn_match.claims.registry import PAPERS
 from gcnn_match.reporting.heatmaps import new_figure, save_png
 
@@ -128,6 +128,13 @@ def _verdict_cell(outcome):
     return text
 
 
+def _metric(claim):
+    """The metric a claim is judged on, and the paper's where that is another (a column of the
+    split that selected the checkpoint, read on test)."""
+    judged = judged_metric(claim)
+    return judged if judged == claim.metric else f"{judged}; the paper's {claim.metric}"
+
+
 def _p_cell(outcome):
     if outcome.p is None:
         return "–"
@@ -187,7 +194,7 @@ def render_paper(outcomes, paper, figure=None):
         claim = outcome.claim
         cells = [
             number,
-            f"{claim.statement}: {_compared(claim)} ({_where(claim)}, {claim.metric})"
+            f"{claim.statement}: {_compared(claim)} ({_where(claim)}, {_metric(claim)})"
             f'<a id="{anchor(claim)}"></a>',
             claim.paper_table,
             f"“{claim.quote}”",

@@ -15,18 +15,12 @@ RESULTS = pathlib.Path(__file__).resolve().parents[2] / "results"
 JUDGED = ("confirmed", "contradicted")
 
 
-def _scale(outcome):
-    """The scale a verdict read; its cell also names the judged metric where that is not the
-    claim's own ("low-resource, test_accuracy")."""
-    return outcome.scale.split(", ")[0]
-
-
 def _rows_read(claim, outcome):
     """(row names, their configs) that a claim's verdict reads at its scale: two rows of a
     difference, four of a contrast, row A of a claim against the majority class."""
     store = assess.RecordedPredictions(RESULTS)
-    metric = assess._judged_metric(claim)
-    scale = _scale(outcome)
+    metric = assess.judged_metric(claim)
+    scale = outcome.scale
     split, _ = predictions.split_and_column(metric)
     if claim.c is not None:
         lines = assess._contrast_lines(store, claim, scale, split)
@@ -47,7 +41,7 @@ def _short_rows(claim, outcome):
         if config.endswith("-vote"):
             registered, config = experiments.get(registered.runs_of), config[: -len("-vote")]
         table = experiments.table_id(registered)
-        run_set = run_set_of(RESULTS, table, _scale(outcome), registered.name, config)
+        run_set = run_set_of(RESULTS, table, outcome.scale, registered.name, config)
         if verdicts.schedule(registered, run_set).undertrained:
             short.append(name)
     return short
@@ -67,6 +61,6 @@ def test_no_verdict_rests_on_an_undertrained_row_a_selection_split_or_another_de
             assert ("NVIDIA" in outcome.scale) == (device == "GPU"), outcome.scale
             assert ("CPU inference" in outcome.scale) == (device == "CPU"), outcome.scale
             continue
-        split, _ = predictions.split_and_column(assess._judged_metric(claim))
+        split, _ = predictions.split_and_column(assess.judged_metric(claim))
         assert split != verdicts.SELECTION_SPLIT, claim.statement
         assert not _short_rows(claim, outcome), claim.statement

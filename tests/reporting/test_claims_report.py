@@ -285,6 +285,25 @@ def test_each_difference_says_where_its_rows_lie_against_the_floors(tmp_path):
     assert "| **confirmed** |" in line
 
 
+@pytest.mark.slow
+def test_a_row_names_the_judged_metric_and_the_side_its_draws_lean_to(tmp_path):
+    a, b = GCNN_BEATS_CNN[:2]
+    write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.7), row_lines(b, 0.9))
+    outcomes = assess.assess(select("GCNN") + select("COIN"), tmp_path)
+    text = claims_report.render_markdown(outcomes, "make claims")
+    rows = {
+        row.split('<a id="')[1].split('"')[0]: row for row in text.splitlines() if '<a id="' in row
+    }
+    beats_cnn = rows["gcnn-gcnn-beats-cnn-quora"]
+    assert "(quora, test_accuracy)<a" in beats_cnn
+    # GCNN 20 points below CNN: the claimed side's p is 1, the other side's 0.
+    assert "| 1.0000; against 0.0000 (0.0000) |" in beats_cnn
+    assert "| **contradicted** |" in beats_cnn
+    # COIN's ablations report the split that selected the checkpoint: judged on test.
+    context = rows["coin-context-in-cross-attention-helps-quora"]
+    assert "(quora, test_accuracy; the paper's dev_accuracy)<a" in context
+
+
 def _bench(results_dir, steps):
     """results/bench.json of ESIM (4x slower per pair) and GCNN on a GPU, the paper's kind of
     device; `steps`: {row: step seconds}."""
