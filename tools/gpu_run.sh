@@ -18,8 +18,8 @@
 #   .dev/runs.tar              run directories a previous call stopped (to resume)
 # Left behind for the caller to copy back: results/gpu-plan-*.json, BENCHMARKS.md,
 # results/c-lstms-snli-low-resource.json, REPRODUCTION.md, results/predictions/, and
-# .dev/runs.tar (the run directories, finished or to resume). With $OUT set (the device tool),
-# they are also copied there.
+# .dev/runs.tar (the run directories, finished or to resume). With $OUT set to a folder, they
+# are also copied there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

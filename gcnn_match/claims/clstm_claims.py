@@ -214,6 +214,7 @@ for _a, _b, _statement, _cells in (
         "params",
         f"{_LC_FEWER_PARAMETERS} [...] {_cells}",
         expected="less",
+        table="§6.4.1 on Table 2's counts",
     )
 
 # The strong interaction models of Table 4: the attention LSTMs and every C-LSTMs row.

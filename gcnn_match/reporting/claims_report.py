@@ -27,8 +27,10 @@ class, TF-IDF + LR; `results/floor-<table>-<scale>.json`), so the column "A, B v
 each row's metric (mean over seeds) against them.
 
 The verdicts (the rules: `gcnn_match/claims/verdicts.py`): **confirmed** or **contradicted**
-when the interval excludes no difference on the claimed side or the other, **inconclusive**
-when it does not; **borderline** when the one-sided bootstrap p lies within two Monte Carlo
+when the interval excludes no difference on the claimed side or the other (for a claim that
+two rows are comparable, when it lies inside ±margin, the claim's own margin shown beside the
+paper's Δ, or wholly outside it), **inconclusive** when it does not; **borderline** when the
+one-sided bootstrap p of either side lies within two Monte Carlo
 standard errors of 0.025, so that another set of draws could turn the verdict; **below floor**
 when both rows lie below their table's majority class (random order for ranking);
 **undertrained at this budget** when a row ran under an epoch cap at which its registered
@@ -129,10 +131,10 @@ def _verdict_cell(outcome):
 
 
 def _metric(claim):
-    """The metric a claim is judged on, and the paper's where that is another (a column of the
-    split that selected the checkpoint, read on test)."""
+    """The metric a claim is judged on, and its registered one where that is another (a column
+    of the split that selected the checkpoint, read on test instead)."""
     judged = judged_metric(claim)
-    return judged if judged == claim.metric else f"{judged}; the paper's {claim.metric}"
+    return judged if judged == claim.metric else f"{judged} in place of {claim.metric}"
 
 
 def _p_cell(outcome):
@@ -231,8 +233,9 @@ def render_markdown(outcomes, command, figures=None, data_dir=None):
             "“Of which data missing”: claims not run whose rows read dataset splits with no "
             f"file in `{data_dir}`, the data folder checked (each cell names them): they wait "
             "for data; `reproduce.py` downloads a split that has a public URL and names where "
-            "to place the others. The other claims not run have their splits there (vectors "
-            "and other resources are not checked).",
+            "to place the others (vectors and other resources are not checked). The other "
+            "claims not run are not counted there: no run of ours would measure them, whether "
+            "or not their splits are present (the cell says why).",
             "",
         ]
     for paper in PAPERS:

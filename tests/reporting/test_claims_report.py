@@ -301,7 +301,7 @@ def test_a_row_names_the_judged_metric_and_the_side_its_draws_lean_to(tmp_path):
     assert "| **contradicted** |" in beats_cnn
     # COIN's ablations report the split that selected the checkpoint: judged on test.
     context = rows["coin-context-in-cross-attention-helps-quora"]
-    assert "(quora, test_accuracy; the paper's dev_accuracy)<a" in context
+    assert "(quora, test_accuracy in place of dev_accuracy)<a" in context
 
 
 def _bench(results_dir, steps):
