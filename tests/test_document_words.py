@@ -31,7 +31,7 @@ PHRASES = {
     "an issue number": r"\bissues? #?\d+",
     "history": r"\buntil sess[i]on\b|\bbefore this chang[e]\b|\bearlier version[s]?\b"
     r"|\b(?:before|until) \d{4}-\d{2}-\d{2}\b|\bearlier [\w-]*\s?(?:runs?|configurations?)\b"
-    r"|\bno longer\b|\bwas fixed\b|\bhas been fixed\b",
+    r"|\bno longer\b|\bwas fixed\b|\bhas been fixed\b|\bearlier readings?\b|\bprevious calls?\b",
 }
 
 

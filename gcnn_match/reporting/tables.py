@@ -283,14 +283,15 @@ def render_other_configurations(records):
                 results = [f"{_label(our)} {_fmt(run_set.get(our))}" for _, our in row["compare"]]
                 lines.append(
                     f"| `{table}-{scale}` | {row['row']} | {_configuration(run_set, row)} "
-                    f"| {', '.join(map(str, run_set['seeds']))} | {', '.join(results)} "
+                    f"| {', '.join(map(str, run_set['seeds']))} "
+                    f"| {'; '.join(runs.machines(run_set))} | {', '.join(results)} "
                     f"| {_why_not_shown(run_set, row)} |"
                 )
     if not lines:
         return ""
     head = [
-        "| table | row | configuration | seeds | result | why not the one shown |",
-        "|---|---|---|---|---|---|",
+        "| table | row | configuration | seeds | machine | result | why not the one shown |",
+        "|---|---|---|---|---|---|---|",
     ]
     return "\n".join(head + lines) + "\n"
 

@@ -287,7 +287,7 @@ def test_a_report_section_leaves_its_notes_to_the_report_and_others_to_its_appen
     appendix = tables.render_other_configurations({("gcnn-quora", "low-resource"): [cnn, gcnn]})
     assert (
         "| `gcnn-quora-low-resource` | CNN | 50d vectors, 3 / 20 (cap 3) epochs | 1 "
-        "| test accuracy 70.00 | 1 seed against 3 |"
+        "| Intel Xeon (2 cores) | test accuracy 70.00 | 1 seed against 3 |"
     ) in appendix
     assert tables.render_other_configurations({("gcnn-quora", "low-resource"): [gcnn]}) == ""
 
