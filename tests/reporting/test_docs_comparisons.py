@@ -1,6 +1,6 @@
-"""The Δ cells of docs/ tables printed by `experiments/compare.py` agree with what that command,
-as quoted, prints from the committed records now, so a rerun of either row cannot leave a
-table behind."""
+"""The Δ cells and the two rows' mean cells of docs/ tables printed by `experiments/compare.py`
+agree with what that command, as quoted, prints from the committed records now, so a rerun of
+either row cannot leave a table behind."""
 
 import re
 import shlex
@@ -13,6 +13,10 @@ from tests.conftest import REPO, subprocess_env
 
 COMMAND = re.compile(r"^ {4}python (experiments/compare\.py .+)$", re.MULTILINE)
 DELTA = re.compile(r"([+−-]\d+\.\d\d) \[([+−-]\d+\.\d\d), ([+−-]\d+\.\d\d)\]")
+# A row's mean as a table cell shows it ("70.36", "70.36 ± 1.23"), and as compare.py prints it:
+# "A <row> 70.36 (5 seeds, ...) vs B <row> 70.79 (...)".
+MEAN_CELL = re.compile(r"(?<![\d.±] )\b\d{1,3}\.\d\d\b")
+PRINTED_MEANS = re.compile(r"\bA \S+ (\d+\.\d\d) \(.*\bvs B \S+ (\d+\.\d\d) \(")
 
 pytestmark = pytest.mark.slow
 
@@ -46,6 +50,11 @@ def test_a_docs_table_shows_what_its_compare_command_prints(doc, arguments, tabl
     for cell, line in zip(cells, printed):
         expected = "Δ = {} points [{}, {}]".format(*cell)
         assert expected in line, f"{doc}: the table shows {cell}; compare.py prints: {line}"
+    means = MEAN_CELL.findall(DELTA.sub("", table))
+    printed_means = [mean for line in printed for mean in PRINTED_MEANS.search(line).groups()]
+    assert means == printed_means, (
+        f"{doc}: the table's A and B means {means}; compare.py prints {printed_means}"
+    )
 
 
 def test_the_docs_quote_compare_commands():
