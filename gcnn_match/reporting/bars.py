@@ -5,15 +5,19 @@
 
 One panel per compared metric (the rows' `compare` pairs, as in the markdown table); for each
 row the paper's number and ours (mean over seeds, the standard deviation as an error bar), in
-percent. A row that was not run has no "ours" bar and says so.
+percent. A row that was not run has no "ours" bar and says so. Each PNG keeps the SHA-256 of the
+record it was drawn from (`drawn_from`), so a figure left behind by a newer record is found.
 """
 
+import hashlib
 import json
 import pathlib
 
 import numpy as np
 from matplotlib.figure import Figure
+from PIL import Image
 
+from gcnn_match.evidence import runs
 from gcnn_match.reporting.heatmaps import save_png
 
 _BAR = 0.38
@@ -80,7 +84,7 @@ def paper_vs_ours(rows, title=None):
             )
         axes.set_yticks(positions, labels=names)
         axes.set_xlabel("%")
-        axes.set_xlim(0, 110)
+        axes.set_xlim(0, 130)  # room for the labels right of a full bar
         axes.legend(
             loc="upper center",
             bbox_to_anchor=(0.5, -0.5 / len(rows) - 0.08),
@@ -96,15 +100,37 @@ def paper_vs_ours(rows, title=None):
 
 
 def _label(row, key):
+    """A bar's label: "75.1 ± 0.6 (5 seeds)", with "cap 6" for a row run under an epoch cap of 6."""
     mean, std = row[key]
     seeds = row.get("runs") or len(row.get("seeds", ()))
-    text = f"{100 * mean:.1f}"
-    return text + (f" ± {100 * std:.1f} ({seeds} seeds)" if seeds and seeds > 1 else "")
+    text, said = f"{100 * mean:.1f}", []
+    if seeds and seeds > 1:
+        text += f" ± {100 * std:.1f}"
+        said.append(f"{seeds} seeds")
+    cap = runs.epoch_cap(row, row.get("registered_epochs")) if row.get("epochs_run") else None
+    if cap is not None:
+        said.append(f"cap {cap}")
+    return text + (f" ({', '.join(said)})" if said else "")
 
 
 def table_title(rows, stem):
     first = rows[0]
     return f"{first.get('table_id', stem)}: {first.get('table', '')}".strip(": ")
+
+
+# The PNG text chunk holding the SHA-256 of the record a table figure was drawn from.
+SOURCE_KEY = "Source SHA-256"
+
+
+def record_digest(path):
+    """The SHA-256 (hex) of the record file at `path`, as a table figure keeps it."""
+    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
+
+
+def drawn_from(png):
+    """The SHA-256 of the record the table figure `png` was drawn from; None if it keeps none."""
+    with Image.open(png) as image:
+        return image.text.get(SOURCE_KEY)
 
 
 def write_table_figures(results_dir, figures_dir, log=print):
@@ -115,6 +141,7 @@ def write_table_figures(results_dir, figures_dir, log=print):
         if not is_table(rows):
             continue
         figure = paper_vs_ours(rows, title=table_title(rows, path.stem))
-        written.append(save_png(figure, pathlib.Path(figures_dir) / f"{path.stem}.png"))
+        png = pathlib.Path(figures_dir) / f"{path.stem}.png"
+        written.append(save_png(figure, png, metadata={SOURCE_KEY: record_digest(path)}))
         log(f"{path} -> {written[-1]}")
     return written

@@ -50,9 +50,10 @@ def heatmap(
     return image
 
 
-def save_png(figure, path, dpi=120):
-    """Renders `figure` and writes it to `path` atomically (a killed run leaves no half PNG)."""
+def save_png(figure, path, dpi=120, metadata=None):
+    """Renders `figure` and writes it to `path` atomically (a killed run leaves no half PNG),
+    with `metadata` ({key: text}) as the PNG's text chunks."""
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=dpi)
+    figure.savefig(buffer, format="png", dpi=dpi, metadata=metadata)
     write_atomic(path, buffer.getvalue())
     return path

@@ -1,12 +1,20 @@
 """Paper-vs-ours bars: bar lengths are the table JSON's values in percent, a row not run has
-no "ours" bar, and one PNG is written per table."""
+no "ours" bar, one PNG is written per table, and each committed figure was drawn from its
+committed record as it is now."""
 
 import json
 
 import pytest
 from matplotlib.container import BarContainer
 
-from gcnn_match.reporting.bars import is_table, paper_vs_ours, write_table_figures
+from gcnn_match.reporting.bars import (
+    drawn_from,
+    is_table,
+    paper_vs_ours,
+    record_digest,
+    write_table_figures,
+)
+from tests.conftest import REPO
 
 ROWS = [
     {
@@ -60,6 +68,13 @@ def test_bar_lengths_are_the_json_values():
     assert [seg[1][0] - seg[0][0] for seg in errors] == pytest.approx([2 * 1.12, 0.0])
 
 
+def test_a_capped_row_says_its_cap_beside_its_seeds():
+    rows = [ROWS[0], dict(ROWS[2], epoch_cap=6, epochs_run=[6], registered_epochs=20)]
+    [axes] = paper_vs_ours(rows).axes
+    labels = {t.get_text() for t in axes.texts}
+    assert {"75.7 ± 1.1 (3 seeds)", "76.0 (cap 6)"} <= labels
+
+
 def test_one_panel_per_compared_metric():
     rows = [
         dict(
@@ -83,3 +98,21 @@ def test_a_png_per_table_file_and_other_json_is_ignored(tmp_path):
     assert [p.name for p in written] == ["gcnn-quora-low-resource.png"]
     assert written[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert not is_table({"results": []}) and is_table(ROWS)
+    assert drawn_from(written[0]) == record_digest(results / "gcnn-quora-low-resource.json")
+
+
+def _committed_tables():
+    return [
+        path
+        for path in sorted((REPO / "results").glob("*.json"))
+        if is_table(json.loads(path.read_text("utf-8")))
+    ]
+
+
+@pytest.mark.parametrize("record", _committed_tables(), ids=lambda path: path.stem)
+def test_each_committed_figure_is_drawn_from_its_record_as_committed(record):
+    png = REPO / "figures" / f"{record.stem}.png"
+    assert png.exists() and drawn_from(png) == record_digest(record), (
+        f"figures/{png.name} is not drawn from {record.name} as it is: run "
+        "`python experiments/figures.py --nocurves`"
+    )
