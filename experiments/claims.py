@@ -6,11 +6,11 @@ CLAIMS.md and one forest plot per paper (`make claims`).
     python experiments/claims.py --data_dir=../shared/data
 
 Its measurements are only what is committed: the per-example prediction records
-(results/predictions/<table>-<scale>.csv.gz, written by reproduce.py) and the benchmark records
-(results/bench*.json, results/latency.json), so a fresh clone renders the same verdicts. A claim
-whose rows have no record says "not run", with the command that would run them; with
---data_dir (which must be a folder), also which dataset splits those rows read are absent from
-that folder: such claims wait for data, not only for compute.
+(results/predictions/<table>-<scale>.csv.gz, written by reproduce.py) and the timing records
+(results/epoch-times-*.json, results/bench*.json, results/latency.json), so a fresh clone
+renders the same verdicts. A claim whose rows have no record says "not run", with the command
+that would run them; with --data_dir (which must be a folder), also which dataset splits those
+rows read are absent from that folder: such claims wait for data, not only for compute.
 """
 
 import os

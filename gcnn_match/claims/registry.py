@@ -11,8 +11,10 @@ Three kinds of measurement, told apart by the metric:
   "test_p@1", "test_map"...) or F1 ("test_f1", a ratio of sums over them;
   `predictions.split_and_column`): Δ = A − B from the per-example prediction records, with the
   seed-and-test-set bootstrap interval;
-- "seconds_per_epoch": the ratio time_A / time_B from the side-by-side training throughput of
-  `make bench` (results/bench*.json), beside the ratio of the paper's times per epoch;
+- "seconds_per_epoch": the ratio time_A / time_B of whole training epochs
+  (results/epoch-times-*.json, experiments/epoch_times.py) or of the side-by-side training
+  throughput of `make bench` (results/bench*.json), on the paper's kind of device
+  (`assess.assess_bench`), beside the ratio of the paper's times per epoch;
 - "seconds_per_batch": the ratio from `make latency` (results/latency.json, COIN's Table 5);
   A and B are then the models that experiments/latency.py times, not table rows;
 - "params": the ratio of the rows' parameter counts, by their table's counting convention

@@ -278,9 +278,8 @@ def default_run_dir(runs_dir, registered, config):
 
     Other overrides are spelled out when short ("-epochs6"), else hashed; only the changed
     fields count, so adding a config field later does not move existing runs, and the
-    `RESULT_NEUTRAL_FIELDS` never count. The embedding width is named whenever it is set: the
-    rows' default moved from the vectors' own width to the paper's, and runs of the two must
-    not share a directory (the earlier runs, at the vectors' width, keep their names).
+    `RESULT_NEUTRAL_FIELDS` never count. The embedding width is named whenever it is set, so
+    that runs at the vectors' own width and at the paper's never share a directory.
     """
     width = f"-e{config.embedding_width}" if config.embedding_width else ""
     base = pathlib.Path(runs_dir) / config.name / f"{config.scale}-seed{config.seed}{width}"

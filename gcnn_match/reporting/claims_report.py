@@ -17,11 +17,12 @@ Every comparative statement the four papers make from their own rows
 (`gcnn_match/claims/`), checked against our measurements. Differences of accuracy-like
 metrics come from the per-example prediction records in `results/predictions/`; Δ is in
 points (accuracy, P@1, MAP, MRR, F1 or FEVER score × 100), A − B, with its 95%
-seed-and-test-set bootstrap interval; time claims are ratios A / B from `results/bench*.json`
-and `results/latency.json`, with a 95% bootstrap interval over the timed steps (or batches)
-where the record keeps them; parameter claims are ratios A / B of the counts of our built
-models. A claim against a row the paper cites from other work (BiMPM, BERT...) is "cited row,
-not reproduced".
+seed-and-test-set bootstrap interval; time claims are ratios A / B from the whole-epoch
+records `results/epoch-times-*.json`, the step benchmarks `results/bench*.json` and
+`results/latency.json`, judged on the paper's kind of device, with a 95% bootstrap interval
+over the timed epochs, steps or batches where the record keeps them; parameter claims are
+ratios A / B of the counts of our built models. A claim against a row the paper cites from other
+work (BiMPM, BERT...) is "cited row, not reproduced".
 A verdict compares A with B only: both rows can be below the floors of their table (majority
 class, TF-IDF + LR; `results/floor-<table>-<scale>.json`), so the column "A, B vs floors" sets
 each row's metric (mean over seeds) against them.
