@@ -12,7 +12,11 @@ and the verdict. The runs' per-example outcomes go to results/predictions/curves
   `compare_contrast` (every size is scored on the same test units).
 - Verdict: "opens" when the change's interval lies above 0 (A gains on B as data grows),
   "closes" when it lies below (A loses ground: its lead shrinks or B's grows), "inconclusive"
-  when it holds 0, "not run" when fewer than two sizes have runs of both rows.
+  when it holds 0, "not run" when fewer than two sizes have runs of both rows; and, whatever
+  the interval, "undertrained at this budget" when most seeds of a row at the smallest or the
+  largest size ran under an epoch cap that their early stopping would not have ended them by
+  (`verdicts.Schedule`, the claims' rule; a run that does not record its selected epoch is
+  taken as selecting its last).
 
 The record's "floors" are the floors (`gcnn_match/baselines/floor.py`) at each size, computed on
 the nested training subset, held-out part and test split that size's planned runs read, their
@@ -24,6 +28,7 @@ import pathlib
 import pandas as pd
 
 from gcnn_match.baselines import floor
+from gcnn_match.claims import verdicts
 from gcnn_match.data.experiment_data import apply_scale
 from gcnn_match.evidence import predictions
 from gcnn_match.evidence.runs import run_provenance
@@ -31,7 +36,8 @@ from gcnn_match.evidence.statistics import compare_contrast, compare_rows
 from gcnn_match.experiments import registry
 from gcnn_match.files import read_json, write_json
 
-VERDICTS = ("opens", "closes", "inconclusive", "not run")
+UNDERTRAINED = "undertrained at this budget"
+VERDICTS = ("opens", "closes", "inconclusive", UNDERTRAINED, "not run")
 _FROM_STATISTICS = {"confirmed": "opens", "contradicted": "closes", "inconclusive": "inconclusive"}
 RUN_KEY = ("row", "size", "seed", "config")
 
@@ -61,6 +67,7 @@ def run_entry(curve, row, size, run_dir, changes=()):
         "test_pairs": metrics["examples"].get("test"),
         curve.metric: metrics[curve.metric],
         "epochs_run": metrics["epochs_run"],
+        "best_epoch": metrics["best_epoch"],
         "max_epochs": read_json(run_dir / "config.json")["epochs"],
         "registered_epochs": registry.get(row).epochs,
         "overrides": [[key, value] for key, value in changes],
@@ -125,6 +132,44 @@ def shown_overrides(curve, runs):
     return list(dict.fromkeys(found))
 
 
+def schedule(entries):
+    """The `verdicts.Schedule` of one row's runs at one size (`shown_runs`); a run whose entry
+    does not record its selected epoch is taken as selecting its last, so a run that reached
+    its cap counts as short."""
+    first = entries[0]
+    registered, allowed = first["registered_epochs"], first["max_epochs"]
+    return verdicts.Schedule(
+        row=first["row"],
+        registered=registered,
+        patience=registry.get(first["row"]).early_stopping_patience,
+        cap=allowed if allowed < registered else None,
+        selected=tuple(entry.get("best_epoch") or entry["epochs_run"] for entry in entries),
+        run=tuple(entry["epochs_run"] for entry in entries),
+    )
+
+
+def _short(runs, rows, sizes):
+    """Each of `rows` at each of `sizes` whose shown runs are undertrained, in words: "<row> at
+    <size>: " and `Schedule.describe`, or, where the runs do not record their selected epochs,
+    that they ran to their cap."""
+    found = []
+    for size in sizes:
+        for row in rows:
+            entries = shown_runs(runs, row, size)
+            shown = schedule(entries)
+            if not shown.undertrained:
+                continue
+            how = shown.describe()
+            if not all(entry.get("best_epoch") for entry in entries):
+                how = (
+                    f"{len(entries)} seeds ran to the cap of {shown.cap} of {shown.registered} "
+                    "epochs, their selected epochs not recorded"
+                )
+            at = "the whole part" if size is None else f"{size:,} pairs"
+            found.append(f"{row} at {at}: {how}")
+    return found
+
+
 def _scores(lines, entries, column):
     """(seeds, units) scores of the runs `entries` in the prediction `lines`."""
     config = entries[0]["config"]
@@ -147,7 +192,8 @@ def _interval(comparison):
 def gap_statistics(curve, runs, lines):
     """Per gap of `curve`: {"a", "b", "sizes": [per size with runs of both rows: "size",
     "train_pairs" and the interval of A − B], "change": the interval of the change from the
-    smallest to the largest of those sizes (None with fewer than two), "verdict"}."""
+    smallest to the largest of those sizes (None with fewer than two), "verdict"; for an
+    undertrained one, "short": which rows at which sizes, in words (`_short`)}."""
     split, column = predictions.split_and_column(curve.metric)
     lines = lines[lines["split"] == split] if lines is not None else None
     gaps = []
@@ -171,13 +217,16 @@ def gap_statistics(curve, runs, lines):
             {"size": size, "train_pairs": pairs, **_interval(compare_rows(*matrix))}
             for (size, pairs, _), matrix in zip(measured, matrices)
         ]
-        change, verdict = None, "not run"
+        change, verdict, short = None, "not run", []
         if len(measured) > 1:
             (a_last, b_last), (a_first, b_first) = matrices[-1], matrices[0]
             result = compare_contrast([a_last, b_last, a_first, b_first], [1, -1, -1, 1])
             change = {"from": measured[0][0], "to": measured[-1][0], **_interval(result)}
             verdict = _FROM_STATISTICS[result.verdict]
-        gaps.append({"a": a, "b": b, "sizes": sizes, "change": change, "verdict": verdict})
+            short = _short(runs, (a, b), (measured[0][0], measured[-1][0]))
+            verdict = UNDERTRAINED if short else verdict
+        gap = {"a": a, "b": b, "sizes": sizes, "change": change, "verdict": verdict}
+        gaps.append(dict(gap, short=short) if verdict == UNDERTRAINED else gap)
     return gaps
 
 

@@ -192,9 +192,10 @@ def _gaps_table(curve, record):
                 f"{_interval_text(change)} ({_size_name(change['from'])} → "
                 f"{_size_name(change['to'])})"
             )
+        short = f" ({'; '.join(gap['short'])})" if gap.get("short") else ""
         lines.append(
             f"| {_label(gap['a'])} − {_label(gap['b'])} | {' | '.join(cells)} | {change_text} "
-            f"| **{gap['verdict']}** |"
+            f"| **{gap['verdict']}**{short} |"
         )
     return lines
 
@@ -236,7 +237,10 @@ def render_curve(curve, record, figure):
         "- ±: the sample standard deviation over seeds. Gap: Δ = A − B in points with the 95% "
         "seed-and-test-set bootstrap interval; change: (Δ at the largest size) − (Δ at the "
         "smallest), its interval from the same bootstrap; *opens* / *closes* when that interval "
-        "lies above / below 0, *inconclusive* when it holds 0."
+        "lies above / below 0, *inconclusive* when it holds 0; *undertrained at this budget*, "
+        "whatever the interval, when most seeds of a row at the smallest or the largest size "
+        "ran under an epoch cap that their early stopping would not have ended them by (a run "
+        "that does not record its selected epoch taken as selecting its last)."
     )
     lines.append(_floors_note(curve, record))
     cells = [c for gap in record["gaps"] for c in gap["sizes"] + [gap["change"]] if c]

@@ -183,6 +183,43 @@ def test_the_verdict_reads_the_change_of_the_gap(gap_at, verdict):
         assert abs(change["estimate"] - expected) < 0.03
 
 
+def _capped_at_the_whole_part(runs, cap, best_epoch=None):
+    """`runs` with LIGHT's whole-part runs capped at `cap` of 100 epochs and run to it, their
+    selected epoch `best_epoch` (None: not recorded)."""
+    capped = dict(epochs_run=cap, max_epochs=cap)
+    if best_epoch is not None:
+        capped["best_epoch"] = best_epoch
+    return [dict(e, **capped) if e["row"] == LIGHT and e["size"] is None else e for e in runs]
+
+
+@pytest.mark.slow
+def test_a_gap_read_on_runs_short_of_their_schedule_is_undertrained():
+    runs, lines = _synthetic({100: 0.0, 300: 0.03, None: 0.08})
+    patience = registry.get(LIGHT).early_stopping_patience
+    cap = patience + 2
+    capped = _capped_at_the_whole_part(runs, cap, best_epoch=cap)
+    (gap,) = curve_records.gap_statistics(TOY, capped, lines)
+    assert gap["verdict"] == "undertrained at this budget"
+    assert gap["short"] == [
+        f"{LIGHT} at the whole part: 3 of 3 seeds short by {patience} epochs (selected "
+        f"{cap}, {cap}, {cap}; cap {cap} of 100, patience {patience})"
+    ]
+    markdown = report.render_curve(TOY, {"runs": capped, "gaps": [gap]}, "curves-toy.png")
+    assert f"| **undertrained at this budget** ({gap['short'][0]}) |" in markdown
+    # Selected early enough that early stopping would have ended the runs by the cap: complete.
+    complete = _capped_at_the_whole_part(runs, cap, best_epoch=2)
+    (gap,) = curve_records.gap_statistics(TOY, complete, lines)
+    assert gap["verdict"] == "opens" and "short" not in gap
+    # Recorded without the selected epoch: taken as its last, so short.
+    unknown = _capped_at_the_whole_part(runs, cap)
+    (gap,) = curve_records.gap_statistics(TOY, unknown, lines)
+    assert gap["verdict"] == "undertrained at this budget"
+    assert gap["short"] == [
+        f"{LIGHT} at the whole part: 3 seeds ran to the cap of {cap} of 100 epochs, their "
+        "selected epochs not recorded"
+    ]
+
+
 @pytest.mark.slow
 def test_the_record_round_trips_and_renders(tmp_path):
     runs, lines = _synthetic({100: 0.0, 300: 0.03, None: 0.08})
