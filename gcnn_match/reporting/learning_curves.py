@@ -242,6 +242,11 @@ def render_curve(curve, record, figure):
         "ran under an epoch cap that their early stopping would not have ended them by (a run "
         "that does not record its selected epoch taken as selecting its last)."
     )
+    if any(gap.get("short") for gap in record["gaps"]):
+        lines.append(
+            f"- Undertrained: `{curve.command()}` trains the runs to their registered schedule "
+            "(no epoch cap)."
+        )
     lines.append(_floors_note(curve, record))
     cells = [c for gap in record["gaps"] for c in gap["sizes"] + [gap["change"]] if c]
     if any(min(c["seeds_a"], c["seeds_b"]) < 2 for c in cells):

@@ -206,6 +206,7 @@ def test_a_gap_read_on_runs_short_of_their_schedule_is_undertrained():
     ]
     markdown = report.render_curve(TOY, {"runs": capped, "gaps": [gap]}, "curves-toy.png")
     assert f"| **undertrained at this budget** ({gap['short'][0]}) |" in markdown
+    assert f"- Undertrained: `{TOY.command()}` trains the runs to their registered" in markdown
     # Selected early enough that early stopping would have ended the runs by the cap: complete.
     complete = _capped_at_the_whole_part(runs, cap, best_epoch=2)
     (gap,) = curve_records.gap_statistics(TOY, complete, lines)
