@@ -36,8 +36,7 @@ from gcnn_match.evidence.statistics import compare_contrast, compare_rows
 from gcnn_match.experiments import registry
 from gcnn_match.files import read_json, write_json
 
-UNDERTRAINED = "undertrained at this budget"
-VERDICTS = ("opens", "closes", "inconclusive", UNDERTRAINED, "not run")
+VERDICTS = ("opens", "closes", "inconclusive", verdicts.UNDERTRAINED, "not run")
 _FROM_STATISTICS = {"confirmed": "opens", "contradicted": "closes", "inconclusive": "inconclusive"}
 RUN_KEY = ("row", "size", "seed", "config")
 
@@ -224,9 +223,10 @@ def gap_statistics(curve, runs, lines):
             change = {"from": measured[0][0], "to": measured[-1][0], **_interval(result)}
             verdict = _FROM_STATISTICS[result.verdict]
             short = _short(runs, (a, b), (measured[0][0], measured[-1][0]))
-            verdict = UNDERTRAINED if short else verdict
         gap = {"a": a, "b": b, "sizes": sizes, "change": change, "verdict": verdict}
-        gaps.append(dict(gap, short=short) if verdict == UNDERTRAINED else gap)
+        if short:
+            gap.update(verdict=verdicts.UNDERTRAINED, short=short)
+        gaps.append(gap)
     return gaps
 
 

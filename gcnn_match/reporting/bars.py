@@ -9,7 +9,6 @@ percent. A row that was not run has no "ours" bar and says so. Each PNG keeps th
 record it was drawn from (`drawn_from`), so a figure left behind by a newer record is found.
 """
 
-import hashlib
 import json
 import pathlib
 
@@ -17,6 +16,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from PIL import Image
 
+from gcnn_match.data import download
 from gcnn_match.evidence import runs
 from gcnn_match.reporting.heatmaps import save_png
 
@@ -124,7 +124,7 @@ SOURCE_KEY = "Source SHA-256"
 
 def record_digest(path):
     """The SHA-256 (hex) of the record file at `path`, as a table figure keeps it."""
-    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
+    return download.sha256_of(path)
 
 
 def drawn_from(png):
