@@ -37,8 +37,9 @@ measured from the records' labels as a ratio of sums over units (`_unit_scores`)
 a metric the records measure nothing of (the FEVER score: `predictions.UNRECORDED`) is
 "not run", saying why, with no command: no run of ours would measure it.
 
-Given a data folder, a "not run" claim also says which files its rows would read at
-NOT_RUN_SCALE are absent from it: those claims wait for data, not only for compute.
+Given a data folder, a "not run" claim also says which files its rows would read at the scale
+of its command (`command_scale`) are absent from it: those claims wait for data, not only for
+compute.
 """
 
 import dataclasses
@@ -52,6 +53,7 @@ import pandas as pd
 
 from gcnn_match.baselines import floor
 from gcnn_match.claims import floor_check, verdicts
+from gcnn_match.data.experiment_data import apply_scale
 from gcnn_match.data.registry import available_splits, get_dataset
 from gcnn_match.evidence import devices, epoch_times, latency, predictions, runs, statistics
 from gcnn_match.evidence.runs import run_of_registered, run_set_of
@@ -444,10 +446,22 @@ def _seeds_to_go(claim, store, found):
     )
 
 
-def _not_run(claim, store, at=NOT_RUN_SCALE, said=(), **fields):
+def command_scale(claim):
+    """The scale that a "not run" claim's command trains at: NOT_RUN_SCALE, or "full" where
+    that scale does not score the split the claim is judged on (MultiNLI's dev-mismatched is
+    the low-resource scale's training source)."""
+    split = (predictions.split_and_column(judged_metric(claim)) or (None,))[0]
+    scaled = [apply_scale(c.replace(scale=NOT_RUN_SCALE)) for c in claim.configs or () if c]
+    if split in (None, "dev", "test") or all(split in c.extra_eval_splits for c in scaled):
+        return NOT_RUN_SCALE
+    return "full"
+
+
+def _not_run(claim, store, at=None, said=(), **fields):
     """A "not run" `Outcome` of `claim` with the `training_plan` that lets it be judged at
-    scale `at`: its command and hours, and what the records hold after what is `said`."""
-    plan = training_plan(claim, store, at)
+    scale `at` (default `command_scale`): its command and hours, and what the records hold
+    after what is `said`."""
+    plan = training_plan(claim, store, at or command_scale(claim))
     note = "; ".join(filter(None, [*said, plan.note]))
     return Outcome(claim, "not run", note=note, command=plan.command, hours=plan.hours, **fields)
 
@@ -893,7 +907,7 @@ def assess_contrast(claim, store, scales):
 
 
 def missing_data(claim, data_dir):
-    """The dataset splits the rows of `claim` read at NOT_RUN_SCALE (bench reads the same
+    """The dataset splits the rows of `claim` read at its `command_scale` (bench reads the same
     files) that have no file under `data_dir`: "multinli (dev_matched, test_matched)"; "" when
     all are there or the claim reads no data (latency). Only splits are checked, not vectors
     or other resources (a missing one of those stops the run itself, naming it).
@@ -904,7 +918,7 @@ def missing_data(claim, data_dir):
     """
     if claim.configs is None:
         return ""
-    needed = splits_read(c.replace(scale=NOT_RUN_SCALE) for c in claim.configs if c)
+    needed = splits_read(c.replace(scale=command_scale(claim)) for c in claim.configs if c)
     missing = []
     for dataset, splits in needed.items():
         present = available_splits(dataset, data_dir)

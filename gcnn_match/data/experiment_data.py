@@ -49,7 +49,6 @@ def check_epochs_for_scale(scale, epochs):
 def apply_scale(config):
     """Fills the split names, the scale's limits and the padding a model needs into `config`."""
     train, dev, test = official_splits(config.dataset, config.split_variant)
-    changes = {}
     if config.scale == "full" and train is None and config.train_split is None:
         raise ValueError(
             f"--scale=full: {config.dataset} has no train split; only --scale=low-resource "
@@ -68,6 +67,11 @@ def apply_scale(config):
             dev_split=config.dev_split or "holdout",
             test_split=config.test_split or test,
         )
+    # A split the scale trains on scores nothing held out (MultiNLI's dev-mismatched at the
+    # low-resource scale), so it is not evaluated.
+    changes["extra_eval_splits"] = tuple(
+        split for split in config.extra_eval_splits if split != changes["train_split"]
+    )
     if config.model_kwargs.get("code_faithful"):
         # The authors' attention softmax sees the padding and their batch normalisation uses the
         # test batch's statistics: outputs depend on padding and on which examples share a batch.

@@ -20,6 +20,25 @@ def test_scales_resolve_splits():
         config.replace(scale="huge")
 
 
+def test_multinli_never_selects_on_the_split_it_tests_or_scores_what_it_trains_on():
+    # Test labels are Kaggle-only: dev-matched is the test split, selection is held out.
+    config = registry.get("gcnn/multinli/gcnn")
+    full = apply_scale(config)
+    splits = (full.train_split, full.dev_split, full.test_split)
+    assert splits == ("train", "holdout", "dev_matched")
+    assert full.extra_eval_splits == ("dev_mismatched", "test_matched", "test_mismatched")
+    low = apply_scale(config.replace(scale="low-resource"))
+    assert (low.train_split, low.dev_split, low.test_split) == (
+        "dev_mismatched",
+        "holdout",
+        "dev_matched",
+    )
+    assert low.extra_eval_splits == ("test_matched", "test_mismatched")
+    # The SNLI rows of the same configuration keep SNLI's splits.
+    snli = apply_scale(registry.get("gcnn/snli/gcnn"))
+    assert (snli.dev_split, snli.test_split, snli.extra_eval_splits) == ("dev", "test", ())
+
+
 def test_code_faithful_attconv_pads_to_the_cut_off_and_evaluates_in_training_batches():
     config = registry.get("attconv/snli/attconv_light")
     assert apply_scale(config).padding == "bucket"

@@ -95,11 +95,11 @@ def test_an_unfinished_run_gives_nothing(tmp_path):
     assert predictions.run_lines(registry.get("gcnn/quora/gcnn"), run) is None
 
 
-def test_multinli_rows_record_both_dev_splits(tmp_path):
+def test_multinli_rows_record_their_test_split_and_dev_mismatched_not_the_selection_split(tmp_path):
     text = _classification(["same"], ["same"])
     run = _run(tmp_path, 1, {"dev": text, "dev_mismatched": text, "test": text})
     lines = predictions.run_lines(registry.get("gcnn/multinli/gcnn"), run)
-    assert sorted(set(lines["split"])) == ["dev", "dev_mismatched", "test"]
+    assert sorted(set(lines["split"])) == ["dev_mismatched", "test"]
 
 
 def test_a_ranking_run_gives_each_questions_scores(tmp_path):

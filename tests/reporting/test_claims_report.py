@@ -19,7 +19,7 @@ from gcnn_match.reporting import claims_report
 from tests.claims.synthetic_records import row_lines, write_lines
 
 GCNN_BEATS_CNN = ("gcnn/quora/gcnn", "gcnn/quora/cnn", "test_accuracy")
-GCNN_LIKE_ESIM = ("gcnn/multinli/gcnn", "gcnn/multinli/esim_our_implement", "dev_accuracy")
+GCNN_LIKE_ESIM = ("gcnn/multinli/gcnn", "gcnn/multinli/esim_our_implement", "test_accuracy")
 ESIM_SLOWER = ("gcnn/quora/esim_our_implement", "gcnn/quora/gcnn", "seconds_per_epoch")
 COIN_FASTER = ("BERT", "COIN", "seconds_per_batch")
 
@@ -240,6 +240,23 @@ def test_not_run_claims_name_the_data_missing_from_the_folder_checked(tmp_path):
     assert [o.missing_data for o in unchecked] == ["", ""]
     assert "--data_dir" not in unchecked[1].command
     assert "data missing" not in claims_report.render_markdown(unchecked, "make claims")
+
+
+def test_a_claim_on_a_split_the_low_resource_scale_trains_on_is_planned_at_full_scale(tmp_path):
+    """MultiNLI's low-resource scale trains on dev-mismatched: its matched claims are planned
+    there, its mismatched ones at the full scale, which reads train too."""
+    matched, mismatched = (
+        _claim(("gcnn/multinli/gcnn", "gcnn/multinli/cnn", metric))
+        for metric in ("test_accuracy", "dev_mismatched_accuracy")
+    )
+    assert (assess.command_scale(matched), assess.command_scale(mismatched)) == (
+        "low-resource",
+        "full",
+    )
+    outcomes = assess.assess([matched, mismatched], tmp_path / "results", data_dir=tmp_path)
+    assert ["--scale=low-resource" in o.command for o in outcomes] == [True, False]
+    assert "--scale=full" in outcomes[1].command
+    assert [o.missing_data.endswith("test_mismatched, train)") for o in outcomes] == [False, True]
 
 
 def _floor_record(results_dir, table, majority, tfidf_lr, scale="low-resource"):
