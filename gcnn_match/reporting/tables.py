@@ -305,8 +305,10 @@ def _configuration(run_set, row):
 
 
 def _width(run_set):
-    """The width the run set's vectors were read at ("50d", "50d padded to 300d")."""
-    found = re.search(r"\d+d(?: padded to \d+d)?", run_set.get("embeddings") or "")
+    """The width the run set's vectors were read at ("50d", "50d padded to 300d"), read after
+    the source's name, which may hold a width of its own ("glove-6b-50d-packaged: ...")."""
+    summary = (run_set.get("embeddings") or "").split(": ", 1)[-1]
+    found = re.search(r"\d+d(?: (?:zero-)?padded to \d+d)?", summary)
     return found.group() if found else "unrecorded"
 
 

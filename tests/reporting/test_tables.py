@@ -290,6 +290,13 @@ def test_a_report_section_leaves_its_notes_to_the_report_and_others_to_its_appen
         "| Intel Xeon (2 cores) | test accuracy 70.00 | 1 seed against 3 |"
     ) in appendix
     assert tables.render_other_configurations({("gcnn-quora", "low-resource"): [gcnn]}) == ""
+    # The width is the one read, not the one in the source's name.
+    padded = {**cnn["other_configurations"][0], "embeddings": "glove-6b-50d-packaged: 50d padded"}
+    padded["embeddings"] += " to 300d (OOV init), 96.5% of tokens"
+    appendix = tables.render_other_configurations(
+        {("gcnn-quora", "low-resource"): [{**cnn, "other_configurations": [padded]}]}
+    )
+    assert "| CNN | 50d padded to 300d vectors, 3 / 20 (cap 3) epochs |" in appendix
 
 
 def test_a_report_section_puts_commands_that_differ_in_their_seeds_on_one_line(tmp_path):
