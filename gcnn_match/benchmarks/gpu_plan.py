@@ -181,14 +181,17 @@ def paper_seeds(config, configs):
 
 
 def projection(config, measured):
-    """Hours of one seed of the registered schedule on the paper's full training split, at the
-    measured batch size (the paper's, except in tiny mode)."""
-    shape = dataset_shape(config.dataset)
-    steps_per_epoch = math.ceil(shape.train_units / measured["batch_size"])
+    """Hours of one seed of the registered schedule on the paper's full training split (less
+    the part a row holds out for selection: MultiNLI's), at the measured batch size (the
+    paper's, except in tiny mode)."""
+    units = dataset_shape(config.dataset).train_units
+    if config.dev_split == "holdout":
+        units = round(units * (1 - config.holdout_fraction))
+    steps_per_epoch = math.ceil(units / measured["batch_size"])
     step = float(np.median(measured["step_seconds"]))
     seconds = measured["compile_seconds"] + config.epochs * steps_per_epoch * step
     return {
-        "train_units": shape.train_units,
+        "train_units": units,
         "steps_per_epoch": steps_per_epoch,
         "epochs": config.epochs,
         "epoch_hours": steps_per_epoch * step / 3600,

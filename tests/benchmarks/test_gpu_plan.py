@@ -67,6 +67,9 @@ def test_the_projection_multiplies_the_median_step_by_the_registered_schedule():
     steps = math.ceil(384_348 / 64)
     assert result["steps_per_epoch"] == steps
     assert result["hours_per_seed"] == pytest.approx((36.0 + 20 * steps * 0.02) / 3600)
+    # MultiNLI's rows train on train less the 10% that selects their checkpoint.
+    multinli = projection(registry.get("gcnn/multinli/gcnn"), measured)
+    assert multinli["train_units"] == round(dataset_shape("multinli").train_units * 0.9)
 
 
 def test_the_paper_seeds_are_one_run_except_for_an_ensemble():
