@@ -67,6 +67,12 @@ def apply_scale(config):
             dev_split=config.dev_split or "holdout",
             test_split=config.test_split or test,
         )
+    if changes["dev_split"] == changes["test_split"]:
+        raise ValueError(
+            f"--dev_split={changes['dev_split']}: {config.name} tests on that split, and a test "
+            "split that selects the checkpoint holds nothing out; select on another split or on "
+            "part of the training split (--dev_split=holdout)"
+        )
     # A split the scale trains on scores nothing held out (MultiNLI's dev-mismatched at the
     # low-resource scale), so it is not evaluated.
     changes["extra_eval_splits"] = tuple(

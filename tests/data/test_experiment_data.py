@@ -34,6 +34,9 @@ def test_multinli_never_selects_on_the_split_it_tests_or_scores_what_it_trains_o
         "dev_matched",
     )
     assert low.extra_eval_splits == ("test_matched", "test_mismatched")
+    # The paper's selection split is the test split here: refused, naming the flag.
+    with pytest.raises(ValueError, match=r"^--dev_split=dev_matched: gcnn/multinli/gcnn tests"):
+        apply_scale(config.replace(dev_split="dev_matched"))
     # The SNLI rows of the same configuration keep SNLI's splits.
     snli = apply_scale(registry.get("gcnn/snli/gcnn"))
     assert (snli.dev_split, snli.test_split, snli.extra_eval_splits) == ("dev", "test", ())
