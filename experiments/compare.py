@@ -109,7 +109,8 @@ def _not_measured(store, table, metric, scales, rows):
             paths = " or ".join(
                 str(predictions.record_path(store.results_dir, table, s)) for s in scales
             )
-            command = assess.reproduce_command(table, [name], FLAGS.scale or assess.NOT_RUN_SCALE)
+            scale = FLAGS.scale or assess.scale_that_scores([registry.get(name)], split)
+            command = assess.reproduce_command(table, [name], scale)
             return (
                 f"{flag}: no per-example {split} predictions are recorded for {name} in {paths} "
                 f"(runs made before predictions were kept have none); (re)train it: {command}"

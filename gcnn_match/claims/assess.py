@@ -446,15 +446,20 @@ def _seeds_to_go(claim, store, found):
     )
 
 
-def command_scale(claim):
-    """The scale that a "not run" claim's command trains at: NOT_RUN_SCALE, or "full" where
-    that scale does not score the split the claim is judged on (MultiNLI's dev-mismatched is
-    the low-resource scale's training source)."""
-    split = (predictions.split_and_column(judged_metric(claim)) or (None,))[0]
-    scaled = [apply_scale(c.replace(scale=NOT_RUN_SCALE)) for c in claim.configs or () if c]
+def scale_that_scores(configs, split):
+    """The scale a command that trains `configs` (registered rows) for `split` runs at:
+    NOT_RUN_SCALE, or "full" where that scale does not score `split` (MultiNLI's dev-matched
+    is the low-resource scale's training source)."""
+    scaled = [apply_scale(c.replace(scale=NOT_RUN_SCALE)) for c in configs]
     if split in (None, "dev", "test") or all(split in c.extra_eval_splits for c in scaled):
         return NOT_RUN_SCALE
     return "full"
+
+
+def command_scale(claim):
+    """The scale that a "not run" claim's command trains at (`scale_that_scores`)."""
+    split = (predictions.split_and_column(judged_metric(claim)) or (None,))[0]
+    return scale_that_scores([c for c in claim.configs or () if c], split)
 
 
 def _not_run(claim, store, at=None, said=(), **fields):
@@ -908,7 +913,7 @@ def assess_contrast(claim, store, scales):
 
 def missing_data(claim, data_dir):
     """The dataset splits the rows of `claim` read at its `command_scale` (bench reads the same
-    files) that have no file under `data_dir`: "multinli (dev_matched, test_matched)"; "" when
+    files) that have no file under `data_dir`: "multinli (dev_matched, train)"; "" when
     all are there or the claim reads no data (latency). Only splits are checked, not vectors
     or other resources (a missing one of those stops the run itself, naming it).
 

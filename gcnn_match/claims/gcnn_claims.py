@@ -1,8 +1,8 @@
 """GCNN's claims (Chen et al., Interspeech 2018, §4; Tables 1 and 2).
 
-MultiNLI's test labels are Kaggle-only, so the Table 1 claims are checked on dev-matched (the
-rows' test split) and dev-mismatched, neither of which selects the checkpoint (the rows'
-`compare` pairs; docs/gcnn.md#targets).
+MultiNLI's test labels are Kaggle-only, so the Table 1 claims are checked on dev-matched and
+on dev-mismatched (the rows' test split), neither of which selects the checkpoint (the rows'
+`compare` pairs; docs/gcnn.md#known-mismatches).
 """
 
 from gcnn_match.claims.registry import Claim, register
@@ -28,7 +28,7 @@ _QUORA_CELLS = {
     "gcnn_char": "GCNN (char) 88.94 1740",
     "gcnn_char_pos": "GCNN (char+POS) 89.35 1770",
 }
-_MNLI = {"test_accuracy": "matched", "dev_mismatched_accuracy": "mismatched"}
+_MNLI = {"dev_matched_accuracy": "matched", "test_accuracy": "mismatched"}
 
 
 def _claim(dataset, statement, a, b, metric, quote, expected="greater", margin=None, cited=()):

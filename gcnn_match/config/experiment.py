@@ -92,7 +92,7 @@ class ExperimentConfig:
             where a paper has several tables on one dataset (COIN's Table 3 ablations).
         compare: (paper target key, our metric key) pairs shown side by side in the report.
             They differ where the paper's split cannot be scored here: MultiNLI test is
-            Kaggle-only, so ("test_matched_accuracy", "dev_accuracy") with a note.
+            Kaggle-only, so ("test_matched_accuracy", "dev_matched_accuracy") with a note.
         scale: "full", "low-resource" or "smoke" (see docs/design.md#scales).
         train_split, dev_split, test_split: explicit splits; None resolves from the scale.
         split_variant: read the official splits in this registered variant: split

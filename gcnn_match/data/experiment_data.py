@@ -67,16 +67,13 @@ def apply_scale(config):
             dev_split=config.dev_split or "holdout",
             test_split=config.test_split or test,
         )
-    if changes["dev_split"] == changes["test_split"]:
-        raise ValueError(
-            f"--dev_split={changes['dev_split']}: {config.name} tests on that split, and a test "
-            "split that selects the checkpoint holds nothing out; select on another split or on "
-            "part of the training split (--dev_split=holdout)"
-        )
-    # A split the scale trains on scores nothing held out (MultiNLI's dev-mismatched at the
-    # low-resource scale), so it is not evaluated.
+    _check_disjoint(config.name, changes)
+    # A split the scale trains or selects on scores nothing held out (MultiNLI's dev-matched at
+    # the low-resource scale), so it is not evaluated.
     changes["extra_eval_splits"] = tuple(
-        split for split in config.extra_eval_splits if split != changes["train_split"]
+        split
+        for split in config.extra_eval_splits
+        if split not in (changes["train_split"], changes["dev_split"])
     )
     if config.model_kwargs.get("code_faithful"):
         # The authors' attention softmax sees the padding and their batch normalisation uses the
@@ -89,6 +86,20 @@ def apply_scale(config):
             max_eval_examples=config.max_eval_examples or SMOKE_EVAL_EXAMPLES,
         )
     return config.replace(**changes)
+
+
+def _check_disjoint(name, splits):
+    """Refuses a row whose train, selection and test splits (`splits`, resolved) are not three
+    different ones, naming both flags: a split used twice holds nothing out."""
+    roles = [(f"--{role}_split", splits[f"{role}_split"]) for role in ("train", "dev", "test")]
+    for i, (flag, split) in enumerate(roles):
+        for other_flag, other in roles[i + 1 :]:
+            if split is not None and split == other and split != "holdout":
+                raise ValueError(
+                    f"{flag}={split} and {other_flag}={other}: {name} would use one split for "
+                    "both, which holds nothing out; name another split for one of them "
+                    "(--dev_split=holdout selects on part of the training split)"
+                )
 
 
 def check_split_names(config):

@@ -110,11 +110,14 @@ def _splits(config):
 
 
 def _recorded_splits(config, run_dir):
-    """The roles of `_splits` and test, where the run wrote test predictions: a claim is
-    judged on test, never on the dev split that selected the checkpoint (claims/verdicts.py),
-    even for a row whose paper reports dev numbers (COIN's ablations)."""
-    test = (pathlib.Path(run_dir) / "predictions" / "test.tsv").exists()
-    return sorted(set(_splits(config)) | ({"test"} if test else set()))
+    """The roles of `_splits` that the run scored (its resolved config's: a scale does not
+    score an extra split it trains on), and test, where the run wrote test predictions: a
+    claim is judged on test, never on the dev split that selected the checkpoint
+    (claims/verdicts.py), even for a row whose paper reports dev numbers (COIN's ablations)."""
+    run_dir = pathlib.Path(run_dir)
+    scored = {"dev", *read_json(run_dir / "config.json").get("extra_eval_splits", ())}
+    test = (run_dir / "predictions" / "test.tsv").exists()
+    return sorted({s for s in _splits(config) if s in scored} | ({"test"} if test else set()))
 
 
 def _classification_lines(path):

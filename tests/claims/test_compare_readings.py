@@ -65,7 +65,7 @@ def test_the_primary_metric_is_the_one_the_claims_use_else_the_rows_one():
     assert readings.primary_metric("attconv-fever") == "test_label_accuracy"
     with pytest.raises(ValueError, match=r"its rows report test_map, test_mrr, test_p@1\)$"):
         readings.primary_metric("c-lstms-wikiqa")
-    with pytest.raises(ValueError, match="claims use dev_mismatched_accuracy, test_accuracy"):
+    with pytest.raises(ValueError, match="claims use dev_matched_accuracy, test_accuracy"):
         readings.primary_metric("gcnn-multinli")
     with pytest.raises(ValueError, match=r"claims use test_10_p@1, test_p@1\)$"):
         readings.primary_metric("c-lstms-yahoo")

@@ -21,22 +21,28 @@ def test_scales_resolve_splits():
 
 
 def test_multinli_never_selects_on_the_split_it_tests_or_scores_what_it_trains_on():
-    # Test labels are Kaggle-only: dev-matched is the test split, selection is held out.
+    # Test labels are Kaggle-only: dev-mismatched is the test split, selection is held out.
     config = registry.get("gcnn/multinli/gcnn")
     full = apply_scale(config)
     splits = (full.train_split, full.dev_split, full.test_split)
-    assert splits == ("train", "holdout", "dev_matched")
-    assert full.extra_eval_splits == ("dev_mismatched", "test_matched", "test_mismatched")
+    assert splits == ("train", "holdout", "dev_mismatched")
+    assert full.extra_eval_splits == ("dev_matched", "test_matched", "test_mismatched")
+    # Low-resource trains on dev-matched (train's genres) and tests across genres.
     low = apply_scale(config.replace(scale="low-resource"))
-    assert (low.train_split, low.dev_split, low.test_split) == (
-        "dev_mismatched",
-        "holdout",
-        "dev_matched",
-    )
+    splits = (low.train_split, low.dev_split, low.test_split)
+    assert splits == ("dev_matched", "holdout", "dev_mismatched")
     assert low.extra_eval_splits == ("test_matched", "test_mismatched")
-    # The paper's selection split is the test split here: refused, naming the flag.
-    with pytest.raises(ValueError, match=r"^--dev_split=dev_matched: gcnn/multinli/gcnn tests"):
-        apply_scale(config.replace(dev_split="dev_matched"))
+    # A selection split is not scored as an extra split either.
+    chosen = apply_scale(config.replace(dev_split="dev_matched"))
+    assert chosen.extra_eval_splits == ("test_matched", "test_mismatched")
+    # A split in two roles is refused, naming both flags.
+    for changes, flags in (
+        ({"dev_split": "dev_mismatched"}, "--dev_split=dev_mismatched and --test_split="),
+        ({"test_split": "train"}, "--train_split=train and --test_split=train"),
+        ({"scale": "low-resource", "dev_split": "dev_matched"}, "--train_split=dev_matched and"),
+    ):
+        with pytest.raises(ValueError, match=f"^{flags}"):
+            apply_scale(config.replace(**changes))
     # The SNLI rows of the same configuration keep SNLI's splits.
     snli = apply_scale(registry.get("gcnn/snli/gcnn"))
     assert (snli.dev_split, snli.test_split, snli.extra_eval_splits) == ("dev", "test", ())

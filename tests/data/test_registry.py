@@ -51,8 +51,8 @@ def test_labels_and_positive_class():
 
 def test_official_splits_and_single_text_datasets():
     official = {name: spec.official_splits for name, spec in registry.DATASETS.items()}
-    # MultiNLI test labels are Kaggle-only: dev-matched is the labelled test split.
-    assert official.pop("multinli") == ("train", "dev_mismatched", "dev_matched")
+    # MultiNLI test labels are Kaggle-only: dev-mismatched is the labelled test split.
+    assert official.pop("multinli") == ("train", "dev_matched", "dev_mismatched")
     assert official.pop("fever") == ("train", "paper_dev", "paper_test")
     assert official.pop("yelp_stars_standin") == (None, "dev", "test")  # no train split
     assert set(official.values()) == {("train", "dev", "test")}

@@ -17,19 +17,21 @@ from gcnn_match.training.metrics import ranking_metrics
 LABELS = ("different", "same")
 
 
-def _run(folder, seed, predictions, task="classification", epochs=(3, 20), labels=LABELS):
-    """A finished run directory in `folder`: config.json, dataset.json, metrics.json and
-    predictions/ (`predictions`: {split: tsv text})."""
+def _run(folder, seed, predictions, task="classification", epochs=(3, 20), labels=LABELS, **config):
+    """A finished run directory in `folder`: config.json (with `config`'s fields),
+    dataset.json, metrics.json and predictions/ (`predictions`: {split: tsv text})."""
     return _finished_run(
-        folder / f"low-resource-seed{seed}-e300", seed, predictions, task, epochs, labels
+        folder / f"low-resource-seed{seed}-e300", seed, predictions, task, epochs, labels, config
     )
 
 
-def _finished_run(run, seed, predictions, task="classification", epochs=(3, 20), labels=LABELS):
+def _finished_run(
+    run, seed, predictions, task="classification", epochs=(3, 20), labels=LABELS, fields=None
+):
     (run / "predictions").mkdir(parents=True)
     for split, text in predictions.items():
         (run / "predictions" / f"{split}.tsv").write_text(text, "utf-8")
-    config = {"task": task, "epochs": epochs[1], "dataset": "quora", "seed": seed}
+    config = {"task": task, "epochs": epochs[1], "dataset": "quora", "seed": seed, **(fields or {})}
     (run / "config.json").write_text(json.dumps(config), "utf-8")
     (run / "dataset.json").write_text(json.dumps({"labels": list(labels)}), "utf-8")
     metrics = {
@@ -95,11 +97,15 @@ def test_an_unfinished_run_gives_nothing(tmp_path):
     assert predictions.run_lines(registry.get("gcnn/quora/gcnn"), run) is None
 
 
-def test_multinli_rows_record_their_test_split_and_dev_mismatched_not_the_selection_split(tmp_path):
+def test_multinli_rows_record_the_splits_their_scale_scored_never_the_selection_split(tmp_path):
     text = _classification(["same"], ["same"])
-    run = _run(tmp_path, 1, {"dev": text, "dev_mismatched": text, "test": text})
-    lines = predictions.run_lines(registry.get("gcnn/multinli/gcnn"), run)
-    assert sorted(set(lines["split"])) == ["dev_mismatched", "test"]
+    config = registry.get("gcnn/multinli/gcnn")
+    scored = {"extra_eval_splits": ["dev_matched", "test_matched", "test_mismatched"]}
+    full = _run(tmp_path / "full", 1, {"dev": text, "dev_matched": text, "test": text}, **scored)
+    assert sorted(set(predictions.run_lines(config, full)["split"])) == ["dev_matched", "test"]
+    # The low-resource scale trains on dev-matched and does not score it.
+    low = _run(tmp_path / "low", 1, {"dev": text, "test": text}, extra_eval_splits=[])
+    assert sorted(set(predictions.run_lines(config, low)["split"])) == ["test"]
 
 
 def test_a_ranking_run_gives_each_questions_scores(tmp_path):

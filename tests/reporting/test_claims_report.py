@@ -243,20 +243,20 @@ def test_not_run_claims_name_the_data_missing_from_the_folder_checked(tmp_path):
 
 
 def test_a_claim_on_a_split_the_low_resource_scale_trains_on_is_planned_at_full_scale(tmp_path):
-    """MultiNLI's low-resource scale trains on dev-mismatched: its matched claims are planned
-    there, its mismatched ones at the full scale, which reads train too."""
+    """MultiNLI's low-resource scale trains on dev-matched: its matched claims are planned at
+    the full scale, which reads train too, its mismatched ones (on test) at low resource."""
     matched, mismatched = (
         _claim(("gcnn/multinli/gcnn", "gcnn/multinli/cnn", metric))
-        for metric in ("test_accuracy", "dev_mismatched_accuracy")
+        for metric in ("dev_matched_accuracy", "test_accuracy")
     )
     assert (assess.command_scale(matched), assess.command_scale(mismatched)) == (
-        "low-resource",
         "full",
+        "low-resource",
     )
     outcomes = assess.assess([matched, mismatched], tmp_path / "results", data_dir=tmp_path)
-    assert ["--scale=low-resource" in o.command for o in outcomes] == [True, False]
-    assert "--scale=full" in outcomes[1].command
-    assert [o.missing_data.endswith("test_mismatched, train)") for o in outcomes] == [False, True]
+    assert ["--scale=full" in o.command for o in outcomes] == [True, False]
+    assert "--scale=low-resource" in outcomes[1].command
+    assert [o.missing_data.endswith("test_mismatched, train)") for o in outcomes] == [True, False]
 
 
 def _floor_record(results_dir, table, majority, tfidf_lr, scale="low-resource"):
