@@ -254,8 +254,15 @@ def render_curve(curve, record, figure):
             "- Some cells have one seed: their intervals reflect test-set sampling only, not "
             "the seed variance."
         )
-    commands = list(dict.fromkeys(e["command"] or "not recorded" for e in record["runs"]))
-    machines = list(dict.fromkeys(e["machine"] or "not recorded" for e in record["runs"]))
+    # The runs the tables show; the record keeps other configurations' runs beside them.
+    shown = [
+        e
+        for row in curve.rows
+        for size in curve.sizes
+        for e in shown_runs(record["runs"], row, size)
+    ]
+    commands = list(dict.fromkeys(e["command"] or "not recorded" for e in shown))
+    machines = list(dict.fromkeys(e["machine"] or "not recorded" for e in shown))
     lines.append(f"- Machines: {'; '.join(machines)}.")
     lines += ["", "Runs trained by:", ""] + [f"- `{c}`" for c in commands]
     return "\n".join(lines) + "\n"

@@ -454,10 +454,13 @@ def test_the_command_is_that_of_the_runs_shown():
     capped = [dict(entry, overrides=[["epochs", 6]]) for entry in runs]
     markdown = report.render_curve(TOY, {"runs": capped, "gaps": []}, "x.png")
     assert "Command: `python experiments/curves.py --curve=toy --override=epochs=6 " in markdown
-    # A one-seed run under other overrides is not shown (fewer seeds), nor is its command.
+    # A one-seed run under other overrides is not shown (fewer seeds), nor is its command, nor
+    # the command that trained it among the runs' commands.
     extra = dict(capped[0], seed=9, config="other-epochs1", overrides=[["epochs", 1]])
+    extra.update(command="python experiments/reproduce.py --epochs=1", machine="elsewhere")
     markdown = report.render_curve(TOY, {"runs": capped + [extra], "gaps": []}, "x.png")
     assert "--override=epochs=1" not in markdown and "--override=epochs=6" in markdown
+    assert "--epochs=1" not in markdown and "elsewhere" not in markdown
     # Rows shown under different overrides: one command each.
     mixed = [dict(e, overrides=[]) if e["row"] == TOY.rows[0] else e for e in capped]
     markdown = report.render_curve(TOY, {"runs": mixed, "gaps": []}, "x.png")
