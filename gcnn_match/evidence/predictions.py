@@ -111,7 +111,7 @@ def _splits(config):
 
 def _recorded_splits(config, run_dir):
     """The roles of `_splits` that the run scored (its resolved config's: a scale does not
-    score an extra split it trains on), and test, where the run wrote test predictions: a
+    score an extra split it trains or selects on), and test, where the run wrote test predictions: a
     claim is judged on test, never on the dev split that selected the checkpoint
     (claims/verdicts.py), even for a row whose paper reports dev numbers (COIN's ablations)."""
     run_dir = pathlib.Path(run_dir)
