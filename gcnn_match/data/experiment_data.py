@@ -89,9 +89,12 @@ def apply_scale(config):
 
 
 def _check_disjoint(name, splits):
-    """Refuses a row whose train, selection and test splits (`splits`, resolved) are not three
-    different ones, naming both flags: a split used twice holds nothing out."""
+    """Refuses a row one of whose splits (`splits`, resolved) is named for two of the roles
+    train, selection and test, naming both flags: a split used twice holds nothing out. One
+    split named for all three is a pipeline check on one file, and runs."""
     roles = [(f"--{role}_split", splits[f"{role}_split"]) for role in ("train", "dev", "test")]
+    if len({split for _, split in roles}) == 1:
+        return
     for i, (flag, split) in enumerate(roles):
         for other_flag, other in roles[i + 1 :]:
             if split is not None and split == other and split != "holdout":

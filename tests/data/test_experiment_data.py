@@ -43,6 +43,12 @@ def test_multinli_never_selects_on_the_split_it_tests_or_scores_what_it_trains_o
     ):
         with pytest.raises(ValueError, match=f"^{flags}"):
             apply_scale(config.replace(**changes))
+    # One split for all three roles is a pipeline check on one file.
+    same = dict(train_split="dev_matched", dev_split="dev_matched", test_split="dev_matched")
+    assert apply_scale(config.replace(**same)).extra_eval_splits == (
+        "test_matched",
+        "test_mismatched",
+    )
     # The SNLI rows of the same configuration keep SNLI's splits.
     snli = apply_scale(registry.get("gcnn/snli/gcnn"))
     assert (snli.dev_split, snli.test_split, snli.extra_eval_splits) == ("dev", "test", ())
