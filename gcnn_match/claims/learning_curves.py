@@ -118,15 +118,19 @@ def shown_runs(runs, row, size):
     return sorted(best, key=lambda e: e["seed"])
 
 
+def shown_entries(curve, runs):
+    """The entries the curve's tables show: `shown_runs` of each row and size, in order."""
+    return [
+        entry for row in curve.rows for size in curve.sizes for entry in shown_runs(runs, row, size)
+    ]
+
+
 def shown_overrides(curve, runs):
     """The distinct overrides ((key, value) tuples) of the runs the curve's tables show
-    (`shown_runs` of each row and size), in order; an entry recorded before entries kept them
-    counts as none."""
+    (`shown_entries`), in order; an entry recorded before entries kept them counts as none."""
     found = [
         tuple(tuple(change) for change in entry.get("overrides", []))
-        for row in curve.rows
-        for size in curve.sizes
-        for entry in shown_runs(runs, row, size)
+        for entry in shown_entries(curve, runs)
     ]
     return list(dict.fromkeys(found))
 

@@ -109,14 +109,13 @@ def _splits(config):
     return sorted({split for split, _ in filter(None, parsed)})
 
 
-def _recorded_splits(config, run_dir):
-    """The roles of `_splits` that the run scored (its resolved config's: a scale does not
+def _recorded_splits(config, run_dir, run_config):
+    """The roles of `_splits` that the run scored (its resolved `run_config`: a scale does not
     score an extra split it trains or selects on), and test, where the run wrote test predictions: a
     claim is judged on test, never on the dev split that selected the checkpoint
     (claims/verdicts.py), even for a row whose paper reports dev numbers (COIN's ablations)."""
-    run_dir = pathlib.Path(run_dir)
-    scored = {"dev", *read_json(run_dir / "config.json").get("extra_eval_splits", ())}
-    test = (run_dir / "predictions" / "test.tsv").exists()
+    scored = {"dev", *run_config.get("extra_eval_splits", ())}
+    test = (pathlib.Path(run_dir) / "predictions" / "test.tsv").exists()
     return sorted({s for s in _splits(config) if s in scored} | ({"test"} if test else set()))
 
 
@@ -184,7 +183,7 @@ def run_lines(config, run_dir, splits=None):
     run_config = read_json(run_dir / "config.json")
     frames = [
         _split_lines(run_dir, run_config, split).assign(split=split)
-        for split in splits or _recorded_splits(config, run_dir)
+        for split in splits or _recorded_splits(config, run_dir, run_config)
     ]
     return _with_run(
         pd.concat(frames, ignore_index=True),
@@ -203,8 +202,9 @@ def vote_lines(config, member_dirs):
     members = [read_json(d / "metrics.json") for d in member_dirs]
     if len(members) != config.ensemble_size or any(m is None for m in members):
         return None
+    run_config = read_json(member_dirs[0] / "config.json")
     frames = []
-    for split in _recorded_splits(config, member_dirs[0]):
+    for split in _recorded_splits(config, member_dirs[0], run_config):
         paths = [d / "predictions" / f"{split}.tsv" for d in member_dirs]
         voted, uids = majority_vote(paths)
         gold = read_predictions(paths[0])[1]
@@ -217,7 +217,7 @@ def vote_lines(config, member_dirs):
         0,
         config_label(member_dirs[0]) + "-vote",
         max(m["epochs_run"] for m in members),
-        read_json(member_dirs[0] / "config.json")["epochs"],
+        run_config["epochs"],
     )
 
 

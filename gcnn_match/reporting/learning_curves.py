@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from gcnn_match.claims.learning_curves import shown_overrides, shown_runs
+from gcnn_match.claims.learning_curves import shown_entries, shown_overrides, shown_runs
 from gcnn_match.evidence.runs import run_of_registered
 from gcnn_match.experiments import registry
 from gcnn_match.reporting.heatmaps import new_figure, save_png
@@ -255,12 +255,7 @@ def render_curve(curve, record, figure):
             "the seed variance."
         )
     # The runs the tables show; the record keeps other configurations' runs beside them.
-    shown = [
-        e
-        for row in curve.rows
-        for size in curve.sizes
-        for e in shown_runs(record["runs"], row, size)
-    ]
+    shown = shown_entries(curve, record["runs"])
     commands = list(dict.fromkeys(e["command"] or "not recorded" for e in shown))
     machines = list(dict.fromkeys(e["machine"] or "not recorded" for e in shown))
     lines.append(f"- Machines: {'; '.join(machines)}.")
