@@ -125,13 +125,11 @@ def shown_entries(curve, runs):
     ]
 
 
-def shown_overrides(curve, runs):
-    """The distinct overrides ((key, value) tuples) of the runs the curve's tables show
-    (`shown_entries`), in order; an entry recorded before entries kept them counts as none."""
-    found = [
-        tuple(tuple(change) for change in entry.get("overrides", []))
-        for entry in shown_entries(curve, runs)
-    ]
+def shown_overrides(shown):
+    """The distinct overrides ((key, value) tuples) of `shown` (the entries a curve's tables
+    show, `shown_entries`), in order; an entry recorded before entries kept them counts as
+    none."""
+    found = [tuple(tuple(change) for change in entry.get("overrides", [])) for entry in shown]
     return list(dict.fromkeys(found))
 
 

@@ -200,10 +200,10 @@ def _gaps_table(curve, record):
     return lines
 
 
-def _commands(curve, record):
-    """The line naming the command of the runs shown, with the overrides (an epoch cap) they
+def _commands(curve, shown):
+    """The line naming the command of the runs `shown`, with the overrides (an epoch cap) they
     were trained with; one per set of overrides where the rows or sizes differ."""
-    found = shown_overrides(curve, (record or {}).get("runs", [])) or [()]
+    found = shown_overrides(shown) or [()]
     if len(found) == 1:
         return [f"Command: `{curve.command(changes=found[0])}`"]
     return ["Commands (the runs shown differ in their overrides):", ""] + [
@@ -214,6 +214,8 @@ def _commands(curve, record):
 def render_curve(curve, record, figure):
     """The section of one curve; `record` None (or without runs): "not run" with the command
     that runs it. `figure`: the figure's path relative to the report."""
+    # The runs the tables show; the record keeps other configurations' runs beside them.
+    shown = shown_entries(curve, (record or {}).get("runs", []))
     lines = [f"## {curve.title} (`{curve.name}`)", ""]
     rows = ", ".join(f"{_label(row)} (`{row}`)" for row in curve.rows)
     sizes = " and ".join(f"{size:,}" for size in curve.sizes if size is not None) + " pairs"
@@ -224,7 +226,7 @@ def render_curve(curve, record, figure):
         f"training part, seeds {', '.join(map(str, curve.seeds))}; every size selects on the "
         "same held-out part and is tested on the same test split (docs/design.md#learning-curves).",
         "",
-        *_commands(curve, record),
+        *_commands(curve, shown),
         "",
     ]
     if curve.note:
@@ -254,8 +256,6 @@ def render_curve(curve, record, figure):
             "- Some cells have one seed: their intervals reflect test-set sampling only, not "
             "the seed variance."
         )
-    # The runs the tables show; the record keeps other configurations' runs beside them.
-    shown = shown_entries(curve, record["runs"])
     commands = list(dict.fromkeys(e["command"] or "not recorded" for e in shown))
     machines = list(dict.fromkeys(e["machine"] or "not recorded" for e in shown))
     lines.append(f"- Machines: {'; '.join(machines)}.")
