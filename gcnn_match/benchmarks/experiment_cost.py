@@ -32,6 +32,7 @@ from gcnn_match.benchmarks.flops import counted_flops
 from gcnn_match.benchmarks.machine import matmul_peak_gflops, onednn_enabled
 from gcnn_match.benchmarks.peak_memory import PeakMemory
 from gcnn_match.benchmarks.timing import batch_shapes, recorded_seconds, timed
+from gcnn_match.benchmarks.worker import error_line
 from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.data.pipeline import batches_dataset, evaluation_schedule, training_schedule
 from gcnn_match.layers.fused_conv import set_fused
@@ -257,7 +258,7 @@ def _failing_variants(models, batches):
             try:
                 model.train_on_batch(*batch)
             except Exception as error:  # noqa: BLE001 - any failure of a variant is its result
-                failed[name] = f"{type(error).__name__}: {str(error).strip().splitlines()[0]}"
+                failed[name] = error_line(error)
                 break
     return failed
 

@@ -18,6 +18,7 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import traceback
 
 from gcnn_match.config.experiment import ExperimentConfig
 from gcnn_match.files import write_atomic
@@ -28,6 +29,14 @@ BENCH = "gcnn_match.benchmarks.experiment_cost:bench_experiment"
 
 class WorkerError(RuntimeError):
     """A worker process failed; the message ends with its last error line."""
+
+
+def error_line(error):
+    """ "Type: first line of the message" of `error`. A message can span lines (Keras appends
+    the arguments of the failing call), and its last line names neither the error nor its
+    cause."""
+    lines = str(error).strip().splitlines()
+    return type(error).__name__ + (f": {lines[0]}" if lines else "")
 
 
 def run_worker(config, env=None, timeout=None, function=BENCH, **arguments):
@@ -66,7 +75,12 @@ def main(argv):
     module, name = request.get("function", BENCH).split(":")
     measure = getattr(importlib.import_module(module), name)
     config = ExperimentConfig.from_dict(request["config"])
-    result = measure(config, **request["arguments"])
+    try:
+        result = measure(config, **request["arguments"])
+    except Exception as error:  # noqa: BLE001 - reported to the parent, whatever it is
+        traceback.print_exc()
+        # The parent reports the last line of stderr: the error's name and first line.
+        sys.exit(error_line(error))
     result["environment"] = environment_record(request["arguments"].get("data_dir"))
     if result["backend"] == "jax":
         import jax

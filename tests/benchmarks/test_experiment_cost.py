@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from gcnn_match.benchmarks.experiment_cost import _failing_variants, bench_experiment
-from gcnn_match.benchmarks.worker import WorkerError, run_worker
+from gcnn_match.benchmarks.worker import WorkerError, error_line, run_worker
 from gcnn_match.experiments import registry
 from gcnn_match.reporting.bench_report import _speedup_table, render, speedups
+from tests.conftest import REPO
 
 TINY = {
     "variant": "gcnn",
@@ -104,6 +105,30 @@ def test_worker_process_measures_throughput_under_the_requested_environment(shar
             warmup=1,
             full=False,
         )
+
+
+def _fail_as_keras_does(config, **arguments):
+    """A measurement that fails with a message whose last line is the failing call's arguments,
+    as Keras' errors end."""
+    raise ValueError(
+        "The scan's trip count is not static.\n\nArguments received:\n  • kwargs=<class 'x'>"
+    )
+
+
+def test_error_line_names_the_error_and_its_first_line():
+    assert error_line(ValueError("first line\n  • kwargs=x")) == "ValueError: first line"
+    assert error_line(KeyError()) == "KeyError"
+
+
+@pytest.mark.slow
+def test_a_failed_worker_reports_its_errors_first_line_not_its_last():
+    with pytest.raises(WorkerError) as failed:
+        run_worker(
+            _tiny_config(),
+            {"PYTHONPATH": str(REPO)},
+            function="tests.benchmarks.test_experiment_cost:_fail_as_keras_does",
+        )
+    assert str(failed.value).endswith(": ValueError: The scan's trip count is not static.")
 
 
 class _Model:
