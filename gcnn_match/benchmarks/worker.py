@@ -28,13 +28,14 @@ BENCH = "gcnn_match.benchmarks.experiment_cost:bench_experiment"
 
 
 class WorkerError(RuntimeError):
-    """A worker process failed; the message ends with its last error line."""
+    """A worker process failed; the message ends with the last line it wrote to stderr, which
+    `main` makes its error's `error_line`."""
 
 
 def error_line(error):
-    """ "Type: first line of the message" of `error`. A message can span lines (Keras appends
-    the arguments of the failing call), and its last line names neither the error nor its
-    cause."""
+    """The line naming `error`: "Type: first line of its message". A message can span lines
+    (Keras appends the arguments of the failing call), and its last line names neither the
+    error nor its cause."""
     lines = str(error).strip().splitlines()
     return type(error).__name__ + (f": {lines[0]}" if lines else "")
 
