@@ -367,6 +367,41 @@ def _pretrained_rows(
     return rows, found, description
 
 
+def _source_rows(vocab, source, dim, data_dir, cache_dir, match):
+    """(rows (len(vocab), dim) float32, found (len(vocab),) bool, description, from_cache) of
+    `vocab` in `source`: zeros and nothing found for "random", else the cached rows where a
+    complete cache entry exists, else the rows read from the vectors (and cached)."""
+    if source == RANDOM:
+        if dim is None:
+            raise ValueError("the random source needs dim=")
+        return np.zeros((len(vocab), dim), np.float32), np.zeros(len(vocab), bool), RANDOM, False
+    paths = _cache_paths(cache_dir, source, dim, match, vocab) if cache_dir else None
+    if paths and all(os.path.isfile(p) for p in paths):
+        rows = np.load(paths[0])
+        with open(paths[1], encoding="utf-8") as f:
+            meta = json.load(f)
+        found = np.zeros(len(vocab), bool)
+        found[meta["found_ids"]] = True
+        return rows, found, meta["source"], True
+    rows, found, description = _pretrained_rows(vocab, source, dim, data_dir, match)
+    if paths:
+        buffer = io.BytesIO()
+        np.save(buffer, rows)
+        write_atomic(paths[0], buffer.getvalue())
+        # Written last: its presence marks a complete cache entry.
+        meta = {"source": description, "found_ids": np.flatnonzero(found).tolist()}
+        write_atomic(paths[1], json.dumps(meta).encode("utf-8"))
+    return rows, found, description, False
+
+
+def _token_coverage(vocab, found):
+    """The share of `vocab`'s counted tokens whose type `found` marks; None without counts."""
+    total = sum(vocab.counts.values()) if vocab.counts else 0
+    if not total:
+        return None
+    return sum(c for t, c in vocab.counts.items() if found[vocab.token_to_id(t)]) / total
+
+
 def build_embedding_matrix(
     vocab: Vocabulary,
     source: str,
@@ -406,34 +441,10 @@ def build_embedding_matrix(
             raise ValueError(
                 f"unknown OOV policy {policy!r}; choose one of {', '.join(OOV_POLICIES)}"
             )
-    from_cache = False
-    if source == RANDOM:
-        if dim is None:
-            raise ValueError("the random source needs dim=")
-        rows = np.zeros((len(vocab), dim), np.float32)
-        found = np.zeros(len(vocab), bool)
-        description = RANDOM
-    else:
-        paths = _cache_paths(cache_dir, source, dim, match, vocab) if cache_dir else None
-        if paths and all(os.path.isfile(p) for p in paths):
-            rows = np.load(paths[0])
-            dim = rows.shape[1]
-            with open(paths[1], encoding="utf-8") as f:
-                meta = json.load(f)
-            found = np.zeros(len(vocab), bool)
-            found[meta["found_ids"]] = True
-            description, from_cache = meta["source"], True
-        else:
-            rows, found, description = _pretrained_rows(vocab, source, dim, data_dir, match)
-            dim = rows.shape[1]
-            if paths:
-                buffer = io.BytesIO()
-                np.save(buffer, rows)
-                write_atomic(paths[0], buffer.getvalue())
-                # Written last: its presence marks a complete cache entry.
-                meta = {"source": description, "found_ids": np.flatnonzero(found).tolist()}
-                write_atomic(paths[1], json.dumps(meta).encode("utf-8"))
-
+    rows, found, description, from_cache = _source_rows(
+        vocab, source, dim, data_dir, cache_dir, match
+    )
+    dim = rows.shape[1]
     if width is not None and width < dim:
         raise ValueError(
             f"{source} has {dim}-d vectors, wider than the embedding width {width}: leave the "
@@ -453,19 +464,12 @@ def build_embedding_matrix(
 
     n_types = max(len(vocab) - 2, 0)
     n_found = int(found.sum())
-    token_coverage = None
-    if vocab.counts:
-        total = sum(vocab.counts.values())
-        if total:
-            token_coverage = (
-                sum(c for t, c in vocab.counts.items() if found[vocab.token_to_id(t)]) / total
-            )
     return EmbeddingResult(
         matrix=matrix,
         source=description,
         dim=dim,
         coverage=n_found / n_types if n_types else 0.0,
-        token_coverage=token_coverage,
+        token_coverage=_token_coverage(vocab, found),
         n_found=n_found,
         n_oov=n_types - n_found,
         oov_init=_OOV_NAMES[oov].format(oov_scale),
