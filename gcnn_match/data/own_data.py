@@ -202,6 +202,47 @@ def check_name(
         raise DescriptionError(flag, f"{name!r} is a registered dataset; {fix}")
 
 
+def _check_flags(fmt, header, columns, task, group_column):
+    """Raises `DescriptionError` naming the first of `describe`'s flags that cannot work."""
+    if fmt not in FORMATS:
+        raise DescriptionError("--format", f"{fmt!r} is not one of {', '.join(FORMATS)}")
+    if header not in HEADERS:
+        raise DescriptionError("--header", f"{header!r} is not one of auto, yes, no")
+    if len(columns) != 3:
+        raise DescriptionError(
+            "--columns",
+            f"give the first text, the second text and the label (3 columns), not "
+            f"{len(columns)}: e.g. --columns=question1,question2,is_duplicate or 0,1,2",
+        )
+    if task == "ranking" and group_column is None:
+        raise DescriptionError(
+            "--group_column", "a ranking dataset needs the column of each candidate's question"
+        )
+
+
+def _split_file(flag, path, fmt, wanted, header, known, labels_given, log):
+    """(FileSpec, labels) of the file given by `flag`: its columns resolved, its first line
+    judged a header or a pair, its labels checked against `known` (None: inferred from this
+    file, which is then the training file)."""
+    records = _read(flag, path, fmt)
+    indices = _resolve_columns(flag, path, fmt, wanted, header, records[0])
+    values = _label_values(flag, path, records, indices["label"])
+    # Before the labels are known, line 1's label is judged against the other lines'.
+    judge = known if known is not None else {v for _, v in values[1:]}
+    is_header = _is_header(path, fmt, wanted, header, records[0], judge, log)
+    if known is None:
+        known = sorted_labels(v for _, v in values[is_header:])
+        _warn_of_rare_labels(path, values[is_header:], known, log)
+    if len(records) == is_header:
+        raise DescriptionError(flag, f"{path}: no pairs after the header line")
+    _check_labels(flag, path, values[is_header:], known, labels_given)
+    options = {"fmt": fmt, **indices, "header": is_header}
+    if is_header:
+        options["column_names"] = {key: records[0][1][i] for key, i in indices.items()}
+    how_to_get = f"your own file (train.py {flag})"
+    return FileSpec(str(path.resolve()), "columns", how_to_get=how_to_get, options=options), known
+
+
 def describe(
     train_file,
     dev_file=None,
@@ -233,20 +274,7 @@ def describe(
         group_column: the question each candidate answers (ranking; any task may group).
         log: where the header decisions go.
     """
-    if fmt not in FORMATS:
-        raise DescriptionError("--format", f"{fmt!r} is not one of {', '.join(FORMATS)}")
-    if header not in HEADERS:
-        raise DescriptionError("--header", f"{header!r} is not one of auto, yes, no")
-    if len(columns) != 3:
-        raise DescriptionError(
-            "--columns",
-            f"give the first text, the second text and the label (3 columns), not "
-            f"{len(columns)}: e.g. --columns=question1,question2,is_duplicate or 0,1,2",
-        )
-    if task == "ranking" and group_column is None:
-        raise DescriptionError(
-            "--group_column", "a ranking dataset needs the column of each candidate's question"
-        )
+    _check_flags(fmt, header, columns, task, group_column)
     train_file = pathlib.Path(train_file)
     name = name or _default_name(train_file)
     check_name(name)
@@ -258,32 +286,10 @@ def describe(
     files = {"train": train_file, "dev": dev_file, "test": test_file}
     splits, known = {}, given
     for split, path in files.items():
-        if path is None:
-            continue
-        flag, path = SPLIT_FLAGS[split], pathlib.Path(path)
-        records = _read(flag, path, fmt)
-        indices = _resolve_columns(flag, path, fmt, wanted, header, records[0])
-        values = _label_values(flag, path, records, indices["label"])
-        # Before the labels are known, line 1's label is judged against the other lines'.
-        judge = known if known is not None else {v for _, v in values[1:]}
-        is_header = _is_header(path, fmt, wanted, header, records[0], judge, log)
-        if known is None:
-            known = sorted_labels(v for _, v in values[is_header:])
-            _warn_of_rare_labels(path, values[is_header:], known, log)
-        if len(records) == is_header:
-            raise DescriptionError(flag, f"{path}: no pairs after the header line")
-        _check_labels(flag, path, values[is_header:], known, given is not None)
-        options = {"fmt": fmt, **indices, "header": is_header}
-        if is_header:
-            options["column_names"] = {key: records[0][1][i] for key, i in indices.items()}
-        splits[split] = (
-            FileSpec(
-                str(path.resolve()),
-                "columns",
-                how_to_get=f"your own file (train.py {flag})",
-                options=options,
-            ),
-        )
+        if path is not None:
+            read = (SPLIT_FLAGS[split], pathlib.Path(path), fmt, wanted, header)
+            file_spec, known = _split_file(*read, known, given is not None, log)
+            splits[split] = (file_spec,)
     if len(known) < 2:
         raise DescriptionError(
             "--train_file",
