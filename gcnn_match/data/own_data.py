@@ -287,8 +287,9 @@ def describe(
     splits, known = {}, given
     for split, path in files.items():
         if path is not None:
-            read = (SPLIT_FLAGS[split], pathlib.Path(path), fmt, wanted, header)
-            file_spec, known = _split_file(*read, known, given is not None, log)
+            file_spec, known = _split_file(
+                SPLIT_FLAGS[split], pathlib.Path(path), fmt, wanted, header, known, bool(given), log
+            )
             splits[split] = (file_spec,)
     if len(known) < 2:
         raise DescriptionError(
