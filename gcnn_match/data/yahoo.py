@@ -290,21 +290,18 @@ def _retrieve(
         yield from zip(docs, scores)
 
 
-def build_candidate_sets(
-    questions: Iterable[YahooQuestion], config: BuildConfig = BuildConfig()
-) -> CandidateSets:
-    """The paper's candidate sets from parsed questions (see the module docstring)."""
-    policy = TextPolicy(tokenizer=config.tokenizer)
+def _kept_pairs(questions, config, policy, skip):
+    """Questions whose text and best answer both fit the length bounds, each URI once.
+
+    Returns (read, kept, other_answers): the number of questions read, the kept
+    (uri, question tokens, answer tokens) triples, and the best answers of the dropped
+    pairs, which join the BM25 pool when `answer_pool="all"`.
+    """
     lo, hi = config.min_length, config.max_length
-    skipped: dict[str, int] = {}
     read = 0
     seen_uris: set[str] = set()
-    kept: list[tuple[str, list[str], list[str]]] = []  # (uri, question tokens, answer tokens)
-    other_answers: list[list[str]] = []  # best answers of dropped pairs, for answer_pool="all"
-
-    def skip(reason):
-        skipped[reason] = skipped.get(reason, 0) + 1
-
+    kept: list[tuple[str, list[str], list[str]]] = []
+    other_answers: list[list[str]] = []
     for question in questions:
         read += 1
         if question.uri in seen_uris:
@@ -330,16 +327,29 @@ def build_candidate_sets(
         raise ValueError(
             f"no question-answer pair has both lengths in [{lo}, {hi}] ({read} questions read)"
         )
+    return read, kept, other_answers
 
-    # The split is drawn before the negatives, so builds with 4 and 9 negatives share it.
-    order = np.random.default_rng(config.seed).permutation(len(kept))
-    sizes = _split_sizes(len(kept), config.split_ratio)
-    split_of = np.empty(len(kept), dtype=object)
+
+def _split_of(num_pairs: int, config: BuildConfig) -> np.ndarray:
+    """Each kept pair's split, drawn from `config.seed` alone.
+
+    The split is drawn before the negatives, so builds with 4 and 9 negatives share it.
+    """
+    order = np.random.default_rng(config.seed).permutation(num_pairs)
+    sizes = _split_sizes(num_pairs, config.split_ratio)
+    split_of = np.empty(num_pairs, dtype=object)
     bounds = np.cumsum([0] + [sizes[s] for s in SPLITS])
     for split, start, stop in zip(SPLITS, bounds[:-1], bounds[1:]):
         split_of[order[start:stop]] = split
+    return split_of
 
-    pool = [answer for _, _, answer in kept] + other_answers
+
+def _candidate_rows(kept, pool, split_of, config, skip):
+    """Each question's group (its best answer and sampled BM25 negatives), by split.
+
+    Returns (rows, groups): the (question, answer, label, uri) rows of each output split
+    and the number of question groups in it.
+    """
     pool_texts = [" ".join(tokens) for tokens in pool]
     pool_terms = [[t.lower() for t in tokens] for tokens in pool]
     index = _bm25_index(pool_terms, config)
@@ -369,7 +379,22 @@ def build_candidate_sets(
                 (question, group[i][0], group[i][1], uri) for i in rng.permutation(len(group))
             )
             groups[split] += 1
+    return rows, groups
 
+
+def build_candidate_sets(
+    questions: Iterable[YahooQuestion], config: BuildConfig = BuildConfig()
+) -> CandidateSets:
+    """The paper's candidate sets from parsed questions (see the module docstring)."""
+    policy = TextPolicy(tokenizer=config.tokenizer)
+    skipped: dict[str, int] = {}
+
+    def skip(reason):
+        skipped[reason] = skipped.get(reason, 0) + 1
+
+    read, kept, other_answers = _kept_pairs(questions, config, policy, skip)
+    pool = [answer for _, _, answer in kept] + other_answers
+    rows, groups = _candidate_rows(kept, pool, _split_of(len(kept), config), config, skip)
     summary = {
         "paper": "Liu et al. 2016, Coupled-LSTMs, §6.4 (Yahoo! Answers MQA)",
         "config": dataclasses.asdict(config),
