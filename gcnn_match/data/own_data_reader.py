@@ -124,6 +124,29 @@ def header_note(lineno: int, is_header: bool, reason: str) -> str:
     return f"line {lineno} is {'a header' if is_header else 'read as a pair'}: {reason}"
 
 
+def _check_columns(fmt: str, header: bool | str, columns: Mapping[str, Column | None]) -> None:
+    """A ValueError naming the mistake when the format, header and column kinds disagree."""
+    _check_format(fmt)
+    if header not in HEADER_CHOICES:
+        raise ValueError(f"header must be True, False or 'auto', not {header!r}")
+    if fmt == "jsonl":
+        if any(isinstance(c, int) for c in columns.values()):
+            raise ValueError("jsonl columns are keys, not indices")
+        if header is True:
+            raise ValueError("jsonl has no header line")
+    elif header is False and any(isinstance(c, str) for c in columns.values()):
+        raise ValueError("column names need header=True or 'auto' (or use 0-based indices)")
+
+
+def _header_index(row: list[str], columns: Mapping[str, Column | None]) -> dict[str, int]:
+    """Column name -> index from a header row; Malformed when a named column is absent."""
+    index = {name: i for i, name in enumerate(row)}
+    missing = [c for c in columns.values() if isinstance(c, str) and c not in index]
+    if missing:
+        raise Malformed(f"header has no column {missing[0]!r} (columns: {', '.join(row)})")
+    return index
+
+
 def read_pairs(
     path: PathLike,
     fmt: str = "tsv",
@@ -161,17 +184,8 @@ def read_pairs(
     Every tsv/csv line must have as many columns as the first one: a line with more or fewer
     (a tab inside a text, a cut line) is an error, not a shifted or half-read pair.
     """
-    _check_format(fmt)
-    if header not in HEADER_CHOICES:
-        raise ValueError(f"header must be True, False or 'auto', not {header!r}")
     columns = {"a": a, "b": b, "label": label, "uid": uid, "group": group}
-    if fmt == "jsonl":
-        if any(isinstance(c, int) for c in columns.values()):
-            raise ValueError("jsonl columns are keys, not indices")
-        if header is True:
-            raise ValueError("jsonl has no header line")
-    elif header is False and any(isinstance(c, str) for c in columns.values()):
-        raise ValueError("column names need header=True or 'auto' (or use 0-based indices)")
+    _check_columns(fmt, header, columns)
     path = pathlib.Path(path)
     stats = stats if stats is not None else ReadStats()
     delimiter = delimiter or _DELIMITERS[fmt]
@@ -194,12 +208,7 @@ def read_pairs(
                 is_header, reason = header_decision(row, columns, labels, column_names)
                 stats.header = header_note(lineno, is_header, reason)
             if is_header:
-                index.update((name, i) for i, name in enumerate(row))
-                missing = [c for c in columns.values() if isinstance(c, str) and c not in index]
-                if missing:
-                    raise Malformed(
-                        f"header has no column {missing[0]!r} (columns: {', '.join(row)})"
-                    )
+                index.update(_header_index(row, columns))
                 return None
         if fmt != "jsonl":
             width = 1 + max(c if isinstance(c, int) else index[c] for c in read.values())
