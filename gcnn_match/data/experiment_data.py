@@ -230,6 +230,52 @@ def _empty_split_message(config, role, source_pairs):
     )
 
 
+def _read_roles(config, read, notes):
+    """(examples, pairs) of each role, and the number of training-file pairs read.
+
+    With `dev_split="holdout"`, dev is a grouped part of the training file; otherwise each
+    role reads its own split through `read`.
+    """
+    train_examples, train_pairs = read(config.train_split)
+    by_role = {}
+    if config.dev_split == "holdout":
+        index = {ex.uid: pair for ex, pair in zip(train_examples, train_pairs)}
+        train_part, held = group_holdout_split(
+            train_examples, config.holdout_fraction, config.split_seed
+        )
+        by_role["train"] = (train_part, [index[e.uid] for e in train_part])
+        by_role["dev"] = (held, [index[e.uid] for e in held])
+        notes.append(
+            f"{config.train_split}: {len(train_part)} for training, {len(held)} held out "
+            f"for selection (groups of shared sentences kept together)"
+        )
+    else:
+        by_role["train"] = (train_examples, train_pairs)
+        by_role["dev"] = read(config.dev_split)
+    if config.test_split is not None:  # a dataset of your own may have no test file
+        by_role["test"] = read(config.test_split)
+    for split in config.extra_eval_splits:
+        by_role[split] = read(split)
+    return by_role, len(train_examples)
+
+
+def _limit(config, by_role, role, limit_n, notes):
+    """Keeps the first `limit_n` examples of a role (None or 0: all), noting the cut."""
+    examples, pairs = by_role[role]
+    if not limit_n or len(examples) <= limit_n:
+        return
+    if config.task == "ranking":  # a question keeps all its candidates
+        keep = first_whole_groups(examples, limit_n)
+        by_role[role] = ([examples[i] for i in keep], [pairs[i] for i in keep])
+        notes.append(
+            f"{role}: limited to the first {len(keep)} examples (whole questions, "
+            f"at most {limit_n})"
+        )
+        return
+    by_role[role] = (examples[:limit_n], pairs[:limit_n])
+    notes.append(f"{role}: limited to the first {limit_n} examples")
+
+
 def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
     """Reads, splits, tokenizes and encodes the splits named in the (scaled) `config`.
 
@@ -253,51 +299,15 @@ def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
         sources=sources,
         tagging=tagging,
     )
-    train_examples, train_pairs = read(config.train_split)
-    by_role = {}
-    if config.dev_split == "holdout":
-        index = {ex.uid: pair for ex, pair in zip(train_examples, train_pairs)}
-        train_part, held = group_holdout_split(
-            train_examples, config.holdout_fraction, config.split_seed
-        )
-        by_role["train"] = (train_part, [index[e.uid] for e in train_part])
-        by_role["dev"] = (held, [index[e.uid] for e in held])
-        notes.append(
-            f"{config.train_split}: {len(train_part)} for training, {len(held)} held out "
-            f"for selection (groups of shared sentences kept together)"
-        )
-    else:
-        by_role["train"] = (train_examples, train_pairs)
-        by_role["dev"] = read(config.dev_split)
-    if config.test_split is not None:  # a dataset of your own may have no test file
-        by_role["test"] = read(config.test_split)
-    for split in config.extra_eval_splits:
-        by_role[split] = read(split)
-
-    def limit(role, limit_n):
-        examples, pairs = by_role[role]
-        if not limit_n or len(examples) <= limit_n:
-            return
-        if config.task == "ranking":  # a question keeps all its candidates
-            keep = first_whole_groups(examples, limit_n)
-            by_role[role] = ([examples[i] for i in keep], [pairs[i] for i in keep])
-            notes.append(
-                f"{role}: limited to the first {len(keep)} examples (whole questions, "
-                f"at most {limit_n})"
-            )
-            return
-        by_role[role] = (examples[:limit_n], pairs[:limit_n])
-        notes.append(f"{role}: limited to the first {limit_n} examples")
-
+    by_role, source_pairs = _read_roles(config, read, notes)
     if config.train_pairs is not None:
         _take_train_pairs(config, by_role, notes)
-    limit("train", config.max_train_examples)
     for role in by_role:
-        if role != "train":
-            limit(role, config.max_eval_examples)
+        limit_n = config.max_train_examples if role == "train" else config.max_eval_examples
+        _limit(config, by_role, role, limit_n, notes)
     for role, (examples, _) in by_role.items():
         if not examples:
-            raise EmptySplitError(_empty_split_message(config, role, len(train_examples)))
+            raise EmptySplitError(_empty_split_message(config, role, source_pairs))
 
     if encoder is None:
         encoder = PairEncoder.fit(
