@@ -155,6 +155,44 @@ def tag_tokens(tagger, tokens):
     return [tag for _, tag in tagger.tag(list(tokens))]
 
 
+def _train_on_snli(data_dir, train_splits, files, nr_iter, max_train_sentences, seed, log):
+    """A tagger trained on the SNLI parses of `train_splits`, measured on the held-out split.
+
+    Training sentences that also occur in the held-out split are dropped. The tagger carries
+    its record (counts, held-out accuracy, seconds, `files`) as `tagger.provenance`.
+    """
+    held_out = tagged_sentences(data_dir, [HELD_OUT_SPLIT])
+    held_out_words = {tuple(word for word, _ in sentence) for sentence in held_out}
+    train = [
+        sentence
+        for sentence in tagged_sentences(data_dir, train_splits)
+        if tuple(word for word, _ in sentence) not in held_out_words
+    ]
+    train = train[:max_train_sentences] if max_train_sentences else train
+    log(
+        f"training a PTB tagger on {len(train)} SNLI sentences ({'+'.join(train_splits)}), "
+        f"{nr_iter} passes"
+    )
+    start = time.perf_counter()
+    tagger = train_tagger(train, nr_iter=nr_iter, seed=seed)
+    seconds = time.perf_counter() - start
+    provenance = {
+        "source": f"nltk PerceptronTagger trained on SNLI {'+'.join(train_splits)} parses",
+        "train_sentences": len(train),
+        "held_out_sentences": len(held_out),
+        "held_out_accuracy": tagging_accuracy(tagger, held_out),
+        "nr_iter": nr_iter,
+        "train_seconds": round(seconds, 1),
+        "files": [str(f) for f in files],
+    }
+    log(
+        f"PTB tagger: held-out accuracy {provenance['held_out_accuracy']:.4f} on "
+        f"{len(held_out)} SNLI test sentences, trained in {seconds:.0f}s"
+    )
+    tagger.provenance = provenance
+    return tagger
+
+
 def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed=0, log=print):
     """A PTB tagger: NLTK's pretrained one if installed, else one trained on SNLI parses.
 
@@ -201,38 +239,10 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
     if path is not None and path.exists():
         return load_saved_tagger(path)
 
-    held_out = tagged_sentences(data_dir, [HELD_OUT_SPLIT])
-    held_out_words = {tuple(word for word, _ in sentence) for sentence in held_out}
-    train = [
-        sentence
-        for sentence in tagged_sentences(data_dir, train_splits)
-        if tuple(word for word, _ in sentence) not in held_out_words
-    ]
-    train = train[:max_train_sentences] if max_train_sentences else train
-    log(
-        f"training a PTB tagger on {len(train)} SNLI sentences ({'+'.join(train_splits)}), "
-        f"{nr_iter} passes"
-    )
-    start = time.perf_counter()
-    tagger = train_tagger(train, nr_iter=nr_iter, seed=seed)
-    seconds = time.perf_counter() - start
-    provenance = {
-        "source": f"nltk PerceptronTagger trained on SNLI {'+'.join(train_splits)} parses",
-        "train_sentences": len(train),
-        "held_out_sentences": len(held_out),
-        "held_out_accuracy": tagging_accuracy(tagger, held_out),
-        "nr_iter": nr_iter,
-        "train_seconds": round(seconds, 1),
-        "files": [str(f) for f in files],
-    }
-    log(
-        f"PTB tagger: held-out accuracy {provenance['held_out_accuracy']:.4f} on "
-        f"{len(held_out)} SNLI test sentences, trained in {seconds:.0f}s"
-    )
-    tagger.provenance = provenance
+    tagger = _train_on_snli(data_dir, train_splits, files, nr_iter, max_train_sentences, seed, log)
     if path is not None:
         save_tagger(tagger, path)
-        write_text_atomic(record_path, json.dumps(provenance, indent=2))
+        write_text_atomic(record_path, json.dumps(tagger.provenance, indent=2))
     return tagger
 
 
