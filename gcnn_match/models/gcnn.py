@@ -66,6 +66,8 @@ def build_compare_aggregate(
     """
     features = pair_inputs(inputs)
     mask_a, mask_b = masks(features)
+    # Built in this order (word table, characters, dropout): their initializers draw seeds
+    # from the global generator as they are constructed.
     embed = word_embedding(inputs)
     chars = None
     if char_features:
@@ -80,24 +82,9 @@ def build_compare_aggregate(
         )
     if pos_features:
         _require(features, "a_pos", "pos_features", "pos_vocab_size")
-    drop_embedding = keras.layers.Dropout(embedding_dropout, name="embedding_dropout")
-
-    def word_features(side, mask):
-        parts = [embed(features[f"{side}_ids"])]
-        if chars is not None:
-            parts.append(chars(features[f"{side}_chars"], mask=mask))
-        if pos_features:
-            # one_hot over 0..47 without the padding column: id k -> dimension k - 1.
-            parts.append(keras.ops.one_hot(features[f"{side}_pos"], NUM_POS_TAGS + 1)[..., 1:])
-        x = (
-            parts[0]
-            if len(parts) == 1
-            else keras.layers.Concatenate(name=f"{side}_word_features")(parts)
-        )
-        return drop_embedding(x)
-
-    x_a = word_features("a", mask_a)
-    x_b = word_features("b", mask_b)
+    x_a, x_b = _word_features(
+        features, (mask_a, mask_b), embed, chars, pos_features, embedding_dropout
+    )
 
     context = ConvEncoder(
         variant,
@@ -135,6 +122,30 @@ def build_compare_aggregate(
     h = keras.layers.Dense(mlp_hidden, activation="relu", name="mlp_hidden")(h)
     logits = keras.layers.Dense(inputs.num_classes, name="logits")(h)
     return keras.Model(features, logits, name=name or f"compare_aggregate_{variant}")
+
+
+def _word_features(features, masks_ab, embed, chars, pos_features, dropout):
+    """x_i of both sentences: `embed` vector, [`chars` composition], [one-hot POS], dropped out.
+
+    The feature encoders and the dropout layer are shared by the two sentences.
+    """
+    drop_embedding = keras.layers.Dropout(dropout, name="embedding_dropout")
+
+    def side_features(side, mask):
+        parts = [embed(features[f"{side}_ids"])]
+        if chars is not None:
+            parts.append(chars(features[f"{side}_chars"], mask=mask))
+        if pos_features:
+            # one_hot over 0..47 without the padding column: id k -> dimension k - 1.
+            parts.append(keras.ops.one_hot(features[f"{side}_pos"], NUM_POS_TAGS + 1)[..., 1:])
+        x = (
+            parts[0]
+            if len(parts) == 1
+            else keras.layers.Concatenate(name=f"{side}_word_features")(parts)
+        )
+        return drop_embedding(x)
+
+    return side_features("a", masks_ab[0]), side_features("b", masks_ab[1])
 
 
 def _require(features, key, flag, field):
