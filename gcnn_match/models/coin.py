@@ -48,6 +48,40 @@ def _masked_conv(units, kernel_size, regularizer, name):
 
 
 @register("coin")
+def _input_representation(
+    emb_a, emb_b, mask_a, mask_b, d, layers, kernel_size, dropout, regularizer
+):
+    """§2.1: a masked conv encoder of `layers` layers, concatenated with the embedding."""
+    h_a, h_b = emb_a, emb_b
+    for i in range(layers):
+        conv = _masked_conv(d, kernel_size, regularizer, f"encoder_conv_{i + 1}")
+        if i > 0:
+            drop = keras.layers.Dropout(dropout, name=f"encoder_dropout_{i + 1}")
+            h_a, h_b = drop(h_a), drop(h_b)
+        h_a, h_b = conv(h_a, mask_a), conv(h_b, mask_b)
+    concat = keras.layers.Concatenate(name="input_representation")
+    return concat([emb_a, h_a]), concat([emb_b, h_b])
+
+
+def _prediction(h_a, h_b, mask_a, mask_b, pooling, n_h, d, num_classes, dropout, regularizer):
+    """§2.4, Eq. 13-16: pooled vectors, [v_a; v_b; v_a - v_b; v_a * v_b], a ReLU layer, logits."""
+    if pooling == "multi_head":
+        pool = MultiHeadPooling(n_h, kernel_regularizer=regularizer, name="pooling")
+    else:
+        pool = MaxMeanPooling(order=("max",), name="pooling")
+    v_a, v_b = pool(h_a, mask=mask_a), pool(h_b, mask=mask_b)
+    v = keras.layers.Concatenate(name="matching")(
+        [v_a, v_b, keras.layers.Subtract()([v_a, v_b]), keras.layers.Multiply()([v_a, v_b])]
+    )
+    v = keras.layers.Dropout(dropout, name="prediction_dropout_1")(v)
+    v = keras.layers.Dense(
+        d, activation="relu", kernel_regularizer=regularizer, name="prediction_hidden"
+    )(v)
+    v = keras.layers.Dropout(dropout, name="prediction_dropout_2")(v)
+    logits = keras.layers.Dense(num_classes, kernel_regularizer=regularizer, name="logits")(v)
+    return logits
+
+
 def build_coin(
     inputs,
     d=225,
@@ -94,16 +128,9 @@ def build_coin(
     drop = keras.layers.Dropout(dropout, name="embedding_dropout")
     emb_a, emb_b = drop(embed(features["a_ids"])), drop(embed(features["b_ids"]))
 
-    # Input representation (§2.1): conv encoder, concatenated with the embedding.
-    h_a, h_b = emb_a, emb_b
-    for i in range(encoder_layers):
-        conv = _masked_conv(d, kernel_size, regularizer, f"encoder_conv_{i + 1}")
-        if i > 0:
-            drop = keras.layers.Dropout(dropout, name=f"encoder_dropout_{i + 1}")
-            h_a, h_b = drop(h_a), drop(h_b)
-        h_a, h_b = conv(h_a, mask_a), conv(h_b, mask_b)
-    concat = keras.layers.Concatenate(name="input_representation")
-    h_a, h_b = concat([emb_a, h_a]), concat([emb_b, h_b])
+    h_a, h_b = _input_representation(
+        emb_a, emb_b, mask_a, mask_b, d, encoder_layers, kernel_size, dropout, regularizer
+    )
 
     # Interaction blocks (§2.2). The attention weights are kept as outputs of each
     # cross-attention layer so that `cross_attention_model` can read them (Figure 4).
@@ -132,22 +159,8 @@ def build_coin(
         conv = _masked_conv(d, kernel_size, regularizer, "aggregation_conv")
         h_a, h_b = conv(drop(h_a), mask_a), conv(drop(h_b), mask_b)
 
-    # Pooling and prediction (§2.4, Eq. 13-16).
-    if pooling == "multi_head":
-        pool = MultiHeadPooling(n_h, kernel_regularizer=regularizer, name="pooling")
-    else:
-        pool = MaxMeanPooling(order=("max",), name="pooling")
-    v_a, v_b = pool(h_a, mask=mask_a), pool(h_b, mask=mask_b)
-    v = keras.layers.Concatenate(name="matching")(
-        [v_a, v_b, keras.layers.Subtract()([v_a, v_b]), keras.layers.Multiply()([v_a, v_b])]
-    )
-    v = keras.layers.Dropout(dropout, name="prediction_dropout_1")(v)
-    v = keras.layers.Dense(
-        d, activation="relu", kernel_regularizer=regularizer, name="prediction_hidden"
-    )(v)
-    v = keras.layers.Dropout(dropout, name="prediction_dropout_2")(v)
-    logits = keras.layers.Dense(inputs.num_classes, kernel_regularizer=regularizer, name="logits")(
-        v
+    logits = _prediction(
+        h_a, h_b, mask_a, mask_b, pooling, n_h, d, inputs.num_classes, dropout, regularizer
     )
     return keras.Model(features, logits, name=name or "coin")
 
