@@ -47,7 +47,6 @@ def _masked_conv(units, kernel_size, regularizer, name):
     return apply
 
 
-@register("coin")
 def _input_representation(
     emb_a, emb_b, mask_a, mask_b, d, layers, kernel_size, dropout, regularizer
 ):
@@ -82,6 +81,7 @@ def _prediction(h_a, h_b, mask_a, mask_b, pooling, n_h, d, num_classes, dropout,
     return logits
 
 
+@register("coin")
 def build_coin(
     inputs,
     d=225,
