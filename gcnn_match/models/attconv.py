@@ -163,6 +163,26 @@ def _consumed_features(context_wise, **_):
     return TokenFeatures(segments=context_wise)  # reads each context sentence on its own
 
 
+def _check_options(inputs, variant, classifier, intra_context, context_wise):
+    """A ValueError naming the option to change when `build_attconv`'s options disagree."""
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+    if classifier not in ("paper", "code"):
+        raise ValueError(f"classifier must be 'paper' or 'code', got {classifier!r}")
+    if variant == "no_context" and classifier == "code":
+        raise ValueError("no_context models the hypothesis alone; use classifier='paper'")
+    if (intra_context or context_wise) and (variant == "no_context" or classifier == "code"):
+        raise ValueError(
+            "intra_context and context_wise need an attentive variant with "
+            "classifier='paper' (the paper's t_x-only classifier)"
+        )
+    if context_wise and not inputs.segments:
+        raise ValueError(
+            "context_wise reads the sentences of 'a' separately: the inputs need "
+            "'a_segments' (ModelInputs.segments; a FEVER contexts split)"
+        )
+
+
 @register("attconv", features=_consumed_features)
 def build_attconv(
     inputs,
@@ -215,22 +235,7 @@ def build_attconv(
             "config": {"minval": -0.01, "maxval": 0.01}}.
         name: model name.
     """
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
-    if classifier not in ("paper", "code"):
-        raise ValueError(f"classifier must be 'paper' or 'code', got {classifier!r}")
-    if variant == "no_context" and classifier == "code":
-        raise ValueError("no_context models the hypothesis alone; use classifier='paper'")
-    if (intra_context or context_wise) and (variant == "no_context" or classifier == "code"):
-        raise ValueError(
-            "intra_context and context_wise need an attentive variant with "
-            "classifier='paper' (the paper's t_x-only classifier)"
-        )
-    if context_wise and not inputs.segments:
-        raise ValueError(
-            "context_wise reads the sentences of 'a' separately: the inputs need "
-            "'a_segments' (ModelInputs.segments; a FEVER contexts split)"
-        )
+    _check_options(inputs, variant, classifier, intra_context, context_wise)
     kernel_initializer = keras.initializers.get(kernel_initializer)
     features = pair_inputs(inputs)
     mask_y, mask_x = masks(features)
