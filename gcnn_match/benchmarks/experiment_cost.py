@@ -168,7 +168,6 @@ def bench_experiment(
         times = predict_times(LATENCY_BATCH, latency_batches)
         result["latency_p50_ms"] = 1000 * float(np.percentile(times, 50))
         result["latency_p90_ms"] = 1000 * float(np.percentile(times, 90))
-    if full:
         # Sampled again at the end: the best sample is the least disturbed by other load.
         result["matmul_peak_gflops"] = max(result["matmul_peak_gflops"], matmul_peak_gflops())
         result["bucketing_speedup"] = (

@@ -77,8 +77,7 @@ def _prediction(h_a, h_b, mask_a, mask_b, pooling, n_h, d, num_classes, dropout,
         d, activation="relu", kernel_regularizer=regularizer, name="prediction_hidden"
     )(v)
     v = keras.layers.Dropout(dropout, name="prediction_dropout_2")(v)
-    logits = keras.layers.Dense(num_classes, kernel_regularizer=regularizer, name="logits")(v)
-    return logits
+    return keras.layers.Dense(num_classes, kernel_regularizer=regularizer, name="logits")(v)
 
 
 @register("coin")
