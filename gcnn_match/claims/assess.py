@@ -800,9 +800,15 @@ def assess_params(claim):
         for label, config, count in zip("AB", claim.configs, counts)
         if (said := param_counts.mismatch(config, count))
     ]
+    # Exact counts: two equal ones contradict "fewer" rather than leave it open.
+    verdict = (
+        "contradicted"
+        if counts[0] == counts[1]
+        else statistics.verdict(ratio, ratio, 1.0, claim.expected)
+    )
     return Outcome(
         claim,
-        statistics.verdict(ratio, ratio, 1.0, claim.expected),
+        verdict,
         ratio,
         size=verdicts.size_label(claim, ratio, ratio),
         sample=f"{counts[0]:,} vs {counts[1]:,} parameters",

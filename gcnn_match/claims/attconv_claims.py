@@ -35,21 +35,9 @@ _FEVER_ADVANCED = "“advanced-ATTCONV” consistently outperforms its “light�
 # Table 9's cells, as the paper's text file spells them.
 _LIGHT_WISE = "light,context-wise 57.78 34.29 83.20"
 _LIGHT_CONC = "light,context-conc 59.31 37.75 84.74"
-_ADVANCED_WISE = "advan.,context-wise 60.20 37.94 84.99"
-_ADVANCED_CONC = "advan.,context-conc 62.26 39.44 86.02"
+# The text describes context-wise and context-conc without ranking them, so their cells
+# make no claim here.
 _FEVER = (
-    (
-        "light_context_conc",
-        "light_context_wise",
-        "light: context-conc beats context-wise",
-        f"{_LIGHT_WISE} [...] {_LIGHT_CONC}",
-    ),
-    (
-        "advan_context_conc",
-        "advan_context_wise",
-        "advanced: context-conc beats context-wise",
-        f"{_ADVANCED_WISE} {_ADVANCED_CONC}",
-    ),
     (
         "light_context_wise",
         "light_context_wise_w_o_conv",
@@ -139,18 +127,17 @@ for _a, _b, _statement, _quote in (
         "ATTCONV-light 78.1 w/o convolution 75.1",
     ),
     ("attconv_light", "apcnn", "light beats APCNN", _ATTENTIVE_POOLING),
-    ("attconv_light", "bi_cnn", "light beats Bi-CNN", "Bi-CNN 74.4 [...] ATTCONV-light 78.1"),
+    (
+        "attconv_light",
+        "bi_cnn",
+        "light beats Bi-CNN",
+        f"{_STATE_OF_THE_ART} [...] Bi-CNN 74.4 [...] ATTCONV-light 78.1",
+    ),
     (
         "attconv_light",
         "w_o_context",
         "context helps: light beats w/o context",
-        "w/o Context 65.1 [...] ATTCONV-light 78.1",
-    ),
-    (
-        "bi_cnn",
-        "w_o_context",
-        "context helps: Bi-CNN beats w/o context",
-        "w/o Context 65.1 [...] Bi-CNN 74.4",
+        f"{_STATE_OF_THE_ART} [...] w/o Context 65.1 [...] ATTCONV-light 78.1",
     ),
 ):
     _claim("scitail", _statement, _a, _b, _quote)
@@ -170,14 +157,20 @@ for _a, _b, _statement, _quote in (
         f"{_SNLI_LIGHT} w/o convolution 360K 84.9",
     ),
     ("attconv_light", "apcnn_dos_santos_et_al_2016", "light beats APCNN", _ATTENTIVE_POOLING),
-    ("attconv_light", "bi_cnn", "light beats Bi-CNN", f"Bi-CNN 270K 80.3 [...] {_SNLI_LIGHT}"),
+    (
+        "attconv_light",
+        "bi_cnn",
+        "light beats Bi-CNN",
+        f"{_STATE_OF_THE_ART} [...] Bi-CNN 270K 80.3 [...] {_SNLI_LIGHT}",
+    ),
     ("attconv_advanced", "apcnn_dos_santos_et_al_2016", "advanced beats APCNN", _SNLI_ADVANCED),
     ("attconv_advanced", "bi_cnn", "advanced beats Bi-CNN", _SNLI_ADVANCED),
     (
         "attconv_light",
         "w_o_context_i_e_hypothesis_only",
         "context helps: light beats w/o context",
-        f"w/o context (i.e., hypothesis only) 270K 68.7 [...] {_SNLI_LIGHT}",
+        f"{_STATE_OF_THE_ART} [...] w/o context (i.e., hypothesis only) 270K 68.7 [...] "
+        f"{_SNLI_LIGHT}",
     ),
 ):
     _claim("snli", _statement, _a, _b, _quote)
@@ -317,10 +310,14 @@ _cited(
     expected="equivalent",
     margin=0.01,
 )
-for _a, _name, _count in (
-    ("attconv_light", "Decomp-Att (Parikh)", 580_000),
-    ("attconv_advanced", "Enhanced LSTM (Chen et al., 2017b)", 7_700_000),
-    ("attconv_advanced", "State-of-the-art (Peters et al., 2018)", 8_000_000),
+# "These baselines" are Table 7's rows with a count; the sentence is checked against those
+# that the cells put on either side of it, the rows we build among them measured.
+_MORE_OR_AS_MANY = "the paper's own counts put it at or above this row's"
+for _a, _name, _count, _note in (
+    ("attconv_light", "Decomp-Att (Parikh)", 580_000, None),
+    ("attconv_advanced", "Decomp-Att (Parikh)", 580_000, _MORE_OR_AS_MANY),
+    ("attconv_advanced", "Enhanced LSTM (Chen et al., 2017b)", 7_700_000, None),
+    ("attconv_advanced", "State-of-the-art (Peters et al., 2018)", 8_000_000, None),
 ):
     _cited(
         "snli",
@@ -331,6 +328,18 @@ for _a, _name, _count in (
         "params",
         statement=f"{_printed('snli', _a)} has fewer parameters than {_name}",
         expected="less",
+        note=_note,
+    )
+for _b in ("bi_cnn", "apcnn_dos_santos_et_al_2016"):
+    _claim(
+        "snli",
+        f"light has fewer parameters than {_printed('snli', _b)}",
+        "attconv_light",
+        _b,
+        _SNLI_PARAMETERS,
+        "params",
+        expected="less",
+        note=_MORE_OR_AS_MANY,
     )
 
 _DECOMP_ATT = (
@@ -355,8 +364,9 @@ _FEVER_LEADS = (
     ">10% in ALL, >6% in SUB and >8% in “gold evi.”"
 )
 # Table 9's dev cells (ALL, SUB, gold evi.). By them the ">10%" in ALL does not hold against
-# attentive-LSTM (+9.79), nor the ">8%" in gold evi. against APCNN (+7.11) and attentive-LSTM
-# (+7.58): the claims here are the direction.
+# attentive-LSTM, nor the ">8%" in gold evi. against APCNN and attentive-LSTM: the claims here
+# are the direction, and the note says where the quoted margin is missed.
+_SHORT_LEADS = {("Attentive-LSTM", "ALL"), ("APCNN", "gold evi."), ("Attentive-LSTM", "gold evi.")}
 for _name, _cells in (
     ("APCNN", (0.5075, 0.3024, 0.7891)),
     ("ABCNN", (0.5139, 0.3244, 0.7713)),
@@ -376,4 +386,9 @@ for _name, _cells in (
             _FEVER_LEADS,
             _metric,
             statement=f"advanced, context-conc, beats {_name} ({_column})",
+            note=(
+                "the paper's own cells miss the quoted margin: the direction is registered"
+                if (_name, _column) in _SHORT_LEADS
+                else None
+            ),
         )

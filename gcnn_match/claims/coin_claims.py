@@ -50,10 +50,21 @@ def _columns(dataset):
     return [ours for _, ours in experiments.get(f"coin/{dataset}/coin_ours").compare]
 
 
-_VOTE = (
-    "we consider the majority vote of the results given by 5 runs of the same model under "
-    "different random parameter initialization."
+_LCQMC = (
+    "Our single model achieves better accuracy and F1-score than all non-pretrained baselines, "
+    "and the results of COIN are fairly comparable to BERT"
 )
+_LCQMC_ENSEMBLE = "In fact, our ensemble model (5 runs) even outperforms BERT."
+_QUORA = "Our approach outperforms the non-pretrained baselines with 89.4% test accuracy"
+_QUORA_ENSEMBLE = (
+    "our ensemble model again achieves better results than BERT and SBERT with fewer parameters "
+    "(32.5M vs. 109.5M)."
+)
+# The single model "comparable to BERT", the ensemble above it: the text ranks the two.
+_SINGLE_AND_ENSEMBLE = {
+    "quora": f"{_QUORA}, and {_QUORA_ENSEMBLE}",
+    "lcqmc": f"{_LCQMC} [...] {_LCQMC_ENSEMBLE}",
+}
 
 for _dataset in ("quora", "lcqmc"):
     for _ablation, _statement, _quote in _ABLATIONS:
@@ -77,7 +88,7 @@ for _dataset in ("quora", "lcqmc"):
                 b=f"coin/{_dataset}/coin_ours",
                 metric=_metric,
                 expected="greater",
-                quote=f"{_VOTE} [...] {_ENSEMBLE[_dataset]}",
+                quote=f"{_SINGLE_AND_ENSEMBLE[_dataset]} [...] {_ENSEMBLE[_dataset]}",
             )
         )
 
@@ -95,16 +106,6 @@ register(
     )
 )
 
-_LCQMC = (
-    "Our single model achieves better accuracy and F1-score than all non-pretrained baselines, "
-    "and the results of COIN are fairly comparable to BERT"
-)
-_LCQMC_ENSEMBLE = "In fact, our ensemble model (5 runs) even outperforms BERT."
-_QUORA = "Our approach outperforms the non-pretrained baselines with 89.4% test accuracy"
-_QUORA_ENSEMBLE = (
-    "our ensemble model again achieves better results than BERT and SBERT with fewer parameters "
-    "(32.5M vs. 109.5M)."
-)
 _COMPARABLE = (
     "Additionally, our single model produces comparable results to BERT on both Quora and LCQMC."
 )

@@ -91,6 +91,8 @@ for _a, _b, _statement, _quote in (
 ):
     _claim("quora", _statement, _a, _b, "test_accuracy", _quote)
 
+# The tables' times also put CNN's epoch below GCNN's, but no sentence compares them: a
+# direction only the cells show is not registered as the paper's.
 _claim(
     "quora",
     "ESIM's epoch takes longer than GCNN's",
@@ -98,15 +100,6 @@ _claim(
     "gcnn",
     "seconds_per_epoch",
     f"{_SPEED_AND_ACCURACY} [...] ESIM (our implement) 87.65 4038 GCNN 88.66 870",
-)
-_claim(
-    "quora",
-    "CNN's epoch is shorter than GCNN's",
-    "cnn",
-    "gcnn",
-    "seconds_per_epoch",
-    "CNN 87.92 660 [...] GCNN 88.66 870",
-    expected="less",
 )
 
 for _metric, _split in _MNLI.items():
@@ -137,15 +130,6 @@ _claim(
     "gcnn",
     "seconds_per_epoch",
     f"{_SPEED} [...] ESIM (our implement) 76.8 75.5 9610 GCNN 76.6 75.8 2412",
-)
-_claim(
-    "multinli",
-    "CNN's epoch is shorter than GCNN's",
-    "cnn",
-    "gcnn",
-    "seconds_per_epoch",
-    "CNN 75.6 74.5 1215 [...] GCNN 76.6 75.8 2412",
-    expected="less",
 )
 
 # Table 2's rows from other work: BiMPM [12] and DIIN [24], as the paper prints them.

@@ -69,6 +69,8 @@ class Claim:
             the claim is (A − B) − (C − D) compared with 0.
         floor: where B is its table's majority class ("majority class"), the paper's value of
             it; ours is the floor record's majority-class prediction (`baselines/floor.py`).
+        note: what the report says after the quote where the paper's own cells differ from
+            its sentence (a margin they miss, a direction they go against).
     """
 
     paper: str
@@ -85,6 +87,7 @@ class Claim:
     d: Optional[str] = None
     floor: Optional[float] = None
     paper_key: Optional[str] = None
+    note: Optional[str] = None
 
     def __post_init__(self):
         if self.expected not in EXPECTED:

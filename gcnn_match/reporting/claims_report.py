@@ -132,10 +132,14 @@ def _verdict_cell(outcome):
 
 
 def _metric(claim):
-    """The metric a claim is judged on, and its registered one where that is another (a column
-    of the split that selected the checkpoint, read on test instead)."""
+    """The metric a claim is judged on, its registered one where that is another (a column
+    of the split that selected the checkpoint, read on test instead), and the paper's column
+    where the rows set ours against another (MultiNLI's Kaggle test sets, FEVER's dev)."""
     judged = judged_metric(claim)
-    return judged if judged == claim.metric else f"{judged} in place of {claim.metric}"
+    text = judged if judged == claim.metric else f"{judged} in place of {claim.metric}"
+    if claim.is_ratio or claim.paper_metric in (claim.metric, judged):
+        return text
+    return f"{text} against the paper's {claim.paper_metric}"
 
 
 def _p_cell(outcome):
@@ -200,7 +204,7 @@ def render_paper(outcomes, paper, figure=None):
             f"{claim.statement}: {_compared(claim)} ({_where(claim)}, {_metric(claim)})"
             f'<a id="{anchor(claim)}"></a>',
             claim.paper_table,
-            f"“{claim.quote}”",
+            f"“{claim.quote}”" + (f" ({claim.note})" if claim.note else ""),
             _paper_cell(claim),
             _ours_cell(outcome),
             outcome.sample or "–",

@@ -46,13 +46,37 @@ def test_every_claim_names_registered_rows_of_one_table():
         assert len(experiments.select(table=claim.table_id, rows=slugs)) == len(configs)
 
 
-def test_the_papers_own_numbers_point_the_claimed_way():
-    for claim in select():
-        null = 1.0 if claim.is_ratio else 0.0
-        if claim.expected == "equivalent":
-            assert abs(claim.paper_value - null) < claim.margin, claim
-        else:
-            assert (claim.paper_value > null) == (claim.expected == "greater"), claim
+def _points_the_claimed_way(claim):
+    null = 1.0 if claim.is_ratio else 0.0
+    if claim.expected == "equivalent":
+        return abs(claim.paper_value - null) < claim.margin
+    return claim.paper_value != null and (claim.paper_value > null) == (claim.expected == "greater")
+
+
+def test_the_papers_own_numbers_point_the_claimed_way_or_the_claim_says_so():
+    """A sentence is registered for every pair of rows it ranks; where the paper's own cells
+    go against it (Table 2's single-direction C-LSTMs, Table 7's counts), the claim's note
+    says so beside the quote."""
+    against = [claim for claim in select() if not _points_the_claimed_way(claim)]
+    assert all(claim.note for claim in against)
+    assert {(c.a, c.b) for c in against} == {
+        ("clstm/snli/tc_lstms_single_direction", "clstm/snli/lc_lstms_single_direction"),
+        ("attconv/snli/attconv_light", "attconv/snli/bi_cnn"),
+        ("attconv/snli/attconv_light", "attconv/snli/apcnn_dos_santos_et_al_2016"),
+        ("attconv/snli/attconv_advanced", "Decomp-Att (Parikh)"),
+    }
+
+
+def test_a_note_marks_each_fever_lead_under_the_quoted_margin():
+    """ATTCONV's ">10% in ALL, >6% in SUB and >8% in gold evi.": the claims that the paper's
+    own dev cells leave short of their column's margin, and only those, carry a note."""
+    margins = {"ALL": 0.10, "SUB": 0.06, "gold evi.": 0.08}
+    leads = [c for c in select("ATTCONV") if c.quote.endswith("“gold evi.”")]
+    assert len(leads) == 9
+    for claim in leads:
+        column = claim.statement.rsplit("(", 1)[1].rstrip(")")
+        assert (claim.paper_value <= margins[column]) == bool(claim.note), claim
+    assert sum(bool(c.note) for c in leads) == 3
 
 
 def test_no_claim_is_registered_twice():
@@ -78,17 +102,11 @@ def test_the_statements_the_issue_lists_are_registered():
         ("gcnn/multinli/gcnn", "gcnn/multinli/esim_our_implement", "test_accuracy"),
         ("gcnn/quora/esim_our_implement", "gcnn/quora/gcnn", "seconds_per_epoch"),
         ("gcnn/multinli/esim_our_implement", "gcnn/multinli/gcnn", "seconds_per_epoch"),
-        ("gcnn/quora/cnn", "gcnn/quora/gcnn", "seconds_per_epoch"),
         ("attconv/scitail/attconv_advanced", "attconv/scitail/attconv_light", "test_accuracy"),
         ("attconv/scitail/attconv_light", "attconv/scitail/w_o_convolution", "test_accuracy"),
         ("attconv/scitail/attconv_light", "attconv/scitail/apcnn", "test_accuracy"),
         ("attconv/scitail/attconv_light", "attconv/scitail/bi_cnn", "test_accuracy"),
         ("attconv/scitail/attconv_light", "attconv/scitail/w_o_context", "test_accuracy"),
-        (
-            "attconv/fever/light_context_conc",
-            "attconv/fever/light_context_wise",
-            "test_label_accuracy",
-        ),
         (
             "attconv/fever/advan_context_wise",
             "attconv/fever/light_context_wise",
@@ -159,6 +177,14 @@ def test_the_statements_the_issue_lists_are_registered():
         ),
         ("attconv/scitail/w_o_convolution", "Enhanced LSTM", "test_accuracy"),
         ("attconv/snli/attconv_advanced", "majority class", "test_accuracy"),
+        ("attconv/snli/attconv_light", "attconv/snli/bi_cnn", "params"),
+        ("attconv/snli/attconv_light", "attconv/snli/apcnn_dos_santos_et_al_2016", "params"),
+        ("attconv/snli/attconv_advanced", "Decomp-Att (Parikh)", "params"),
+        (
+            "clstm/snli/tc_lstms_single_direction",
+            "clstm/snli/lc_lstms_single_direction",
+            "test_accuracy",
+        ),
     ]
     assert [key for key in expected if key not in registered] == []
     contrasts = [c for c in select("C-LSTMs") if c.c is not None]
@@ -212,9 +238,6 @@ def test_paper_values_come_from_the_registered_targets():
     assert by_key[
         ("gcnn/multinli/esim_our_implement", "gcnn/multinli/gcnn", "seconds_per_epoch")
     ].paper_value == pytest.approx(9610 / 2412)
-    assert by_key[("gcnn/quora/cnn", "gcnn/quora/gcnn", "seconds_per_epoch")].paper_value == (
-        pytest.approx(1 / 1.318, abs=1e-3)
-    )
     assert by_key[("BERT", "COIN", "seconds_per_batch")].paper_value == pytest.approx(1.19 / 0.12)
     coin_context = by_key[
         ("coin/lcqmc/ablation_original", "coin/lcqmc/ablation_w_o_context", "dev_accuracy")

@@ -302,3 +302,23 @@ def test_a_time_claim_is_never_judged_on_another_kind_of_device(tmp_path):
     assert (both.verdict, both.sample) == ("confirmed", "5 vs 5 epochs")
     assert "NVIDIA Y: 4.00× [" in both.also_measured
     assert f"{assess.ANOTHER_RECORD}: not judged<br>" in both.also_measured
+
+
+@pytest.mark.parametrize(
+    "light,apcnn,expected",
+    [
+        (300_000, 360_000, "confirmed"),
+        (360_000, 360_000, "contradicted"),
+        (400_000, 360_000, "contradicted"),
+    ],
+)
+def test_exact_counts_confirm_fewer_only_when_strictly_fewer(monkeypatch, light, apcnn, expected):
+    """Counts of built models are exact: two equal ones contradict "fewer parameters" rather
+    than leave it inconclusive."""
+    claim = _claim(
+        "attconv/snli/attconv_light", "attconv/snli/apcnn_dos_santos_et_al_2016", "params"
+    )
+    counts = {claim.a: light, claim.b: apcnn}
+    monkeypatch.setattr(assess.param_counts, "row_count", lambda config: counts[config.name])
+    monkeypatch.setattr(assess.param_counts, "mismatch", lambda config, count: None)
+    assert assess.assess_params(claim).verdict == expected

@@ -319,6 +319,19 @@ def test_a_row_names_the_judged_metric_and_the_side_its_draws_lean_to(tmp_path):
     # COIN's ablations report the split that selected the checkpoint: judged on test.
     context = rows["coin-context-in-cross-attention-helps-quora"]
     assert "(quora, test_accuracy in place of dev_accuracy)<a" in context
+    # MultiNLI's test labels are Kaggle-only: the row names the paper's column beside ours.
+    mismatched = rows["gcnn-gcnn-beats-cnn-mismatched-multinli"]
+    assert "(multinli, test_accuracy against the paper's test_mismatched_accuracy)<a" in mismatched
+    matched = rows["gcnn-gcnn-beats-cnn-matched-multinli"]
+    assert "(multinli, dev_matched_accuracy against the paper's test_matched_accuracy)<a" in matched
+
+
+def test_a_claim_s_note_follows_its_quote(tmp_path):
+    outcomes = assess.assess(select("ATTCONV"), tmp_path)
+    text = claims_report.render_markdown(outcomes, "make claims")
+    [line] = [row for row in text.splitlines() if "beats Attentive-LSTM (ALL)" in row]
+    assert "“gold evi.”” (the paper's own cells miss the quoted margin" in line
+    assert "(fever, test_label_accuracy against the paper's dev_label_accuracy)" in line
 
 
 def _bench(results_dir, steps):
@@ -529,7 +542,7 @@ def test_the_markdown_counts_and_lists_every_claim(tmp_path):
     text = claims_report.render_markdown(
         outcomes, "make claims", {"GCNN": "figures/claims-gcnn.png"}
     )
-    assert "| GCNN | 1 | 0 | 0 | 0 | 0 | 0 | 2 | 20 |" in text
+    assert "| GCNN | 1 | 0 | 0 | 0 | 0 | 0 | 2 | 18 |" in text
     assert "| ATTCONV | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |" in text
     assert "![GCNN: our Δ beside the paper's](figures/claims-gcnn.png)" in text
     [line] = [row for row in text.splitlines() if '<a id="gcnn-gcnn-beats-cnn-quora"></a>' in row]
@@ -575,7 +588,7 @@ def test_make_claims_renders_from_the_records_alone(tmp_path):
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert "| GCNN | 1 | 0 | 0 | 0 | 0 | 0 | 2 | 20 |" in done.stdout
+    assert "| GCNN | 1 | 0 | 0 | 0 | 0 | 0 | 2 | 18 |" in done.stdout
     assert "![GCNN: our Δ beside the paper's](figures/claims-gcnn.png)" in output.read_text()
     assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == [
         "claims-attconv.png",
