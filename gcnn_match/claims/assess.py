@@ -800,10 +800,10 @@ def assess_params(claim):
         for label, config, count in zip("AB", claim.configs, counts)
         if (said := param_counts.mismatch(config, count))
     ]
-    # Exact counts: two equal ones contradict "fewer" rather than leave it open.
+    # Exact counts: two equal ones contradict "fewer" (or "more") rather than leave it open.
     verdict = (
         "contradicted"
-        if counts[0] == counts[1]
+        if counts[0] == counts[1] and claim.expected != "equivalent"
         else statistics.verdict(ratio, ratio, 1.0, claim.expected)
     )
     return Outcome(

@@ -137,7 +137,7 @@ def _metric(claim):
     where the rows set ours against another (MultiNLI's Kaggle test sets, FEVER's dev)."""
     judged = judged_metric(claim)
     text = judged if judged == claim.metric else f"{judged} in place of {claim.metric}"
-    if claim.is_ratio or claim.paper_metric in (claim.metric, judged):
+    if claim.paper_metric in (claim.metric, judged):
         return text
     return f"{text} against the paper's {claim.paper_metric}"
 
