@@ -94,7 +94,6 @@ _claim(
     "lc_lstms_single_direction",
     "test_accuracy",
     _TC_OVER_LC,
-    note="the paper's own cells go against its sentence for this pair",
 )
 
 for _a, _b, _statement, _quote in (

@@ -69,8 +69,8 @@ class Claim:
             the claim is (A − B) − (C − D) compared with 0.
         floor: where B is its table's majority class ("majority class"), the paper's value of
             it; ours is the floor record's majority-class prediction (`baselines/floor.py`).
-        note: what the report says after the quote where the paper's own cells differ from
-            its sentence (a margin they miss, a direction they go against).
+        stated_margin: the least gap the sentence states (">10%": 0.10), where it states
+            one; the claim is the direction, and `note` says whether the cells reach it.
     """
 
     paper: str
@@ -87,7 +87,7 @@ class Claim:
     d: Optional[str] = None
     floor: Optional[float] = None
     paper_key: Optional[str] = None
-    note: Optional[str] = None
+    stated_margin: Optional[float] = None
 
     def __post_init__(self):
         if self.expected not in EXPECTED:
@@ -107,6 +107,26 @@ class Claim:
             raise ValueError(f"{self.statement}: a contrast names C and D, rows of records")
         if self.floor is not None and (self.cited or self.c or not split_and_column(self.metric)):
             raise ValueError(f"{self.statement}: a floor is B of a difference of two rows")
+
+    @property
+    def note(self):
+        """What the report says after the quote where the paper's own numbers differ from its
+        sentence: a direction they go against, a stated margin they miss (None otherwise)."""
+        null = 1.0 if self.is_ratio else 0.0
+        if self.expected == "equivalent":
+            against = abs(self.paper_value - null) >= self.margin
+        else:
+            against = (self.paper_value > null) != (self.expected == "greater") or (
+                self.paper_value == null
+            )
+        if against and self.metric == COUNT_METRIC:
+            side = "above" if self.expected == "less" else "below"
+            return f"the paper's own counts put it at or {side} this row's"
+        if against:
+            return "the paper's own cells go against its sentence for this pair"
+        if self.stated_margin is not None and abs(self.paper_value) <= self.stated_margin:
+            return "the paper's own cells miss the quoted margin: the direction is registered"
+        return None
 
     @property
     def is_ratio(self):
