@@ -4,9 +4,9 @@
     python experiments/bench.py --data_dir=../shared/data --models=esim --steps=3 --compare=
 
 Each row is measured in a fresh process with the TensorFlow backend and the machine's oneDNN
-default (cost, FLOPs, memory, XLA on/off, fused/unfused gates), then, per --compare, by three
-throughput-only processes one after another: the same default, oneDNN toggled, and the JAX
-backend.
+default (cost, FLOPs, memory, XLA on/off, fused/unfused gates), then, per --compare, by
+throughput-only processes one after another: the same default, oneDNN toggled, the JAX
+backend, and tcmalloc preloaded (or, where this process runs on it, not).
 """
 
 import importlib.util
@@ -20,6 +20,7 @@ from absl import flags
 
 from gcnn_match import cli
 from gcnn_match.benchmarks.experiment_cost import cache_start_seconds
+from gcnn_match.benchmarks.machine import find_tcmalloc
 from gcnn_match.benchmarks.worker import WorkerError, run_worker
 from gcnn_match.experiments import measured_defaults, registry
 from gcnn_match.files import write_atomic
@@ -30,7 +31,9 @@ from gcnn_match.reporting.marked_sections import update_section
 FLAGS = flags.FLAGS
 # One table per paper: every model and variant at its paper configuration.
 DEFAULT_TABLES = ["gcnn-quora", "attconv-snli", "c-lstms-snli", "coin-quora"]
-COMPARISONS = ["xla", "fused", "onednn", "jax", "cache"]
+COMPARISONS = ["xla", "fused", "onednn", "jax", "tcmalloc", "cache"]
+# The comparisons measured by throughput-only processes beside the row's own.
+CROSS_PROCESS = ("onednn", "jax", "tcmalloc")
 flags.DEFINE_string("data_dir", "data", "Dataset folder (real length distributions).")
 flags.DEFINE_string("cache_dir", "data/cache", "Tokenization and embedding cache.")
 flags.DEFINE_list("tables", DEFAULT_TABLES, "Benchmark the rows of these tables.")
@@ -42,6 +45,9 @@ flags.DEFINE_integer("steps", 10, "Timed steps per measurement (after warm-up)."
 flags.DEFINE_float("max_seconds", 60, "Stop a timing early (after >= 2 steps) past this.")
 flags.DEFINE_integer("warmup", 3, "Warm-up steps before timing (plus one per new shape).")
 flags.DEFINE_list("compare", COMPARISONS, f"Comparisons to run, of {COMPARISONS}.")
+flags.DEFINE_string(
+    "tcmalloc", None, "tcmalloc library to preload for --compare=tcmalloc (default: found)."
+)
 flags.DEFINE_string("section", "models", "Marked section of --output that receives the tables.")
 flags.DEFINE_string("output", "BENCHMARKS.md", "Markdown report.")
 flags.DEFINE_string("json", "results/bench.json", "JSON record.")
@@ -112,7 +118,7 @@ def measure_row(config):
     record = _worker(config, {}, full=True)
     if "error" in record:  # listed under the tables; the other rows are still measured
         return {"name": config.name, **record}
-    if "onednn" in FLAGS.compare or "jax" in FLAGS.compare:
+    if any(c in FLAGS.compare for c in CROSS_PROCESS):
         # The baseline of the cross-process ratios: a process of the same kind (one model,
         # throughput only), run right before the others.
         record["throughput"] = _worker(config, {}, False)
@@ -124,7 +130,23 @@ def measure_row(config):
             record["jax"] = {"error": "jax is not installed (pip install -e '.[jax]')"}
         else:
             record["jax"] = _worker(config, {"KERAS_BACKEND": "jax"}, False)
+    if "tcmalloc" in FLAGS.compare:
+        record["allocator_toggled"] = _allocator_toggled(config, record)
     return record
+
+
+def _allocator_toggled(config, record):
+    """The row's throughput process with tcmalloc preloaded, or without it where the row's own
+    process runs on it."""
+    if record["environment"].get("allocator") == "tcmalloc":
+        return _worker(config, {"LD_PRELOAD": ""}, False)
+    library = FLAGS.tcmalloc or find_tcmalloc()
+    if library is None:
+        return {
+            "error": "no tcmalloc library found (apt install libtcmalloc-minimal4, or pass "
+            "--tcmalloc=PATH)"
+        }
+    return _worker(config, {"LD_PRELOAD": library}, False)
 
 
 def main(argv):

@@ -1,8 +1,21 @@
 """What this machine and process offer a benchmark: the dense matmul rate (the peak that
-achieved GFLOP/s are read against) and whether TensorFlow runs its oneDNN kernels.
+achieved GFLOP/s are read against), whether TensorFlow runs its oneDNN kernels, and where the
+tcmalloc library is that a process can be started with.
 """
 
+import pathlib
 import time
+
+# Where Debian/Ubuntu (libtcmalloc-minimal4, libgoogle-perftools4) and RPM distributions put
+# tcmalloc; the minimal build (no heap profiler) first.
+TCMALLOC_DIRS = (
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
+    "/usr/local/lib",
+)
+TCMALLOC_NAMES = ("libtcmalloc_minimal.so.4", "libtcmalloc.so.4")
 
 
 def matmul_peak_gflops(size=2048, repeats=5):
@@ -28,3 +41,13 @@ def onednn_enabled():
     from tensorflow.python.util import _pywrap_util_port
 
     return bool(_pywrap_util_port.IsMklEnabled())
+
+
+def find_tcmalloc(dirs=TCMALLOC_DIRS):
+    """The path of a tcmalloc library to preload (LD_PRELOAD) in `dirs`, or None."""
+    for name in TCMALLOC_NAMES:
+        for folder in dirs:
+            path = pathlib.Path(folder, name)
+            if path.is_file():
+                return str(path)
+    return None

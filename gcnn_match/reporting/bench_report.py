@@ -3,8 +3,8 @@ encoded-data cache, time ratios beside the paper's, and the per-model defaults t
 
 A row record is the full TensorFlow worker's result (`benchmarks/experiment_cost.py`) plus
 the results of the throughput-only processes of the same row: "throughput" (the same
-environment), the baseline of "onednn_toggled" and "jax" (each either measurements or
-{"error": message}).
+environment), the baseline of "onednn_toggled", "jax" and "allocator_toggled" (each either
+measurements or {"error": message}).
 """
 
 import statistics
@@ -21,6 +21,7 @@ SPEEDUP_COLUMNS = {
     "fused": "fused/unfused gate convs",
     "jax_train": "JAX/TF training",
     "jax_inference": "JAX/TF inference",
+    "tcmalloc": "tcmalloc/system malloc",
 }
 
 
@@ -49,7 +50,21 @@ def speedups(record):
     out["jax_inference"] = _ratio(
         jax.get("inference_pairs_per_second"), base.get("inference_pairs_per_second")
     )
+    out["tcmalloc"] = _tcmalloc_ratio(record, base_train)
     return out
+
+
+def _tcmalloc_ratio(record, base_train):
+    """Training throughput on tcmalloc over that on the system malloc, whichever of the row's
+    process and its "allocator_toggled" process had tcmalloc mapped; None where neither had
+    (a preload that did not take)."""
+    toggled = record.get("allocator_toggled", {})
+    other = toggled.get("train_pairs_per_second_bucket")
+    if toggled.get("environment", {}).get("allocator") == "tcmalloc":
+        return _ratio(other, base_train)
+    if record.get("environment", {}).get("allocator") == "tcmalloc":
+        return _ratio(base_train, other)
+    return None
 
 
 def machine_peak(results):
@@ -68,13 +83,17 @@ def _header(environment, results, command):
     if environment.get("jax"):
         versions.append(f"JAX {environment['jax']}")
     onednn = {r.get("onednn") for r in results}
+    allocators = sorted(
+        {r.get("environment", {}).get("allocator", "system malloc") for r in results}
+    )
     return [
         f"Produced by `{command}`.",
         "",
         f"Hardware: {environment['cpu']} ({environment['cpu_count']} cores), "
         f"{environment['platform']}; " + ", ".join(versions) + ". oneDNN in the TensorFlow "
         f"runs: {'on' if onednn == {True} else 'off' if onednn == {False} else 'mixed'} "
-        "(TF's default here unless TF_ENABLE_ONEDNN_OPTS is set). Dense float32 matmul peak "
+        "(TF's default here unless TF_ENABLE_ONEDNN_OPTS is set); heap allocator: "
+        f"{', '.join(allocators)}. Dense float32 matmul peak "
         "(2048x2048 `matmul`, best of 5, sampled twice in each row's process, best sample "
         f"of the run): {machine_peak(results):.0f} GFLOP/s.",
         "",
@@ -133,8 +152,9 @@ def _speedup_table(results):
     if columns != ["bucketing"]:
         lines += [
             "Bucketing, XLA and fused gates are timed in one process, XLA and fusing "
-            "interleaved on the same batches; oneDNN and JAX need processes of their own, run "
-            "one after another, so their ratios also carry any change of load between them.",
+            "interleaved on the same batches; oneDNN, JAX and tcmalloc need processes of their "
+            "own, run one after another, so their ratios also carry any change of load between "
+            "them.",
             "",
         ]
     lines += [
@@ -153,6 +173,7 @@ def _speedup_table(results):
             ("fused", "unfused gates"),
             ("jax", "JAX backend"),
             ("onednn_toggled", "oneDNN toggled"),
+            ("allocator_toggled", "tcmalloc toggled"),
         )
         if "error" in r.get(key, {})
     ]

@@ -123,6 +123,20 @@ def cpu_model():
     return platform.processor() or ""
 
 
+def memory_allocator(maps="/proc/self/maps"):
+    """The heap allocator this process runs on: "tcmalloc" or "jemalloc" when its library is
+    mapped (preloaded with LD_PRELOAD), else "system malloc". It changes CPU training speed,
+    not results (docs/configuration.md#memory-allocator)."""
+    try:
+        mapped = pathlib.Path(maps).read_text("utf-8", errors="replace")
+    except OSError:
+        return "system malloc"
+    for name in ("tcmalloc", "jemalloc"):
+        if f"lib{name}" in mapped:
+            return name
+    return "system malloc"
+
+
 def compute_device(gpus=None):
     """What the active Keras backend trains on: its first GPU's name, else the CPU's model
     (`gpus`: `accelerators()` when already known). Runs of one table whose records name
@@ -144,6 +158,7 @@ def environment_record(data_dir=None):
         "platform": platform.platform(),
         "cpu": cpu_model(),
         "cpu_count": os.cpu_count(),
+        "allocator": memory_allocator(),
         "gpus": gpus,
         "device": compute_device(gpus),
         "tensorflow": tf.__version__,

@@ -107,6 +107,26 @@ def test_worker_process_measures_throughput_under_the_requested_environment(shar
         )
 
 
+@pytest.mark.slow
+def test_a_worker_started_with_tcmalloc_preloaded_records_it(shared_data, tmp_path):
+    from gcnn_match.benchmarks.machine import find_tcmalloc
+
+    library = find_tcmalloc()
+    if library is None:
+        pytest.skip("no tcmalloc library on this machine (apt install libtcmalloc-minimal4)")
+    result = run_worker(
+        _tiny_config(),
+        {"LD_PRELOAD": library},
+        data_dir=str(shared_data),
+        cache_dir=str(tmp_path),
+        steps=1,
+        warmup=1,
+        full=False,
+    )
+    assert result["environment"]["allocator"] == "tcmalloc"
+    assert result["train_pairs_per_second_bucket"] > 0
+
+
 def _fail_as_keras_does(config, **arguments):
     """A measurement that fails with a message whose last line is the failing call's arguments,
     as Keras' errors end."""

@@ -31,3 +31,14 @@ def test_the_device_peak_is_the_host_resident_set_on_a_cpu():
         del block
     assert peak.kind == "host RSS growth"
     assert peak.bytes >= 60 * 2**20
+
+
+def test_tcmalloc_is_found_where_a_distribution_installs_it(tmp_path):
+    from gcnn_match.benchmarks.machine import find_tcmalloc
+
+    assert find_tcmalloc([tmp_path]) is None
+    (tmp_path / "libtcmalloc.so.4").write_bytes(b"")
+    assert find_tcmalloc([tmp_path / "absent", tmp_path]) == str(tmp_path / "libtcmalloc.so.4")
+    # The minimal build (no heap profiler) is preferred.
+    (tmp_path / "libtcmalloc_minimal.so.4").write_bytes(b"")
+    assert find_tcmalloc([tmp_path]) == str(tmp_path / "libtcmalloc_minimal.so.4")

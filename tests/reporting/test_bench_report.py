@@ -39,6 +39,18 @@ def test_time_ratios_come_from_side_by_side_throughput():
     )  # nothing to compare
 
 
+_ENV = {
+    "cpu": "cpu",
+    "cpu_count": 2,
+    "platform": "linux",
+    "tensorflow": "x",
+    "keras": "y",
+    "numpy": "z",
+    "python": "3",
+    "jax": "0.10",
+}
+
+
 def _record(name, model, **rates):
     record = {
         "name": name,
@@ -94,19 +106,9 @@ def test_report_ratios_failures_and_suggested_defaults():
     assert defaults["lstm_like"]["jit_compile"] is False
     assert defaults["lstm_like"]["onednn_on"] is True  # 1.00x: no reason to switch it off
     assert defaults["lstm_like"]["backend"] is None
-    env = {
-        "cpu": "cpu",
-        "cpu_count": 2,
-        "platform": "linux",
-        "tensorflow": "x",
-        "keras": "y",
-        "numpy": "z",
-        "python": "3",
-        "jax": "0.10",
-    }
     text = render(
         [fast, broken],
-        env,
+        _ENV,
         "cmd",
         [{"data": "quora", "cold_seconds": 6.0, "warm_seconds": 2.0}],
         lambda model: False,
@@ -114,10 +116,42 @@ def test_report_ratios_failures_and_suggested_defaults():
     # No row measured fused gates: that column is left out.
     assert "| m/a | 2.00x | 1.20x | 2.00x | 1.50x | 0.50x |" in text
     assert "fused/unfused" not in text and "Settings these measurements support" in text
-    plain = render([_record("m/c", "cnn_like")], env, "cmd", [], lambda model: False)
+    plain = render([_record("m/c", "cnn_like")], _ENV, "cmd", [], lambda model: False)
     assert "| model | bucketing vs fixed padding |\n" in plain and "| m/c | 2.00x |" in plain
     assert "XLA on/off" not in plain and "Settings these measurements support" not in plain
-    assert "oneDNN and JAX need processes" not in plain and "oneDNN and JAX need" in text
+    assert "JAX and tcmalloc need processes" not in plain and "JAX and tcmalloc need" in text
+    assert "heap allocator: system malloc." in text
     assert "m/b (JAX backend): m/b: NotImplementedError: no scan" in text
     assert "| quora | 6.0 | 2.0 | 3.0x |" in text
     assert "150.0 (75%)" in text and "| 1024 |" in text  # of the 200 GFLOP/s peak; MiB
+
+
+def test_the_tcmalloc_ratio_is_oriented_by_the_allocator_each_process_ran_on():
+    on_tcmalloc = {"allocator": "tcmalloc"}
+    # The row's process on the system malloc, the toggled one on tcmalloc (80 vs 120 pairs/s).
+    preloaded = _record(
+        "m/a",
+        "clstm",
+        environment={"allocator": "system malloc"},
+        allocator_toggled={"train_pairs_per_second_bucket": 120.0, "environment": on_tcmalloc},
+    )
+    assert speedups(preloaded)["tcmalloc"] == pytest.approx(1.5)
+    # The row's process on tcmalloc, the toggled one without it.
+    unloaded = _record(
+        "m/b",
+        "clstm",
+        environment=on_tcmalloc,
+        allocator_toggled={"train_pairs_per_second_bucket": 40.0, "environment": {}},
+    )
+    assert speedups(unloaded)["tcmalloc"] == pytest.approx(2.0)
+    # A preload that did not take: neither process ran on tcmalloc, so no ratio.
+    missed = _record(
+        "m/c",
+        "clstm",
+        allocator_toggled={"train_pairs_per_second_bucket": 120.0, "environment": {}},
+    )
+    assert speedups(missed)["tcmalloc"] is None
+    failed = _record("m/d", "clstm", allocator_toggled={"error": "no tcmalloc library found"})
+    text = render([preloaded, failed], _ENV, "cmd", [], str)
+    assert "tcmalloc/system malloc" in text and "| 1.50x |" in text
+    assert "m/d (tcmalloc toggled): no tcmalloc library found" in text

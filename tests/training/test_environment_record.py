@@ -5,7 +5,12 @@ import keras
 import pytest
 import tensorflow as tf
 
-from gcnn_match.training.run_dir import accelerators, cpu_model, environment_record
+from gcnn_match.training.run_dir import (
+    accelerators,
+    cpu_model,
+    environment_record,
+    memory_allocator,
+)
 
 
 def test_the_record_names_the_device_and_the_backend():
@@ -17,6 +22,7 @@ def test_the_record_names_the_device_and_the_backend():
     assert record["device"]
     assert record["gpus"] == gpus
     assert record["data_dir"] == "some/data"
+    assert record["allocator"] == memory_allocator()
 
 
 def test_tensorflow_gpus_are_named_by_their_card_not_their_device_path():
@@ -34,3 +40,25 @@ def test_the_cpu_model_is_read_from_cpuinfo():
     if not models:
         pytest.skip("no model name in /proc/cpuinfo on this machine")
     assert cpu_model() == models[0]
+
+
+# A line of /proc/self/maps before its path: address range, permissions, offset, device, inode.
+_MAPPING = "7f00-7f01 r-xp 0 08:01 1"
+
+
+@pytest.mark.parametrize(
+    "mapped, allocator",
+    [
+        (f"{_MAPPING} /usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4.5.10\n", "tcmalloc"),
+        (f"{_MAPPING} /usr/lib/x86_64-linux-gnu/libjemalloc.so.2\n", "jemalloc"),
+        (f"{_MAPPING} /usr/lib/x86_64-linux-gnu/libc.so.6\n", "system malloc"),
+    ],
+)
+def test_the_allocator_is_the_one_mapped_into_the_process(tmp_path, mapped, allocator):
+    maps = tmp_path / "maps"
+    maps.write_text(mapped, "utf-8")
+    assert memory_allocator(maps) == allocator
+
+
+def test_without_a_maps_file_the_allocator_is_the_system_one(tmp_path):
+    assert memory_allocator(tmp_path / "absent") == "system malloc"
