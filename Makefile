@@ -30,12 +30,6 @@ OVERRIDES ?=
 # Real benchmark files for the tests marked data (tests/conftest.py marks every test that uses
 # them); they skip without the files.
 GCNN_MATCH_TEST_DATA ?= $(wildcard ../shared/data)
-# Training targets run on tcmalloc where it is installed (Debian/Ubuntu: libtcmalloc-minimal4):
-# on a CPU it speeds up the models whose steps churn the heap (BENCHMARKS.md), results the same.
-# TCMALLOC=path picks a library, TCMALLOC= runs on the system malloc.
-TCMALLOC ?= $(firstword $(wildcard /usr/lib/*-linux-gnu/libtcmalloc_minimal.so.4 \
-  /usr/lib64/libtcmalloc_minimal.so.4 /usr/lib/*-linux-gnu/libtcmalloc.so.4))
-TRAIN := $(if $(TCMALLOC),LD_PRELOAD=$(TCMALLOC) )$(PY)
 export GCNN_MATCH_TEST_DATA
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
@@ -98,7 +92,7 @@ data-%: install
 	$(PY) experiments/download.py --dataset=$* --data_dir=$(DATA_DIR)
 
 reproduce-%: install
-	$(TRAIN) experiments/reproduce.py --dataset=$* --scale=$(SCALE) --data_dir=$(DATA_DIR) \
+	$(PY) experiments/reproduce.py --dataset=$* --scale=$(SCALE) --data_dir=$(DATA_DIR) \
 	  --runs_dir=$(RUNS_DIR) --seeds=$(SEEDS) $(if $(ROWS),--rows="$(ROWS)") \
 	  $(if $(EPOCHS),--epochs=$(EPOCHS)) $(foreach override,$(OVERRIDES),--override=$(override))
 
@@ -155,7 +149,7 @@ claims: install
 # skipped. Records in results/curves-<name>.json, figures/curves-<name>.png and
 # LEARNING_CURVES.md. CURVES=gcnn-quora,attconv-snli,coin-quora picks some.
 curves: install
-	$(TRAIN) experiments/curves.py --data_dir=$(DATA_DIR) --runs_dir=$(RUNS_DIR) \
+	$(PY) experiments/curves.py --data_dir=$(DATA_DIR) --runs_dir=$(RUNS_DIR) \
 	  $(if $(CURVES),--curve="$(CURVES)") $(if $(EPOCHS),--epochs=$(EPOCHS))
 
 clean:

@@ -6,7 +6,7 @@
 Each row is measured in a fresh process with the TensorFlow backend and the machine's oneDNN
 default (cost, FLOPs, memory, XLA on/off, fused/unfused gates), then, per --compare, by
 throughput-only processes one after another: the same default, oneDNN toggled, the JAX
-backend, and tcmalloc preloaded (or, where this process runs on it, not).
+backend, and (on request) tcmalloc preloaded, or not where this process runs on it.
 """
 
 import importlib.util
@@ -32,6 +32,9 @@ FLAGS = flags.FLAGS
 # One table per paper: every model and variant at its paper configuration.
 DEFAULT_TABLES = ["gcnn-quora", "attconv-snli", "c-lstms-snli", "coin-quora"]
 COMPARISONS = ["xla", "fused", "onednn", "jax", "tcmalloc", "cache"]
+# tcmalloc is measured on request only: it changed no row's speed beyond the spread of the
+# cross-process ratios (BENCHMARKS.md#heap-allocator-on-a-cpu).
+DEFAULT_COMPARISONS = ["xla", "fused", "onednn", "jax", "cache"]
 # The comparisons measured by throughput-only processes beside the row's own.
 CROSS_PROCESS = ("onednn", "jax", "tcmalloc")
 flags.DEFINE_string("data_dir", "data", "Dataset folder (real length distributions).")
@@ -44,7 +47,7 @@ flags.DEFINE_list("models", [], "Restrict to rows of these model registry names 
 flags.DEFINE_integer("steps", 10, "Timed steps per measurement (after warm-up).")
 flags.DEFINE_float("max_seconds", 60, "Stop a timing early (after >= 2 steps) past this.")
 flags.DEFINE_integer("warmup", 3, "Warm-up steps before timing (plus one per new shape).")
-flags.DEFINE_list("compare", COMPARISONS, f"Comparisons to run, of {COMPARISONS}.")
+flags.DEFINE_list("compare", DEFAULT_COMPARISONS, f"Comparisons to run, of {COMPARISONS}.")
 flags.DEFINE_string(
     "tcmalloc", None, "tcmalloc library to preload for --compare=tcmalloc (default: found)."
 )

@@ -22,6 +22,7 @@ SPEEDUP_COLUMNS = {
     "jax_train": "JAX/TF training",
     "jax_inference": "JAX/TF inference",
     "tcmalloc": "tcmalloc/system malloc",
+    "repeat": "same setting, two processes",
 }
 
 
@@ -51,6 +52,9 @@ def speedups(record):
         jax.get("inference_pairs_per_second"), base.get("inference_pairs_per_second")
     )
     out["tcmalloc"] = _tcmalloc_ratio(record, base_train)
+    # The throughput process against the row's own, in the same setting: how far two
+    # processes differ with nothing changed, the yardstick of the cross-process ratios.
+    out["repeat"] = _ratio(base_train, tf_rate)
     return out
 
 
@@ -83,17 +87,19 @@ def _header(environment, results, command):
     if environment.get("jax"):
         versions.append(f"JAX {environment['jax']}")
     onednn = {r.get("onednn") for r in results}
+    # Named only where the records carry it: an environment record may lack the field.
     allocators = sorted(
-        {r.get("environment", {}).get("allocator", "system malloc") for r in results}
+        {r["environment"]["allocator"] for r in results if "allocator" in r.get("environment", {})}
     )
+    allocator = f"; heap allocator: {', '.join(allocators)}" if allocators else ""
     return [
         f"Produced by `{command}`.",
         "",
         f"Hardware: {environment['cpu']} ({environment['cpu_count']} cores), "
         f"{environment['platform']}; " + ", ".join(versions) + ". oneDNN in the TensorFlow "
         f"runs: {'on' if onednn == {True} else 'off' if onednn == {False} else 'mixed'} "
-        "(TF's default here unless TF_ENABLE_ONEDNN_OPTS is set); heap allocator: "
-        f"{', '.join(allocators)}. Dense float32 matmul peak "
+        f"(TF's default here unless TF_ENABLE_ONEDNN_OPTS is set){allocator}. Dense float32 "
+        "matmul peak "
         "(2048x2048 `matmul`, best of 5, sampled twice in each row's process, best sample "
         f"of the run): {machine_peak(results):.0f} GFLOP/s.",
         "",
@@ -154,7 +160,13 @@ def _speedup_table(results):
             "Bucketing, XLA and fused gates are timed in one process, XLA and fusing "
             "interleaved on the same batches; oneDNN, JAX and tcmalloc need processes of their "
             "own, run one after another, so their ratios also carry any change of load between "
-            "them.",
+            "them."
+            + (
+                " The last column times the row's own setting again in a process of its own: "
+                "how far two processes differ with nothing changed."
+                if "repeat" in columns
+                else ""
+            ),
             "",
         ]
     lines += [

@@ -125,8 +125,8 @@ def cpu_model():
 
 def memory_allocator(maps="/proc/self/maps"):
     """The heap allocator this process runs on: "tcmalloc" or "jemalloc" when its library is
-    mapped (preloaded with LD_PRELOAD), else "system malloc". It changes CPU training speed,
-    not results (docs/configuration.md#memory-allocator)."""
+    mapped (preloaded with LD_PRELOAD), else "system malloc": part of what a CPU run's times
+    were measured on (docs/configuration.md#memory-allocator)."""
     try:
         mapped = pathlib.Path(maps).read_text("utf-8", errors="replace")
     except OSError:

@@ -114,13 +114,18 @@ def test_report_ratios_failures_and_suggested_defaults():
         lambda model: False,
     )
     # No row measured fused gates: that column is left out.
-    assert "| m/a | 2.00x | 1.20x | 2.00x | 1.50x | 0.50x |" in text
+    # Last: the throughput process (80 pairs/s) against the row's own (100), nothing changed.
+    assert "| m/a | 2.00x | 1.20x | 2.00x | 1.50x | 0.50x | 0.80x |" in text
+    assert ratios["repeat"] == pytest.approx(0.8)
     assert "fused/unfused" not in text and "Settings these measurements support" in text
-    plain = render([_record("m/c", "cnn_like")], _ENV, "cmd", [], lambda model: False)
+    # No process of its own beside the row's: no cross-process column, not even the repeat.
+    plain_record = _record("m/c", "cnn_like")
+    del plain_record["throughput"]
+    plain = render([plain_record], _ENV, "cmd", [], lambda model: False)
     assert "| model | bucketing vs fixed padding |\n" in plain and "| m/c | 2.00x |" in plain
     assert "XLA on/off" not in plain and "Settings these measurements support" not in plain
     assert "JAX and tcmalloc need processes" not in plain and "JAX and tcmalloc need" in text
-    assert "heap allocator: system malloc." in text
+    assert "heap allocator" not in text  # no record names its allocator
     assert "m/b (JAX backend): m/b: NotImplementedError: no scan" in text
     assert "| quora | 6.0 | 2.0 | 3.0x |" in text
     assert "150.0 (75%)" in text and "| 1024 |" in text  # of the 200 GFLOP/s peak; MiB
@@ -153,5 +158,6 @@ def test_the_tcmalloc_ratio_is_oriented_by_the_allocator_each_process_ran_on():
     assert speedups(missed)["tcmalloc"] is None
     failed = _record("m/d", "clstm", allocator_toggled={"error": "no tcmalloc library found"})
     text = render([preloaded, failed], _ENV, "cmd", [], str)
+    assert "is set); heap allocator: system malloc. Dense" in text
     assert "tcmalloc/system malloc" in text and "| 1.50x |" in text
     assert "m/d (tcmalloc toggled): no tcmalloc library found" in text

@@ -5,13 +5,11 @@
 - the same inside an epoch, after a mid-epoch checkpoint: the resumed run skips the batches
   trained before and ends with the same records, predictions and metrics;
 - the same seed twice gives the same metrics (another seed does not);
-- the same seed on tcmalloc gives the same records and predictions as on the system malloc;
 - a NaN loss stops the run with a clear message and keeps the last good checkpoint, from which
   the run resumes.
 """
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -22,7 +20,6 @@ import keras
 import numpy as np
 import pytest
 
-from gcnn_match.benchmarks.machine import find_tcmalloc
 from gcnn_match.experiments import registry
 from gcnn_match.training import loop
 from gcnn_match.training.run_dir import RunDirectory
@@ -205,37 +202,6 @@ def test_the_same_seed_twice_gives_the_same_metrics(shared_data, tmp_path):
     same = (tmp_path / "a" / "predictions" / "test.tsv").read_text()
     assert same == (tmp_path / "b" / "predictions" / "test.tsv").read_text()
     assert same != (tmp_path / "c" / "predictions" / "test.tsv").read_text()
-
-
-def test_the_heap_allocator_changes_nothing_a_run_computes(shared_data, tmp_path, reference):
-    library = find_tcmalloc()
-    if library is None:
-        pytest.skip("no tcmalloc library on this machine (apt install libtcmalloc-minimal4)")
-    ran_on = json.loads((reference / "environment.json").read_text())["allocator"]
-    # The reference's allocator is this process' own; the other run takes the other one.
-    preload = "" if ran_on == "tcmalloc" else library
-    run = tmp_path / "other-allocator"
-    subprocess.run(
-        _command(run, shared_data, tmp_path / "cache"),
-        cwd=REPO,
-        check=True,
-        capture_output=True,
-        timeout=300,
-        env={**os.environ, "LD_PRELOAD": preload},
-    )
-    assert json.loads((run / "environment.json").read_text())["allocator"] != ran_on
-    assert _records(run) == _records(reference)
-    for split in ("dev", "test"):
-        name = f"predictions/{split}.tsv"
-        assert (run / name).read_text() == (reference / name).read_text()
-
-
-def _records(run):
-    """What a run computed: its final metrics and each epoch's losses and dev metrics."""
-    metrics = json.loads((run / "metrics.json").read_text())
-    epochs = [json.loads(line) for line in (run / "epochs.jsonl").read_text().splitlines()]
-    computed = [{k: v for k, v in e.items() if "second" not in k} for e in epochs]
-    return {k: metrics[k] for k in METRICS}, computed
 
 
 def _finite(weights_file):
