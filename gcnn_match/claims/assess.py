@@ -594,13 +594,19 @@ def assess_difference(claim, store, scales):
 
 
 def _bench_rates(results_dir, names):
-    """(file, {name: record}) of the first results/bench*.json that measured all `names` side
-    by side; None when none did."""
+    """(file, {name: record}) of the results/bench*.json that measured all `names` side by
+    side over the most timed steps (the fewest of its rows'; the first file by name among
+    equals); None when none did."""
+    found = []
     for path in sorted(pathlib.Path(results_dir).glob("bench*.json")):
         measured = {r["name"]: r for r in json.loads(path.read_text("utf-8"))["results"]}
         if all(name in measured for name in names):
-            return path, measured
-    return None
+            found.append((path, measured))
+    return max(
+        found,
+        key=lambda f: min(f[1][name]["timed_steps_bucket"] for name in names),
+        default=None,
+    )
 
 
 def assess_bench(claim, results_dir):

@@ -232,22 +232,33 @@ def test_a_claim_is_not_judged_on_the_split_that_selected_the_checkpoint(tmp_pat
     assert on_test.verdict == "contradicted" and on_test.estimate < 0
 
 
-def _write_bench(results_dir, rates, environment):
-    """A step bench record of rows {name: pairs per second}, 20 timed steps each."""
+def _write_bench(results_dir, rates, environment, steps=20, name="bench.json"):
+    """A step bench record of rows {name: pairs per second}, `steps` timed steps each."""
     rng = np.random.default_rng(0)
     bench = {
         "results": [
             {
-                "name": name,
+                "name": row,
                 "train_pairs_per_second_bucket": rate,
-                "timed_steps_bucket": 20,
+                "timed_steps_bucket": steps,
                 "environment": environment,
-                "train_step_seconds_bucket": list(rng.lognormal(0.0, 0.1, 20)),
+                "train_step_seconds_bucket": list(rng.lognormal(0.0, 0.1, steps)),
             }
-            for name, rate in rates.items()
+            for row, rate in rates.items()
         ]
     }
-    (results_dir / "bench.json").write_text(json.dumps(bench))
+    (results_dir / name).write_text(json.dumps(bench))
+
+
+def test_the_bench_record_with_the_most_timed_steps_is_the_one_read(tmp_path):
+    claim = _claim("gcnn/quora/esim_our_implement", GCNN, "seconds_per_epoch")
+    cpu = {"cpu": "CPU X", "cpu_count": 2, "gpus": []}
+    # The first file by name timed fewer steps (and saw another ratio) than the second.
+    _write_bench(tmp_path, {claim.a: 100.0, claim.b: 100.0}, cpu, steps=5, name="bench-a.json")
+    _write_bench(tmp_path, {claim.a: 400.0, claim.b: 100.0}, cpu, steps=10, name="bench-b.json")
+    [outcome] = assess.assess([claim], tmp_path)
+    assert outcome.also_measured.startswith("bench-b.json: ")
+    assert "CPU X (2 cores): 0.25×" in outcome.also_measured
 
 
 def test_a_bench_on_the_paper_s_device_is_judged_with_other_records_beside_it(tmp_path):
