@@ -99,9 +99,8 @@ def _header(environment, results, command):
         f"{environment['platform']}; " + ", ".join(versions) + ". oneDNN in the TensorFlow "
         f"runs: {'on' if onednn == {True} else 'off' if onednn == {False} else 'mixed'} "
         f"(TF's default here unless TF_ENABLE_ONEDNN_OPTS is set){allocator}. Dense float32 "
-        "matmul peak "
-        "(2048x2048 `matmul`, best of 5, sampled twice in each row's process, best sample "
-        f"of the run): {machine_peak(results):.0f} GFLOP/s.",
+        "matmul peak (2048x2048 `matmul`, best of 5, sampled twice in each row's process, best "
+        f"sample of the run): {machine_peak(results):.0f} GFLOP/s.",
         "",
         "Each row runs in a fresh process (TensorFlow backend) on batches of its training part "
         "(the official dev split minus the held-out part), i.e. real lengths, at its paper "
