@@ -11,8 +11,9 @@ A verdict needs SEEDS seeds in each row (a majority-vote row is one); a claim wi
 
 A row may have runs under several configs (e.g. an epoch cap). A claim sets like against like:
 it uses a config both rows ran, the one with the most seeds in both (then the highest epoch
-cap); only where the rows share none does it take, per row, the config with the most seeds
-(then the highest epoch cap), and says the configs differ. Units (examples or questions) are
+cap); only where the rows share none, or where each row's own config with the most seeds
+(then the highest epoch cap) gives both rows more seeds, does it take those, and says the
+configs differ. Units (examples or questions) are
 those both rows were scored on in every seed. Beside the verdict, each row's metric is set
 against the floors of its table (`floor_check.py`). The rules of `verdicts.py` then say what
 the evidence can carry: "undertrained at this budget", "below floor", "borderline", a claim on
@@ -169,20 +170,34 @@ def _one_config(lines):
     return lines[lines["config"] == best]
 
 
-def _shared_config(lines_a, lines_b):
-    """The lines of each row under the config both ran with the most seeds in both (then the
+def _shared_config(*lines):
+    """The lines of each row under the config all ran with the most seeds in all (then the
     highest epoch cap), or None when they share no config."""
     # A majority vote is of its members' config ("<config>-vote").
-    configs = [rows["config"].str.removesuffix("-vote") for rows in (lines_a, lines_b)]
-    seeds = [
-        rows.groupby(config)["seed"].nunique() for rows, config in zip((lines_a, lines_b), configs)
-    ]
-    shared = seeds[0].index.intersection(seeds[1].index)
-    if shared.empty:
+    configs = [rows["config"].str.removesuffix("-vote") for rows in lines]
+    seeds = [rows.groupby(config)["seed"].nunique() for rows, config in zip(lines, configs)]
+    shared = sorted(set.intersection(*(set(s.index) for s in seeds)))
+    if not shared:
         return None
-    caps = pd.concat([lines_a, lines_b]).groupby(pd.concat(configs))["max_epochs"].max()
-    best = max(shared, key=lambda c: (min(seeds[0][c], seeds[1][c]), caps[c]))
-    return tuple(rows[config == best] for rows, config in zip((lines_a, lines_b), configs))
+    caps = pd.concat(lines).groupby(pd.concat(configs))["max_epochs"].max()
+    best = max(shared, key=lambda c: (min(s[c] for s in seeds), caps[c]))
+    return [rows[config == best] for rows, config in zip(lines, configs)]
+
+
+def _compared_configs(*lines):
+    """The lines of each row that a claim compares: the config all ran with the most seeds in
+    all (`_shared_config`), unless each row's own config with the most seeds (`_one_config`)
+    gives every row more seeds (a run set part-way to five seeds at the registered schedule
+    does not displace a complete capped one)."""
+    own = [_one_config(rows) for rows in lines]
+    shared = _shared_config(*lines)
+    if shared is None or _fewest_seeds(own) > _fewest_seeds(shared):
+        return own
+    return shared
+
+
+def _fewest_seeds(lines):
+    return min(rows["seed"].nunique() for rows in lines)
 
 
 def _cap(lines, name):
@@ -241,10 +256,17 @@ def training_plan(claim, store, scale=NOT_RUN_SCALE):
     hours, notes = [], []
     for row in dict.fromkeys(_trained_row(name) for name in rows):
         run_sets = runs.run_sets_of(store.results_dir, claim.table_id, scale, row)
-        timed = [verdicts.schedule(experiments.get(row), s) for s in run_sets]
-        timed = [t for t in timed if t is not None and t.seconds_per_epoch is not None]
+        schedules = [verdicts.schedule(experiments.get(row), s) for s in run_sets]
+        schedules = [t for t in schedules if t is not None]
+        # Seeds already trained to the registered schedule are skipped by the command.
+        done = max((len(t.selected) for t in schedules if t.cap is None), default=0)
+        if 0 < done < len(SEEDS):
+            notes.append(f"{row}: {done} of {len(SEEDS)} seeds trained to its schedule so far")
+        else:
+            done = 0
+        timed = [t for t in schedules if t.seconds_per_epoch is not None]
         most = max(timed, key=lambda t: len(t.selected), default=None)
-        hours.append(most.hours(len(SEEDS)) if most else None)
+        hours.append(most.hours(len(SEEDS) - done) if most else None)
         if run_sets and store.lines(claim.table_id, scale, row, split).empty:
             seeds = max(len(s.get("seeds", [])) for s in run_sets)
             notes.append(f"{row}: {seeds} seeds recorded without per-example {split} predictions")
@@ -318,7 +340,8 @@ def difference(store, table, a, b, metric, scales):
     test units), at the first of `scales` where the records hold both rows.
 
     The config both rows ran with the most seeds in both (then the highest epoch cap), else
-    per row the config with the most seeds (then the highest epoch cap); the units are those
+    per row the config with the most seeds (then the highest epoch cap), where the rows share
+    no config or that gives both rows more seeds (`_compared_configs`); the units are those
     both rows were scored on in every seed; the interval is that of `statistics.compare_rows`.
 
     Args:
@@ -336,7 +359,7 @@ def difference(store, table, a, b, metric, scales):
         lines = [store.lines(table, scale, row, split) for row in (a, b)]
         if any(rows.empty for rows in lines):
             continue
-        lines = _shared_config(*lines) or [_one_config(rows) for rows in lines]
+        lines = _compared_configs(*lines)
         terms = [_unit_scores(rows, column, row) for rows, row in zip(lines, (a, b))]
         units = _complete_units([scores for scores, _ in terms])
         vote = _is_vote_of(lines, a, b)
@@ -551,7 +574,11 @@ def _undertrained(claim, outcome, schedules, store, scale):
         return outcome
     plan = training_plan(claim, store, scale)
     return dataclasses.replace(
-        outcome, verdict=verdicts.UNDERTRAINED, command=plan.command, hours=plan.hours
+        outcome,
+        verdict=verdicts.UNDERTRAINED,
+        note="; ".join(filter(None, [outcome.note, plan.note])),
+        command=plan.command,
+        hours=plan.hours,
     )
 
 
@@ -869,18 +896,12 @@ def assess_floor(claim, store, scales):
 
 
 def _contrast_lines(store, claim, scale, split):
-    """Each row's lines under the config all four ran with the most seeds in all (then the
-    highest epoch cap), else each row's own `_one_config`; None when a row has none."""
+    """Each row's lines under the configs `_compared_configs` picks for the four; None when a
+    row has none."""
     lines = [store.lines(claim.table_id, scale, row, split) for row in claim.rows]
     if any(rows.empty for rows in lines):
         return None
-    seeds = [rows.groupby("config")["seed"].nunique() for rows in lines]
-    shared = sorted(set.intersection(*(set(s.index) for s in seeds)))
-    if not shared:
-        return [_one_config(rows) for rows in lines]
-    caps = pd.concat(lines).groupby("config")["max_epochs"].max()
-    best = max(shared, key=lambda c: (min(s[c] for s in seeds), caps[c]))
-    return [rows[rows["config"] == best] for rows in lines]
+    return _compared_configs(*lines)
 
 
 def assess_contrast(claim, store, scales):

@@ -209,6 +209,40 @@ def test_a_claim_on_an_undertrained_row_is_neither_confirmed_nor_contradicted(tm
     assert complete.verdict == "confirmed" and complete.hours is None
 
 
+def test_seeds_part_way_to_the_schedule_leave_the_complete_capped_set_judged(tmp_path):
+    # GCNN: five seeds under a cap of 6 (short of their schedule) and one seed trained to its
+    # schedule; CNN: five seeds at its schedule, the config GCNN's one seed shares.
+    write_lines(
+        tmp_path,
+        "gcnn-quora",
+        _capped(row_lines(GCNN, 0.9)),
+        row_lines(GCNN, 0.9, seeds=1),
+        row_lines(CNN, 0.7),
+    )
+    _record(tmp_path, GCNN, [3, 3, 3, 3, 3], 6)
+    uncapped = {
+        "name": GCNN,
+        "configuration": "low-resource-seed*-e300",
+        "seeds": [1],
+        "best_epoch": [8],
+        "epochs_run": [13],
+        "epoch_cap": None,
+        "seconds_per_epoch": [150.0, 0.0],
+        "provenance": [],
+    }
+    path = tmp_path / "gcnn-quora-low-resource.json"
+    path.write_text(json.dumps(json.loads(path.read_text()) + [uncapped]))
+    [outcome] = assess.assess([_claim(GCNN, CNN)], tmp_path)
+    # Five capped seeds against five, not one seed against five.
+    assert outcome.sample.startswith("5 vs 5 seeds")
+    assert outcome.verdict == verdicts.UNDERTRAINED
+    assert "configs differ" in outcome.note
+    assert "gcnn/quora/gcnn: 1 of 5 seeds trained to its schedule so far" in outcome.note
+    assert outcome.command.endswith("--rows=gcnn --scale=low-resource --seeds=1,2,3,4,5")
+    # The four seeds left, each to its capped selected epoch plus the patience, of 100 s.
+    assert outcome.hours == pytest.approx(4 * 8 * 100 / 3600)
+
+
 def test_a_claim_is_not_judged_on_the_split_that_selected_the_checkpoint(tmp_path):
     a, b = "coin/quora/ablation_original", "coin/quora/ablation_simple_fusion"
     write_lines(
