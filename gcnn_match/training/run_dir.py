@@ -2,8 +2,8 @@
 
     config.json          resolved ExperimentConfig
     dataset.json         the dataset's description (DatasetSpec.to_dict): labels, files, reader
-    environment.json     hardware (the device trained on), Keras backend, library versions,
-                         data location, command line
+    environment.json     hardware (the device trained on), heap allocator, Keras backend,
+                         library versions, data location, command line
     preprocessing/       text policy + vocabularies (what predict needs to read raw pairs)
     model_summary.txt    layer table and parameter counts
     checkpoints/last-<epoch>.weights.h5 + last.json  model + optimizer state after the last
