@@ -32,9 +32,9 @@ FLAGS = flags.FLAGS
 # One table per paper: every model and variant at its paper configuration.
 DEFAULT_TABLES = ["gcnn-quora", "attconv-snli", "c-lstms-snli", "coin-quora"]
 COMPARISONS = ["xla", "fused", "onednn", "jax", "tcmalloc", "cache"]
-# tcmalloc is measured on request only: it changed no row's speed beyond the spread of the
-# cross-process ratios (BENCHMARKS.md#heap-allocator-on-a-cpu).
-DEFAULT_COMPARISONS = ["xla", "fused", "onednn", "jax", "cache"]
+# tcmalloc is measured on request only: it gave no consistent gain across the rows
+# (BENCHMARKS.md#heap-allocator-on-a-cpu).
+DEFAULT_COMPARISONS = [c for c in COMPARISONS if c != "tcmalloc"]
 # The comparisons measured by throughput-only processes beside the row's own.
 CROSS_PROCESS = ("onednn", "jax", "tcmalloc")
 flags.DEFINE_string("data_dir", "data", "Dataset folder (real length distributions).")

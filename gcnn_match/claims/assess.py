@@ -12,8 +12,8 @@ A verdict needs SEEDS seeds in each row (a majority-vote row is one); a claim wi
 A row may have runs under several configs (e.g. an epoch cap). A claim sets like against like:
 it uses a config both rows ran, the one with the most seeds in both (then the highest epoch
 cap); only where the rows share none, or where each row's own config with the most seeds
-(then the highest epoch cap) gives both rows more seeds, does it take those, and says the
-configs differ. Units (examples or questions) are
+(then the highest epoch cap) gives the row with the fewest seeds more, does it take those, and
+says the configs differ. Units (examples or questions) are
 those both rows were scored on in every seed. Beside the verdict, each row's metric is set
 against the floors of its table (`floor_check.py`). The rules of `verdicts.py` then say what
 the evidence can carry: "undertrained at this budget", "below floor", "borderline", a claim on
@@ -187,8 +187,8 @@ def _shared_config(*lines):
 def _compared_configs(*lines):
     """The lines of each row that a claim compares: the config all ran with the most seeds in
     all (`_shared_config`), unless each row's own config with the most seeds (`_one_config`)
-    gives every row more seeds (a run set part-way to five seeds at the registered schedule
-    does not displace a complete capped one)."""
+    gives the row with the fewest seeds more (a run set part-way to five seeds at the
+    registered schedule does not displace a complete capped one)."""
     own = [_one_config(rows) for rows in lines]
     shared = _shared_config(*lines)
     if shared is None or _fewest_seeds(own) > _fewest_seeds(shared):
@@ -197,7 +197,12 @@ def _compared_configs(*lines):
 
 
 def _fewest_seeds(lines):
-    return min(rows["seed"].nunique() for rows in lines)
+    """The fewest seeds of any row's `lines`; a majority vote ("<config>-vote", seed 0) counts
+    as the complete set it was voted from."""
+    return min(
+        len(SEEDS) if rows["config"].str.endswith("-vote").all() else rows["seed"].nunique()
+        for rows in lines
+    )
 
 
 def _cap(lines, name):
@@ -256,17 +261,11 @@ def training_plan(claim, store, scale=NOT_RUN_SCALE):
     hours, notes = [], []
     for row in dict.fromkeys(_trained_row(name) for name in rows):
         run_sets = runs.run_sets_of(store.results_dir, claim.table_id, scale, row)
-        schedules = [verdicts.schedule(experiments.get(row), s) for s in run_sets]
-        schedules = [t for t in schedules if t is not None]
-        # Seeds already trained to the registered schedule are skipped by the command.
-        done = max((len(t.selected) for t in schedules if t.cap is None), default=0)
+        # Seeds with predictions at the registered schedule are skipped by the command.
+        done = _seeds_at_schedule(store, claim, scale, row, split)
         if 0 < done < len(SEEDS):
             notes.append(f"{row}: {done} of {len(SEEDS)} seeds trained to its schedule so far")
-        else:
-            done = 0
-        timed = [t for t in schedules if t.seconds_per_epoch is not None]
-        most = max(timed, key=lambda t: len(t.selected), default=None)
-        hours.append(most.hours(len(SEEDS) - done) if most else None)
+        hours.append(_hours(experiments.get(row), run_sets, len(SEEDS) - done))
         if run_sets and store.lines(claim.table_id, scale, row, split).empty:
             seeds = max(len(s.get("seeds", [])) for s in run_sets)
             notes.append(f"{row}: {seeds} seeds recorded without per-example {split} predictions")
@@ -283,13 +282,32 @@ def _trained_row(name):
     return config.runs_of if config.ensemble_size else name
 
 
+def _hours(config, run_sets, seeds):
+    """Hours to train `seeds` runs of row `config` to its registered schedule: from its run set
+    at that schedule where one is timed (its seeds ran to their early stopping), else from its
+    timed run set with the most seeds (each seed to its selected epoch plus the patience: a
+    lower bound in epochs); None without a timed run set (`verdicts.Schedule.hours`)."""
+    timed = [verdicts.schedule(config, s) for s in run_sets]
+    timed = [t for t in timed if t is not None and t.seconds_per_epoch is not None]
+    at_schedule = [t for t in timed if t.cap is None]
+    basis = max(at_schedule or timed, key=lambda t: len(t.selected), default=None)
+    return basis.hours(seeds) if basis else None
+
+
+def _seeds_at_schedule(store, claim, scale, row, split):
+    """How many of the SEEDS of registered row `row` have `split` predictions at its registered
+    schedule (1 for a majority vote that has them)."""
+    config = experiments.get(row)
+    lines = store.lines(claim.table_id, scale, row, split)
+    at_schedule = lines[(lines["max_epochs"] == config.epochs) & lines["seed"].isin([0, *SEEDS])]
+    return at_schedule["seed"].nunique()
+
+
 def _short_of_schedule(store, claim, scale, row, split):
     """Whether registered row `row` of `claim`'s table lacks a complete run set of `split`
     predictions at its registered schedule (SEEDS seeds, or the vote of them)."""
-    config = experiments.get(row)
-    lines = store.lines(claim.table_id, scale, row, split)
-    at_schedule = lines[lines["max_epochs"] == config.epochs]
-    return at_schedule["seed"].nunique() < (1 if config.ensemble_size else len(SEEDS))
+    complete = 1 if experiments.get(row).ensemble_size else len(SEEDS)
+    return _seeds_at_schedule(store, claim, scale, row, split) < complete
 
 
 @dataclasses.dataclass(frozen=True)
@@ -341,7 +359,8 @@ def difference(store, table, a, b, metric, scales):
 
     The config both rows ran with the most seeds in both (then the highest epoch cap), else
     per row the config with the most seeds (then the highest epoch cap), where the rows share
-    no config or that gives both rows more seeds (`_compared_configs`); the units are those
+    no config or that gives the row with the fewest seeds more (`_compared_configs`); the
+    units are those
     both rows were scored on in every seed; the interval is that of `statistics.compare_rows`.
 
     Args:
@@ -626,12 +645,13 @@ def _bench_rates(results_dir, names):
     equals); None when none did."""
     found = []
     for path in sorted(pathlib.Path(results_dir).glob("bench*.json")):
-        measured = {r["name"]: r for r in json.loads(path.read_text("utf-8"))["results"]}
+        results = json.loads(path.read_text("utf-8"))["results"]
+        measured = {r["name"]: r for r in results if "error" not in r}
         if all(name in measured for name in names):
             found.append((path, measured))
     return max(
         found,
-        key=lambda f: min(f[1][name]["timed_steps_bucket"] for name in names),
+        key=lambda f: min(f[1][name].get("timed_steps_bucket", 0) for name in names),
         default=None,
     )
 

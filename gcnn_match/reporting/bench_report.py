@@ -60,13 +60,14 @@ def speedups(record):
 
 def _tcmalloc_ratio(record, base_train):
     """Training throughput on tcmalloc over that on the system malloc, whichever of the row's
-    process and its "allocator_toggled" process had tcmalloc mapped; None where neither had
-    (a preload that did not take)."""
+    process and its "allocator_toggled" process ran on which; None unless one ran on each
+    (a preload that did not take, or another allocator)."""
     toggled = record.get("allocator_toggled", {})
     other = toggled.get("train_pairs_per_second_bucket")
-    if toggled.get("environment", {}).get("allocator") == "tcmalloc":
+    allocators = tuple(r.get("environment", {}).get("allocator") for r in (record, toggled))
+    if allocators == ("system malloc", "tcmalloc"):
         return _ratio(other, base_train)
-    if record.get("environment", {}).get("allocator") == "tcmalloc":
+    if allocators == ("tcmalloc", "system malloc"):
         return _ratio(base_train, other)
     return None
 
@@ -161,8 +162,10 @@ def _speedup_table(results):
             "own, run one after another, so their ratios also carry any change of load between "
             "them."
             + (
-                " The last column times the row's own setting again in a process of its own: "
-                "how far two processes differ with nothing changed."
+                " The last column is the throughput-only process against the row's own "
+                "measuring process in the same setting (which also profiled it and, where "
+                "asked, timed XLA and unfused gates): a yardstick of how far two processes "
+                "differ, not a pure repeat."
                 if "repeat" in columns
                 else ""
             ),

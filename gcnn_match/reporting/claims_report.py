@@ -36,7 +36,7 @@ standard errors of 0.025, so that another set of draws could turn the verdict; *
 when both rows lie below their table's majority class (random order for ranking);
 **undertrained at this budget** when a row ran under an epoch cap at which its registered
 early stopping would not yet have ended most of its seeds (the command trains them to their
-schedule, with a lower bound of its hours); **not run** when a row lacks the runs, the test
+schedule, with its estimated hours); **not run** when a row lacks the runs, the test
 predictions (no claim is judged on the split that selected the checkpoint) or a record on the
 paper's kind of device (time claims: GPU epochs for GCNN, CPU latency for COIN; a record of
 another kind of device, or another record of the paper's kind than the one judged, is shown
@@ -115,7 +115,7 @@ def _floor_cell(outcome):
 
 
 def _verdict_cell(outcome):
-    hours = "" if outcome.hours is None else f" (at least {outcome.hours:.1f} h)"
+    hours = "" if outcome.hours is None else f" (about {outcome.hours:.1f} h)"
     if outcome.verdict == "not run":
         said = [outcome.note] if outcome.note else []
         said += [f"data missing: {outcome.missing_data}"] if outcome.missing_data else []

@@ -123,14 +123,15 @@ def cpu_model():
     return platform.processor() or ""
 
 
-def memory_allocator(maps="/proc/self/maps"):
+def heap_allocator(maps="/proc/self/maps"):
     """The heap allocator this process runs on: "tcmalloc" or "jemalloc" when its library is
-    mapped (preloaded with LD_PRELOAD), else "system malloc": part of what a CPU run's times
-    were measured on (docs/configuration.md#memory-allocator)."""
+    mapped (preloaded with LD_PRELOAD), else "system malloc"; "unknown" where the process'
+    mappings cannot be read. Part of what a CPU run's times were measured on
+    (docs/configuration.md#heap-allocator)."""
     try:
         mapped = pathlib.Path(maps).read_text("utf-8", errors="replace")
     except OSError:
-        return "system malloc"
+        return "unknown"
     for name in ("tcmalloc", "jemalloc"):
         if f"lib{name}" in mapped:
             return name
@@ -158,7 +159,7 @@ def environment_record(data_dir=None):
         "platform": platform.platform(),
         "cpu": cpu_model(),
         "cpu_count": os.cpu_count(),
-        "allocator": memory_allocator(),
+        "allocator": heap_allocator(),
         "gpus": gpus,
         "device": compute_device(gpus),
         "tensorflow": tf.__version__,

@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from gcnn_match.claims import assess, verdicts
@@ -239,8 +240,22 @@ def test_seeds_part_way_to_the_schedule_leave_the_complete_capped_set_judged(tmp
     assert "configs differ" in outcome.note
     assert "gcnn/quora/gcnn: 1 of 5 seeds trained to its schedule so far" in outcome.note
     assert outcome.command.endswith("--rows=gcnn --scale=low-resource --seeds=1,2,3,4,5")
-    # The four seeds left, each to its capped selected epoch plus the patience, of 100 s.
-    assert outcome.hours == pytest.approx(4 * 8 * 100 / 3600)
+    # The four seeds left, timed by the seed at the schedule: 13 epochs of 150 s each.
+    assert outcome.hours == pytest.approx(4 * 13 * 150 / 3600)
+
+
+def test_a_vote_counts_as_the_complete_set_it_was_voted_from():
+    vote = row_lines("coin/quora/coin_ensemble", 0.9, seeds=1).assign(
+        seed=0, config="low-resource-e300-vote"
+    )
+    partial = row_lines(GCNN, 0.8, seeds=1)  # one seed in the vote's members' config
+    own = _capped(row_lines(GCNN, 0.8))  # five seeds under a cap
+    # The shared config gives the other row 1 seed, its own 5: the vote does not hold it back.
+    compared = assess._compared_configs(vote, pd.concat([partial, own]))
+    assert compared[1]["seed"].nunique() == 5
+    # Where the shared config is complete it is the one read.
+    compared = assess._compared_configs(vote, pd.concat([row_lines(GCNN, 0.8), own]))
+    assert set(compared[1]["config"]) == {"low-resource-e300"}
 
 
 def test_a_claim_is_not_judged_on_the_split_that_selected_the_checkpoint(tmp_path):
@@ -282,6 +297,16 @@ def _write_bench(results_dir, rates, environment, steps=20, name="bench.json"):
         ]
     }
     (results_dir / name).write_text(json.dumps(bench))
+
+
+def test_a_bench_record_whose_row_failed_does_not_count_as_measuring_it(tmp_path):
+    claim = _claim("gcnn/quora/esim_our_implement", GCNN, "seconds_per_epoch")
+    cpu = {"cpu": "CPU X", "cpu_count": 2, "gpus": []}
+    _write_bench(tmp_path, {claim.a: 400.0, claim.b: 100.0}, cpu, name="bench-b.json")
+    failed = {"results": [{"name": claim.a, "error": "OOM"}, {"name": claim.b, "error": "OOM"}]}
+    (tmp_path / "bench-a.json").write_text(json.dumps(failed))
+    [outcome] = assess.assess([claim], tmp_path)
+    assert outcome.also_measured.startswith("bench-b.json: ")
 
 
 def test_the_bench_record_with_the_most_timed_steps_is_the_one_read(tmp_path):

@@ -146,16 +146,31 @@ def test_the_tcmalloc_ratio_is_oriented_by_the_allocator_each_process_ran_on():
         "m/b",
         "clstm",
         environment=on_tcmalloc,
-        allocator_toggled={"train_pairs_per_second_bucket": 40.0, "environment": {}},
+        allocator_toggled={
+            "train_pairs_per_second_bucket": 40.0,
+            "environment": {"allocator": "system malloc"},
+        },
     )
     assert speedups(unloaded)["tcmalloc"] == pytest.approx(2.0)
-    # A preload that did not take: neither process ran on tcmalloc, so no ratio.
+    # A preload that did not take: neither process ran on tcmalloc, so no ratio; nor where
+    # the other process ran on neither tcmalloc nor the system malloc.
     missed = _record(
         "m/c",
         "clstm",
-        allocator_toggled={"train_pairs_per_second_bucket": 120.0, "environment": {}},
+        environment={"allocator": "system malloc"},
+        allocator_toggled={
+            "train_pairs_per_second_bucket": 120.0,
+            "environment": {"allocator": "system malloc"},
+        },
     )
     assert speedups(missed)["tcmalloc"] is None
+    other = _record(
+        "m/e",
+        "clstm",
+        environment={"allocator": "jemalloc"},
+        allocator_toggled={"train_pairs_per_second_bucket": 120.0, "environment": on_tcmalloc},
+    )
+    assert speedups(other)["tcmalloc"] is None
     failed = _record("m/d", "clstm", allocator_toggled={"error": "no tcmalloc library found"})
     text = render([preloaded, failed], _ENV, "cmd", [], str)
     assert "is set); heap allocator: system malloc. Dense" in text

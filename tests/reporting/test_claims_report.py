@@ -208,7 +208,7 @@ def test_a_not_run_claim_says_which_runs_lack_predictions_and_how_long_the_rest_
     # Five seeds, each to its selected epoch plus the patience (7 on average), of 0.1 h.
     assert outcome.hours == pytest.approx(3.5)
     cell = claims_report.render_markdown([outcome], "make claims")
-    assert "--seeds=1,2,3,4,5` (at least 3.5 h)" in cell
+    assert "--seeds=1,2,3,4,5` (about 3.5 h)" in cell
 
 
 def test_not_run_claims_name_the_data_missing_from_the_folder_checked(tmp_path):

@@ -9,7 +9,7 @@ from gcnn_match.training.run_dir import (
     accelerators,
     cpu_model,
     environment_record,
-    memory_allocator,
+    heap_allocator,
 )
 
 
@@ -22,7 +22,7 @@ def test_the_record_names_the_device_and_the_backend():
     assert record["device"]
     assert record["gpus"] == gpus
     assert record["data_dir"] == "some/data"
-    assert record["allocator"] == memory_allocator()
+    assert record["allocator"] == heap_allocator()
 
 
 def test_tensorflow_gpus_are_named_by_their_card_not_their_device_path():
@@ -57,8 +57,8 @@ _MAPPING = "7f00-7f01 r-xp 0 08:01 1"
 def test_the_allocator_is_the_one_mapped_into_the_process(tmp_path, mapped, allocator):
     maps = tmp_path / "maps"
     maps.write_text(mapped, "utf-8")
-    assert memory_allocator(maps) == allocator
+    assert heap_allocator(maps) == allocator
 
 
-def test_without_a_maps_file_the_allocator_is_the_system_one(tmp_path):
-    assert memory_allocator(tmp_path / "absent") == "system malloc"
+def test_without_a_maps_file_the_allocator_is_unknown(tmp_path):
+    assert heap_allocator(tmp_path / "absent") == "unknown"
