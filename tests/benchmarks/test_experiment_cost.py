@@ -8,6 +8,7 @@ from gcnn_match.benchmarks.worker import WorkerError, error_line, run_worker
 from gcnn_match.experiments import registry
 from gcnn_match.reporting.bench_report import _speedup_table, render, speedups
 from tests.conftest import REPO
+from tests.reporting.bench_environment import ENVIRONMENT
 
 TINY = {
     "variant": "gcnn",
@@ -67,16 +68,7 @@ def test_bench_measures_cost_and_optimisations(shared_data, tmp_path):
     ratios = speedups(result)
     assert ratios["fused"] == pytest.approx(result["fused"]["on"] / result["fused"]["off"])
     assert ratios["xla"] is None and ratios["jax_train"] is None  # not measured
-    env = {
-        "cpu": "cpu",
-        "cpu_count": 2,
-        "platform": "linux",
-        "tensorflow": "x",
-        "keras": "y",
-        "numpy": "z",
-        "python": "3",
-    }
-    text = render([result], env, "cmd", [], lambda model: False)
+    text = render([result], ENVIRONMENT, "cmd", [], lambda model: False)
     assert "| gcnn/quora/gcnn |" in text and "fused/unfused gate convs" in text
     # Only the fused comparison was measured: no XLA/oneDNN/JAX column, no settings table.
     assert "XLA on/off" not in text and "Settings these measurements support" not in text

@@ -4,6 +4,7 @@ import pytest
 
 from gcnn_match.experiments import registry
 from gcnn_match.reporting.bench_report import render, render_time_ratios, speedups
+from tests.reporting.bench_environment import ENVIRONMENT
 
 
 def test_time_ratios_come_from_side_by_side_throughput():
@@ -37,18 +38,6 @@ def test_time_ratios_come_from_side_by_side_throughput():
         )
         == ""
     )  # nothing to compare
-
-
-_ENV = {
-    "cpu": "cpu",
-    "cpu_count": 2,
-    "platform": "linux",
-    "tensorflow": "x",
-    "keras": "y",
-    "numpy": "z",
-    "python": "3",
-    "jax": "0.10",
-}
 
 
 def _record(name, model, **rates):
@@ -108,7 +97,7 @@ def test_report_ratios_failures_and_suggested_defaults():
     assert defaults["lstm_like"]["backend"] is None
     text = render(
         [fast, broken],
-        _ENV,
+        ENVIRONMENT,
         "cmd",
         [{"data": "quora", "cold_seconds": 6.0, "warm_seconds": 2.0}],
         lambda model: False,
@@ -121,7 +110,7 @@ def test_report_ratios_failures_and_suggested_defaults():
     # No process of its own beside the row's: no cross-process column, not even the repeat.
     plain_record = _record("m/c", "cnn_like")
     del plain_record["throughput"]
-    plain = render([plain_record], _ENV, "cmd", [], lambda model: False)
+    plain = render([plain_record], ENVIRONMENT, "cmd", [], lambda model: False)
     assert "| model | bucketing vs fixed padding |\n" in plain and "| m/c | 2.00x |" in plain
     assert "XLA on/off" not in plain and "Settings these measurements support" not in plain
     assert "JAX and tcmalloc need processes" not in plain and "JAX and tcmalloc need" in text
@@ -172,7 +161,7 @@ def test_the_tcmalloc_ratio_is_oriented_by_the_allocator_each_process_ran_on():
     )
     assert speedups(other)["tcmalloc"] is None
     failed = _record("m/d", "clstm", allocator_toggled={"error": "no tcmalloc library found"})
-    text = render([preloaded, failed], _ENV, "cmd", [], str)
+    text = render([preloaded, failed], ENVIRONMENT, "cmd", [], str)
     assert "is set); heap allocator: system malloc. Dense" in text
     assert "tcmalloc/system malloc" in text and "| 1.50x |" in text
     assert "m/d (tcmalloc toggled): no tcmalloc library found" in text
