@@ -29,14 +29,15 @@ interval of `compare_ratio` over the recorded seconds of each timed step or batc
 same verdict rule against a ratio of 1. Records written before the step times were kept hold
 each row's mean only: their ratio is shown without an interval, "inconclusive".
 
-A claim against a row the paper cites from other work (`Claim.cited`) is "cited row, not
-reproduced": nothing of ours measures that row. A parameter-count claim compares the counts of
-the rows' built models (exact, no interval); a contrast claim, (A − B) − (C − D), uses
-`statistics.compare_contrast` on the four rows' records like a difference of two; a claim
-against the majority class reads B from the floor record's per-example predictions. F1 is
-measured from the records' labels as a ratio of sums over units (`_unit_scores`). A claim on
-a metric the records measure nothing of (the FEVER score: `predictions.UNRECORDED`) is
-"not run", saying why, with no command: no run of ours would measure it.
+A claim against a row the paper cites from other work or reports only in a footnote
+(`Claim.cited`) is "cited row, not reproduced": nothing of ours measures that row. A
+parameter-count claim compares the counts of the rows' built models (exact, no interval); a
+contrast claim, (A − B) − (C − D), uses `statistics.compare_contrast` on the four rows' records
+like a difference of two; a claim against the majority class reads B from the floor record's
+per-example predictions. F1 is measured from the records' labels as a ratio of sums over units
+(`_unit_scores`). A claim on a metric the records measure nothing of (the FEVER score:
+`predictions.UNRECORDED`) is "not run", saying why, with no command: no run of ours would
+measure it.
 
 Given a data folder, a "not run" claim also says which files its rows would read at the scale
 of its command (`command_scale`) are absent from it: those claims wait for data, not only for
@@ -830,11 +831,12 @@ def assess_latency(claim, results_dir):
 
 
 def assess_cited(claim):
-    """A claim against a row the paper cites from other work: nothing of ours to set against
-    it, so no measurement; the note gives the paper's value of the cited row."""
+    """A claim against a row the paper cites (from other work, or from a footnote): nothing of
+    ours to set against it, so no measurement; the note gives the paper's value of that row,
+    whose name says where it comes from ("BiMPM [12]", "... (footnote 2)")."""
     ((name, value),) = claim.cited
     shown = param_counts.printed(value) if claim.metric == "params" else f"{100 * value:.2f}"
-    return Outcome(claim, CITED, note=f"{name}: {shown} in the paper, from other work")
+    return Outcome(claim, CITED, note=f"{name}: {shown} in the paper")
 
 
 def assess_unrecorded(claim):

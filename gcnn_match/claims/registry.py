@@ -22,8 +22,9 @@ Three kinds of measurement, told apart by the metric:
 - a metric the records measure nothing of (the FEVER score; `predictions.UNRECORDED`):
   the claim is registered with the paper's Δ and reported "not run", saying why.
 
-A row the paper cites from other work (BiMPM, BERT...) is not reproduced here: a claim
-against it names it in `cited` with the paper's value, and is reported as such. A claim
+A row the paper cites from other work (BiMPM, BERT...), or reports only in a footnote (the
+C-LSTMs' stacked attention LSTM), is not reproduced here: a claim against it names it in
+`cited` with the paper's value, and is reported as such. A claim
 with rows C and D is about a contrast of four rows, (A − B) − (C − D) ("TC gains more
 from four directions than LC").
 """
@@ -63,8 +64,9 @@ class Claim:
             the rows' `compare` pairs set against `metric` (Table 9's test row of ATTCONV,
             whose rows are compared with the paper's dev numbers).
         cited: ((name, paper value), ...) for A or B where it is a row the paper cites from
-            other work, not reproduced here: its name as the paper prints it and its value
-            there (a fraction, or a count for "params"). The other row is registered.
+            other work or reports only in a footnote, not reproduced here: its name as the
+            paper prints it and its value there (a fraction, or a count for "params"). The
+            other row is registered.
         c, d: with a contrast claim, the rows whose difference A − B is set against:
             the claim is (A − B) − (C − D) compared with 0.
         floor: where B is its table's majority class ("majority class"), the paper's value of

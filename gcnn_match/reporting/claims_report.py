@@ -22,7 +22,8 @@ records `results/epoch-times-*.json`, the step benchmarks `results/bench*.json` 
 `results/latency.json`, judged on the paper's kind of device, with a 95% bootstrap interval
 over the timed epochs, steps or batches where the record keeps them; parameter claims are
 ratios A / B of the counts of our built models. A claim against a row the paper cites from other
-work (BiMPM, BERT...) is "cited row, not reproduced".
+work (BiMPM, BERT...) or gives only in a footnote (the C-LSTMs' stacked attention LSTM) is
+"cited row, not reproduced".
 A verdict compares A with B only: both rows can be below the floors of their table (majority
 class, TF-IDF + LR; `results/floor-<table>-<scale>.json`), so the column "A, B vs floors" sets
 each row's metric (mean over seeds) against them.

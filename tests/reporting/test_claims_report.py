@@ -413,10 +413,7 @@ def test_a_claim_against_a_cited_row_says_so_and_measures_nothing(tmp_path):
     write_lines(tmp_path, "gcnn-quora", row_lines(a, 0.95))
     [outcome] = assess.assess([_claim((a, "BiMPM [12]", "test_accuracy"))], tmp_path)
     assert outcome.verdict == "cited row, not reproduced"
-    assert (
-        outcome.estimate is None
-        and outcome.note == "BiMPM [12]: 88.17 in the paper, from other work"
-    )
+    assert outcome.estimate is None and outcome.note == "BiMPM [12]: 88.17 in the paper"
     assert outcome.claim.paper_value == pytest.approx(0.8866 - 0.8817)
     [line] = [
         row for row in claims_report.render_paper([outcome], "GCNN") if row.startswith("| 1 |")
