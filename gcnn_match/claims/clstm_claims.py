@@ -214,6 +214,7 @@ for _a in ("lc_lstms", "tc_lstms"):
         expected="equivalent",
         margin=0.02,
     )
+    # "Nearly 1/5" fits LC's 45K / 252K (0.18), not TC's 77.5K (0.31): the note says so.
     _claim(
         "snli",
         f"{_kind} has fewer parameters than attention LSTMs",
@@ -222,6 +223,7 @@ for _a in ("lc_lstms", "tc_lstms"):
         "params",
         _FEWER_PARAMETERS,
         expected="less",
+        stated_margin=0.2,
     )
 
 _yahoo(

@@ -68,6 +68,22 @@ def test_the_papers_own_numbers_point_the_claimed_way_or_the_claim_says_so():
     assert {c.paper for c in against} == {"ATTCONV", "C-LSTMs"}
 
 
+def test_a_note_marks_a_count_ratio_far_from_the_quoted_one():
+    """C-LSTMs' "much fewer parameters (nearly 1/5)" than attention LSTMs (252K): LC's 45K
+    (0.18) meets it, TC's 77.5K (0.31) misses it; the direction holds for both."""
+    notes = {
+        c.statement: c.note
+        for c in select("C-LSTMs")
+        if c.statement.endswith("has fewer parameters than attention LSTMs")
+    }
+    assert notes == {
+        "LC has fewer parameters than attention LSTMs": None,
+        "TC has fewer parameters than attention LSTMs": (
+            "the paper's own cells miss the quoted ratio: the direction is registered"
+        ),
+    }
+
+
 def test_a_note_marks_each_fever_lead_under_the_quoted_margin():
     """ATTCONV's ">10% in ALL, >6% in SUB and >8% in gold evi.": the claims that the paper's
     own dev cells leave short of their column's margin, and only those, carry a note."""
