@@ -832,8 +832,8 @@ def assess_latency(claim, results_dir):
 
 def assess_cited(claim):
     """A claim against a row the paper cites (from other work, or from a footnote): nothing of
-    ours to set against it, so no measurement; the note gives the paper's value of that row,
-    whose name says where it comes from ("BiMPM [12]", "... (footnote 2)")."""
+    ours to set against it, so no measurement; the note gives the paper's value of that row
+    (the report's preamble says what such rows are)."""
     ((name, value),) = claim.cited
     shown = param_counts.printed(value) if claim.metric == "params" else f"{100 * value:.2f}"
     return Outcome(claim, CITED, note=f"{name}: {shown} in the paper")

@@ -74,10 +74,11 @@ class Claim:
             the claim is (A − B) − (C − D) compared with 0.
         floor: where B is its table's majority class ("majority class"), the paper's value of
             it; ours is the floor record's majority-class prediction (`baselines/floor.py`).
-        stated_margin: the size the sentence states, where it states one: the least gap of a
-            difference (">10%": 0.10), or the ratio of a ratio claim ("nearly 1/5": 0.2,
-            met by a cells' ratio within a quarter of it [U→S]); the claim is the direction,
-            and `note` says whether the cells reach it.
+        stated_margin: the least gap the sentence states (">10%": 0.10), where it states
+            one; the claim is the direction, and `note` says whether the cells reach it.
+        stated_ratio: for a ratio claim, the ratio the sentence states as approximate
+            ("nearly 1/5": 0.2); the cells meet it where their ratio lies within
+            `STATED_RATIO_SLACK` of it, and `note` says where they do not.
     """
 
     paper: str
@@ -95,6 +96,7 @@ class Claim:
     floor: Optional[float] = None
     paper_key: Optional[str] = None
     stated_margin: Optional[float] = None
+    stated_ratio: Optional[float] = None
 
     def __post_init__(self):
         if self.expected not in EXPECTED:
@@ -114,11 +116,16 @@ class Claim:
             raise ValueError(f"{self.statement}: a contrast names C and D, rows of records")
         if self.floor is not None and (self.cited or self.c or not split_and_column(self.metric)):
             raise ValueError(f"{self.statement}: a floor is B of a difference of two rows")
+        if self.stated_margin is not None and self.is_ratio:
+            raise ValueError(f"{self.statement}: a ratio claim states a ratio, not a margin")
+        if self.stated_ratio is not None and not (self.is_ratio and self.stated_ratio > 0):
+            raise ValueError(f"{self.statement}: a stated ratio is positive, on a ratio claim")
 
     @property
     def note(self):
         """What the report says after the quote where the paper's own numbers differ from its
-        sentence: a direction they go against, a stated margin they miss (None otherwise)."""
+        sentence: a direction they go against, a stated margin or ratio they miss (None
+        otherwise)."""
         null = 1.0 if self.is_ratio else 0.0
         if self.expected == "equivalent":
             against = abs(self.paper_value - null) >= self.margin
@@ -131,12 +138,13 @@ class Claim:
             return f"the paper's own counts put it at or {side} this row's"
         if against:
             return "the paper's own cells go against its sentence for this pair"
-        if self.stated_margin is None:
-            return None
-        if self.is_ratio and abs(self.paper_value / self.stated_margin - 1) > STATED_RATIO_SLACK:
-            return "the paper's own cells miss the quoted ratio: the direction is registered"
-        if not self.is_ratio and abs(self.paper_value) <= self.stated_margin:
+        if self.stated_margin is not None and abs(self.paper_value) <= self.stated_margin:
             return "the paper's own cells miss the quoted margin: the direction is registered"
+        if (
+            self.stated_ratio is not None
+            and abs(self.paper_value / self.stated_ratio - 1) > STATED_RATIO_SLACK
+        ):
+            return "the paper's own cells miss the quoted ratio: the direction is registered"
         return None
 
     @property

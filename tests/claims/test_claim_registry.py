@@ -84,6 +84,24 @@ def test_a_note_marks_a_count_ratio_far_from_the_quoted_one():
     }
 
 
+@pytest.mark.parametrize("off_by,missed", [(1.2, False), (0.8, False), (1.3, True), (0.7, True)])
+def test_a_stated_ratio_is_met_within_its_slack(off_by, missed):
+    """The cells' ratio (45K / 252K) against a stated ratio off from it by a known factor."""
+    cells = 45_000 / 252_000
+    claim = Claim(
+        paper="C-LSTMs",
+        statement="s",
+        a="clstm/snli/lc_lstms",
+        b="clstm/snli/attention_lstms_rocktaschel_et_al_2015",
+        metric="params",
+        expected="less",
+        quote="q",
+        stated_ratio=cells / off_by,
+    )
+    assert claim.paper_value == pytest.approx(cells)
+    assert bool(claim.note) == missed
+
+
 def test_a_note_marks_each_fever_lead_under_the_quoted_margin():
     """ATTCONV's ">10% in ALL, >6% in SUB and >8% in gold evi.": the claims that the paper's
     own dev cells leave short of their column's margin, and only those, carry a note."""
@@ -291,6 +309,9 @@ def test_yahoo_claims_are_registered_on_both_columns_of_table_4():
         ({"expected": "equivalent"}, "margin goes with"),
         ({"margin": 0.01}, "margin goes with"),
         ({"metric": "test_bleu"}, "not a mean over test units"),
+        ({"metric": "params", "expected": "less", "stated_margin": 0.1}, "not a margin"),
+        ({"stated_ratio": 0.2}, "a stated ratio is positive, on a ratio claim"),
+        ({"metric": "params", "stated_ratio": 0.0}, "a stated ratio is positive"),
     ],
 )
 def test_a_malformed_claim_says_what_is_wrong(changes, message):
