@@ -24,9 +24,9 @@ Three kinds of measurement, told apart by the metric:
 
 A row the paper cites from other work (BiMPM, BERT...), or reports only in a footnote (the
 C-LSTMs' stacked attention LSTM), is not reproduced here: a claim against it names it in
-`cited` with the paper's value, and is reported as such. A claim
-with rows C and D is about a contrast of four rows, (A − B) − (C − D) ("TC gains more
-from four directions than LC").
+`cited` with the paper's value, and is reported as such. A claim with rows C and D is
+about a contrast of four rows, (A − B) − (C − D) ("TC gains more from four directions than
+LC").
 """
 
 import dataclasses

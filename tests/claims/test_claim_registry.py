@@ -18,6 +18,20 @@ PAPER_FILES = {
 }
 
 
+def _synthetic_claim(**changes):
+    """GCNN beats CNN on Quora, with `changes` to its fields."""
+    fields = dict(
+        paper="GCNN",
+        statement="s",
+        a="gcnn/quora/gcnn",
+        b="gcnn/quora/cnn",
+        metric="test_accuracy",
+        expected="greater",
+        quote="q",
+    )
+    return Claim(**{**fields, **changes})
+
+
 def _squeezed(text):
     """Text without markup, whitespace and hyphens: what survives the PDF's line breaks."""
     return re.sub(r"[\s\-]+", "", re.sub(r"</?[a-z]+>", "", text))
@@ -88,14 +102,12 @@ def test_a_note_marks_a_count_ratio_far_from_the_quoted_one():
 def test_a_stated_ratio_is_met_within_its_slack(off_by, missed):
     """The cells' ratio (45K / 252K) against a stated ratio off from it by a known factor."""
     cells = 45_000 / 252_000
-    claim = Claim(
+    claim = _synthetic_claim(
         paper="C-LSTMs",
-        statement="s",
         a="clstm/snli/lc_lstms",
         b="clstm/snli/attention_lstms_rocktaschel_et_al_2015",
         metric="params",
         expected="less",
-        quote="q",
         stated_ratio=cells / off_by,
     )
     assert claim.paper_value == pytest.approx(cells)
@@ -315,17 +327,8 @@ def test_yahoo_claims_are_registered_on_both_columns_of_table_4():
     ],
 )
 def test_a_malformed_claim_says_what_is_wrong(changes, message):
-    fields = dict(
-        paper="GCNN",
-        statement="s",
-        a="gcnn/quora/gcnn",
-        b="gcnn/quora/cnn",
-        metric="test_accuracy",
-        expected="greater",
-        quote="q",
-    )
     with pytest.raises(ValueError, match=message):
-        Claim(**{**fields, **changes})
+        _synthetic_claim(**changes)
 
 
 def test_every_quote_occurs_in_its_paper(shared_papers):
