@@ -35,9 +35,8 @@ parameter-count claim compares the counts of the rows' built models (exact, no i
 contrast claim, (A − B) − (C − D), uses `statistics.compare_contrast` on the four rows' records
 like a difference of two; a claim against the majority class reads B from the floor record's
 per-example predictions. F1 is measured from the records' labels as a ratio of sums over units
-(`_unit_scores`). A claim on a metric the records measure nothing of (the FEVER score:
-`predictions.UNRECORDED`) is "not run", saying why, with no command: no run of ours would
-measure it.
+(`_unit_scores`); the FEVER score is the mean of the official scorer's per-claim term, which the
+records keep (`fever_correct`).
 
 Given a data folder, a "not run" claim also says which files its rows would read at the scale
 of its command (`command_scale`) are absent from it: those claims wait for data, not only for
@@ -100,8 +99,7 @@ class Outcome:
         epochs: epochs run / registered of each row, in words.
         scale: the scale (or measurement) the numbers come from.
         note: what the reader should know about the numbers.
-        command: for "not run", the command that produces the missing measurement; "" where
-            no run would (`assess_unrecorded`).
+        command: for "not run", the command that produces the missing measurement.
         floor: for a difference, the `floor_check.FloorCheck` of its rows.
         missing_data: for "not run" checked against a data folder, the splits its rows read
             that are absent there, in words; "" when all are present or it was not checked.
@@ -418,6 +416,12 @@ def _unit_scores(lines, column, row):
     (`predictions.F1`), `statistics.unit_terms` of the predicted and gold labels against
     the positive label of `row`'s dataset."""
     if column != predictions.F1:
+        if lines[column].isna().any():
+            raise ValueError(
+                f"{row}: its {lines['split'].iloc[0]} records hold no {column!r}: its runs "
+                "wrote no official per-example terms beside their predictions "
+                "(predictions/<split>_official.tsv); rerun them with reproduce.py"
+            )
         return lines.pivot(index="seed", columns="uid", values=column), None
     predicted = lines.pivot(index="seed", columns="uid", values="predicted")
     gold = lines.groupby("uid")["gold"].first()[predicted.columns].to_numpy()
@@ -839,12 +843,6 @@ def assess_cited(claim):
     return Outcome(claim, CITED, note=f"{name}: {shown} in the paper")
 
 
-def assess_unrecorded(claim):
-    """A claim on a metric the records measure nothing of: "not run", with the reason and no
-    command."""
-    return Outcome(claim, "not run", note=predictions.unrecorded(claim.metric))
-
-
 def assess_params(claim):
     """The ratio of the rows' parameter counts, each counted on its built model by its
     table's convention (`param_counts.row_count`): exact numbers, so no interval."""
@@ -1003,8 +1001,6 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
     for claim in claims:
         if claim.cited:
             outcome = assess_cited(claim)
-        elif predictions.unrecorded(claim.metric):
-            outcome = assess_unrecorded(claim)
         elif claim.metric == "params":
             outcome = assess_params(claim)
         elif claim.metric == "seconds_per_batch":
@@ -1017,8 +1013,7 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
             outcome = assess_floor(claim, store, scales)
         else:
             outcome = assess_difference(claim, store, scales)
-        # A "not run" without a command waits for no run, so for no data either.
-        if data_dir is not None and outcome.verdict == "not run" and outcome.command:
+        if data_dir is not None and outcome.verdict == "not run":
             outcome = dataclasses.replace(outcome, missing_data=missing_data(claim, data_dir))
         if data_dir is not None and outcome.command.startswith("python experiments/"):
             outcome = dataclasses.replace(

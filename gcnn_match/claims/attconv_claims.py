@@ -5,12 +5,12 @@ Table 3's are checked on the paper's Yelp split and on the offline stand-in samp
 work are in the paper's split's table only.
 
 FEVER's Table 9 reports dev numbers, and one test row; our FEVER rows are compared on the
-paper's test split (docs/attconv.md#targets). Only label accuracy ("ALL", and the gold-evidence
-column) is a mean over claims the records hold; the FEVER score ("SUB") also needs each claim's
-evidence check, which the per-example records do not keep, so the SUB claims between our rows
-are registered and report "not run", saying so (`predictions.UNRECORDED`); those against cited
-rows measure nothing of ours. The test row ("ATTCONV" against Thorne et al.'s Decomp-Att) is
-set against the cited row with the rows' test target (`Claim.paper_key`).
+paper's test split (docs/attconv.md#targets). Label accuracy ("ALL", and the gold-evidence
+column) and the FEVER score ("SUB": the label right and, for a verifiable claim, a complete
+gold evidence set among the first five retrieved sentences) are both means over claims that
+the records hold (`training/fever_score.py`); the claims against cited rows measure nothing of
+ours. The test row ("ATTCONV" against Thorne et al.'s Decomp-Att) is set against the cited row
+with the rows' test target (`Claim.paper_key`).
 """
 
 from gcnn_match.claims.registry import Claim, register

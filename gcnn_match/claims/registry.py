@@ -19,8 +19,6 @@ Three kinds of measurement, told apart by the metric:
   A and B are then the models that experiments/latency.py times, not table rows;
 - "params": the ratio of the rows' parameter counts, by their table's counting convention
   (gcnn_match/experiments/param_counts.py);
-- a metric the records measure nothing of (the FEVER score; `predictions.UNRECORDED`):
-  the claim is registered with the paper's Δ and reported "not run", saying why.
 
 A row the paper cites from other work (BiMPM, BERT...), or reports only in a footnote (the
 C-LSTMs' stacked attention LSTM), is not reproduced here: a claim against it names it in
@@ -35,7 +33,7 @@ import pkgutil
 from typing import Optional
 
 from gcnn_match.evidence import latency
-from gcnn_match.evidence.predictions import split_and_column, unrecorded
+from gcnn_match.evidence.predictions import F1, split_and_column
 from gcnn_match.experiments import registry as experiments
 
 EXPECTED = ("greater", "less", "equivalent")
@@ -105,17 +103,21 @@ class Claim:
             raise ValueError(f"{self.statement}: a margin goes with, and only with, equivalent")
         measured = self.metric in (*TIME_METRICS, COUNT_METRIC) or split_and_column(self.metric)
         # A cited claim measures nothing: its metric may be any the paper's table reports.
-        if not (measured or self.cited or unrecorded(self.metric)):
+        if not (measured or self.cited):
             raise ValueError(
-                f"{self.statement}: {self.metric!r} is not a mean over test units, F1, a time, "
-                "a count nor a metric of predictions.UNRECORDED"
+                f"{self.statement}: {self.metric!r} is not a mean over test units, F1, a time "
+                "nor a count"
             )
         if not set(self.cited_values) <= {self.a, self.b} or len(self.cited) > 1:
             raise ValueError(f"{self.statement}: one of A and B is cited, by its name")
         if (self.c is None) != (self.d is None) or (self.c and (self.cited or self.is_ratio)):
             raise ValueError(f"{self.statement}: a contrast names C and D, rows of records")
-        if self.floor is not None and (self.cited or self.c or not split_and_column(self.metric)):
-            raise ValueError(f"{self.statement}: a floor is B of a difference of two rows")
+        # The floor record keeps the majority class's labels: what accuracy and F1 read.
+        _, column = split_and_column(self.metric) or (None, None)
+        if self.floor is not None and (self.cited or self.c or column not in ("correct", F1)):
+            raise ValueError(
+                f"{self.statement}: a floor is B of a difference of two rows in accuracy or F1"
+            )
         if self.stated_margin is not None and self.is_ratio:
             raise ValueError(f"{self.statement}: a ratio claim states a ratio, not a margin")
         if self.stated_ratio is not None and not (self.is_ratio and self.stated_ratio > 0):

@@ -21,13 +21,16 @@ with one line per (run, test unit):
     correct      1 when predicted == gold; for ranking, when the top-ranked candidate of the
                  question is a correct one (P@1)
     average_precision, reciprocal_rank   ranking only: the question's AP and RR
+    fever_correct   FEVER contexts only: the official scorer's per-claim term of the FEVER
+                 score, correct × the claim's evidence term from the run's
+                 `<split>_official.tsv` (`training/fever_score.py`)
 
 Ranking lines cover the questions with a correct and an incorrect candidate, the ones
 P@1 / MAP / MRR average over (`training/metrics.py`), so a row's metric is the mean of its
-column over a seed's lines, as `metrics.json` reports it. `experiments/reproduce.py` calls
-`update_table_record` after rendering each table; lines of a (row, seed, config) already in
-the record are replaced by a rerun's, the others kept, so rows trained by separate commands
-accumulate.
+column over a seed's lines, as `metrics.json` reports it (a score column a run did not write is
+empty). `experiments/reproduce.py` calls `update_table_record` after rendering each table;
+lines of a (row, seed, config) already in the record are replaced by a rerun's, the others
+kept, so rows trained by separate commands accumulate.
 """
 
 import csv
@@ -40,6 +43,7 @@ import pandas as pd
 
 from gcnn_match.data import registry as data_registry
 from gcnn_match.files import read_json, write_atomic
+from gcnn_match.training import fever_score
 from gcnn_match.training.ensemble import majority_vote, read_predictions
 from gcnn_match.training.metrics import question_scores, rankable_questions
 
@@ -56,26 +60,24 @@ COLUMNS = (
     "correct",
     "average_precision",
     "reciprocal_rank",
+    fever_score.UNIT_COLUMN,
 )
 RUN_KEY = ["row", "seed", "config"]
 _TEXT = ("row", "config", "split", "uid", "gold", "predicted")
-_SCORES = ("average_precision", "reciprocal_rank")
+_SCORES = ("average_precision", "reciprocal_rank", fever_score.UNIT_COLUMN)
+# Record columns scored as correct × a per-example term of the official scorer's file.
+_OFFICIAL_TERMS = {fever_score.UNIT_COLUMN: fever_score.EVIDENCE_COLUMN}
 # Metrics that are a mean of per-unit scores, by the name's ending, and the column holding them.
 UNIT_COLUMNS = {
     "accuracy": "correct",
     "p@1": "correct",
     "map": "average_precision",
     "mrr": "reciprocal_rank",
+    "fever_score": fever_score.UNIT_COLUMN,
 }
 # F1 of the dataset's positive class, by the name's ending: a ratio of sums over units, computed
 # from the gold and predicted columns (`statistics.unit_terms`), so its "column" names no column.
 F1 = "f1"
-# Metrics of the papers' tables that the records measure nothing of, by the name's ending, and
-# why.
-UNRECORDED = {
-    "fever_score": "the FEVER score also needs each claim's evidence retrieval checked against "
-    "the gold evidence, which the records do not keep",
-}
 
 
 def record_path(results_dir, table, scale):
@@ -85,21 +87,12 @@ def record_path(results_dir, table, scale):
 def split_and_column(metric):
     """("test", "correct") for "test_accuracy", ("dev_mismatched", "correct"),
     ("test_10", "correct") for "test_10_p@1", ("test", "average_precision") for "test_map",
-    ("test", F1) for "test_f1"; None for a metric the records do not measure (the FEVER
-    score)."""
+    ("test", F1) for "test_f1", ("test", "fever_correct") for "test_fever_score"; None for a
+    metric that is no mean over test units (a time, a count)."""
     for ending, column in {**UNIT_COLUMNS, F1: F1}.items():
         match = re.fullmatch(rf"(.+?)_(?:label_)?{re.escape(ending)}", metric)
         if match:
             return match.group(1), column
-    return None
-
-
-def unrecorded(metric):
-    """Why the records measure nothing of `metric` ("test_fever_score"), from
-    UNRECORDED; None for any other metric."""
-    for ending, why in UNRECORDED.items():
-        if metric.endswith(f"_{ending}"):
-            return why
     return None
 
 
@@ -119,11 +112,31 @@ def _recorded_splits(config, run_dir, run_config):
     return sorted({s for s in _splits(config) if s in scored} | ({"test"} if test else set()))
 
 
-def _classification_lines(path):
-    uids, gold, predicted, _, _ = read_predictions(path)
-    frame = pd.DataFrame({"uid": uids, "gold": gold, "predicted": predicted})
+def _scored(frame, path):
+    """The labelled lines of `frame` (uid, gold, predicted: those of predictions file `path`, or
+    a vote of them) with `correct`, and the `_OFFICIAL_TERMS` columns where the run wrote the
+    official scorer's per-example terms beside `path` (`<split>_official.tsv`)."""
     frame = frame[frame["gold"] != ""]  # unlabelled examples (MultiNLI test) score nothing
-    return frame.assign(correct=(frame["gold"] == frame["predicted"]).astype(int))
+    frame = frame.assign(correct=(frame["gold"] == frame["predicted"]).astype(int))
+    official = path.with_name(f"{path.stem}_official.tsv")
+    if not official.exists():
+        return frame
+    terms = pd.read_csv(official, sep="\t", dtype={"uid": str}, keep_default_na=False)
+    terms = frame[["uid"]].merge(terms, on="uid", how="left", validate="one_to_one")
+    for column, term in _OFFICIAL_TERMS.items():
+        if term not in terms:
+            continue
+        if terms[term].isna().any():
+            uid = terms["uid"][terms[term].isna()].iloc[0]
+            raise ValueError(f"{official}: no {term} for example {uid} of {path.name}")
+        frame[column] = frame["correct"].to_numpy() * terms[term].to_numpy(int)
+    return frame
+
+
+def _classification_lines(path):
+    """One line per labelled example of a predictions file (`_scored`)."""
+    uids, gold, predicted, _, _ = read_predictions(path)
+    return _scored(pd.DataFrame({"uid": uids, "gold": gold, "predicted": predicted}), path)
 
 
 def _ranking_lines(path, labels):
@@ -208,9 +221,8 @@ def vote_lines(config, member_dirs):
         paths = [d / "predictions" / f"{split}.tsv" for d in member_dirs]
         voted, uids = majority_vote(paths)
         gold = read_predictions(paths[0])[1]
-        frame = pd.DataFrame({"uid": uids, "gold": gold, "predicted": voted, "split": split})
-        frame = frame[frame["gold"] != ""]
-        frames.append(frame.assign(correct=(frame["gold"] == frame["predicted"]).astype(int)))
+        frame = pd.DataFrame({"uid": uids, "gold": gold, "predicted": voted})
+        frames.append(_scored(frame, paths[0]).assign(split=split))
     return _with_run(
         pd.concat(frames, ignore_index=True),
         config.name,
@@ -244,16 +256,25 @@ def table_lines(configs, run_dirs):
 
 
 def read_record(path):
-    """A record as a DataFrame (empty, with the columns, when the file does not exist)."""
+    """A record as a DataFrame with the columns of COLUMNS (none when the file does not exist;
+    a score column the file lacks is empty).
+
+    Raises:
+        ValueError: when the file lacks a column other than a score column.
+    """
     path = pathlib.Path(path)
     if not path.exists():
         return pd.DataFrame({c: pd.Series(dtype=object) for c in COLUMNS})
-    return pd.read_csv(
+    frame = pd.read_csv(
         path,
         dtype={**{c: str for c in _TEXT}, "seed": int, "epochs": int, "max_epochs": int},
         keep_default_na=False,
         na_values={c: [""] for c in _SCORES},
     )
+    lacking = [c for c in COLUMNS if c not in frame and c not in _SCORES]
+    if lacking:
+        raise ValueError(f"{path}: not a predictions record (no column {', '.join(lacking)})")
+    return frame.reindex(columns=list(COLUMNS))
 
 
 def merge(earlier, lines):

@@ -41,8 +41,7 @@ schedule, with its estimated hours); **not run** when a row lacks the runs, the 
 predictions (no claim is judged on the split that selected the checkpoint) or a record on the
 paper's kind of device (time claims: GPU epochs for GCNN, CPU latency for COIN; a record of
 another kind of device, or another record of the paper's kind than the one judged, is shown
-on a line of its own, never judged), or when the records
-measure nothing of the metric (the FEVER score: the cell says why, with no command).
+on a line of its own, never judged).
 Beside the verdict: p, the one-sided bootstrap p (the fraction of draws on the wrong side of
 no difference); where the draws lean against the claim, "against" and that side's p (the
 fraction on the claimed side); in brackets, the Holm adjustment over the report's tested

@@ -12,27 +12,60 @@ ALL = SUB; here SUB falls short of ALL for the few claims whose first 5 gold sen
 complete set). The scorer also gives the evidence precision / recall / F1, which measure the
 retrieval, not the model.
 
+The FEVER score is a mean over claims of the scorer's own per-claim test
+(`fever.scorer.is_strictly_correct`), which a claim passes when its label is right and its
+evidence complete (`evidence_complete`: a NOT ENOUGH INFO claim, or a complete gold set among
+the first 5 context sentences; a property of the context, whatever the label).
+`score_contexts_file` returns that evidence term per claim (EVIDENCE_COLUMN), which the run
+writes beside its predictions (`tasks.write_official_units`), so that the records score the
+FEVER score of any labels, a vote's included, as right label × evidence (UNIT_COLUMN,
+`evidence/predictions.py`) and the claims report bootstraps it like an accuracy.
+
 The scorer (`fever.scorer.fever_score`, fever-scorer 2.0.39) is installed by `make install`
 through `tools/install_fever_scorer.py`: its PyPI sdist does not build.
 """
+
+import dataclasses
+import importlib
 
 import numpy as np
 
 from gcnn_match.data.readers import FEVER_LABELS, read_fever_claims
 
 MAX_EVIDENCE = 5  # the scorer's default, and the shared task's rule
+EVIDENCE_COLUMN = "fever_evidence"  # the per-claim evidence term, in the run's files
+UNIT_COLUMN = "fever_correct"  # the per-claim term of the FEVER score, in the records
 
 
-def official_fever_score():
-    """`fever.scorer.fever_score`, or an ImportError saying how to install it."""
+@dataclasses.dataclass(frozen=True)
+class OfficialScores:
+    """What a dataset's official scorer says of one split.
+
+    Args:
+        metrics: {name: value} for metrics.json ("fever_score": 0.41).
+        units: {column: one value per example, in the split's order}: per-example terms of
+            the scorer's metrics ("fever_evidence").
+    """
+
+    metrics: dict = dataclasses.field(default_factory=dict)
+    units: dict = dataclasses.field(default_factory=dict)
+
+
+def _official(name):
+    """`fever.scorer.<name>`, or an ImportError saying how to install the scorer."""
     try:
-        from fever.scorer import fever_score
+        scorer = importlib.import_module("fever.scorer")
     except ImportError as error:
         raise ImportError(
             "the official FEVER scorer is not installed: run `make install`, or "
             "`python tools/install_fever_scorer.py` in this environment"
         ) from error
-    return fever_score
+    return getattr(scorer, name)
+
+
+def official_fever_score():
+    """`fever.scorer.fever_score`, or an ImportError saying how to install it."""
+    return _official("fever_score")
 
 
 def scorer_instance(claim, predicted_label):
@@ -70,9 +103,25 @@ def fever_metrics(claims, predicted_labels, max_evidence=MAX_EVIDENCE):
     }
 
 
+def evidence_complete(claims, max_evidence=MAX_EVIDENCE):
+    """1 or 0 per claim: whether the scorer's per-claim test of the FEVER score passes when the
+    label is right (NOT ENOUGH INFO, or a complete gold set among the first `max_evidence`
+    context sentences). A claim scores in the FEVER score when its label is right and this is 1,
+    so the mean of (label right) × this is `fever_metrics`' "fever_score"."""
+    is_strictly_correct = _official("is_strictly_correct")
+    return np.array(
+        [
+            int(is_strictly_correct(scorer_instance(c, c.label), max_evidence=max_evidence))
+            for c in claims
+        ]
+    )
+
+
 def score_contexts_file(path, uids, probabilities, labels=FEVER_LABELS):
-    """Official scores of the claims `uids` of a contexts file, predicted as the argmax of
-    `probabilities` (rows in `uids` order over `labels`); {} when the claims are unlabelled."""
+    """`OfficialScores` of the claims `uids` of a contexts file, predicted as the argmax of
+    `probabilities` (rows in `uids` order over `labels`): `fever_metrics` and, per claim in
+    `uids` order, `evidence_complete` as EVIDENCE_COLUMN; empty when the claims are
+    unlabelled."""
     by_id = {str(claim.id): claim for claim in read_fever_claims(path)}
     missing = [uid for uid in uids if uid not in by_id]
     if missing:
@@ -82,6 +131,8 @@ def score_contexts_file(path, uids, probabilities, labels=FEVER_LABELS):
         )
     claims = [by_id[uid] for uid in uids]
     if any(claim.label is None for claim in claims):
-        return {}
+        return OfficialScores()
     predicted = [labels[i] for i in np.argmax(np.asarray(probabilities), axis=-1)]
-    return fever_metrics(claims, predicted)
+    return OfficialScores(
+        fever_metrics(claims, predicted), {EVIDENCE_COLUMN: evidence_complete(claims)}
+    )

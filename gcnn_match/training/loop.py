@@ -21,7 +21,7 @@ from gcnn_match.training.metrics import is_headline_metric
 from gcnn_match.training.monitor import RunMonitor
 from gcnn_match.training.optimizers import build_optimizer
 from gcnn_match.training.run_dir import RunDirectory, environment_record
-from gcnn_match.training.tasks import task_for
+from gcnn_match.training.tasks import task_for, write_official_units
 
 
 def count_params(model, exclude_embeddings=False):
@@ -369,9 +369,14 @@ def _final_metrics(run, model, config, task, prepared, params, data_dir):
     for role in data.splits:
         if role == "train":
             continue
-        outputs, values = task.evaluate(model, data.splits[role], data.encoder)
-        task.write_predictions(run / "predictions", role, data.splits[role], outputs)
+        split = data.splits[role]
+        outputs, values = task.evaluate(model, split, data.encoder)
+        task.write_predictions(run / "predictions", role, split, outputs)
         source = data_registry.resolve_split(config.dataset, source_split(config, role), data_dir)
-        values.update(task.official_metrics(source, data.splits[role], outputs))
+        official = task.official_scores(source, split, outputs)
+        write_official_units(
+            run / "predictions" / f"{role}_official.tsv", split.uids, official.units
+        )
+        values.update(official.metrics)
         metrics.update({f"{role}_{k}": v for k, v in values.items()})
     return metrics

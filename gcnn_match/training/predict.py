@@ -241,7 +241,7 @@ class SavedModel:
         split = self._encode(list(examples))
         outputs, metrics = task.evaluate(self.model, split, self.encoder)
         if source is not None:
-            metrics.update(task.official_metrics(source, split, outputs))
+            metrics.update(task.official_scores(source, split, outputs).metrics)
         return metrics
 
     def evaluate_split(self, split, data_dir):

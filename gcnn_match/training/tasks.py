@@ -4,7 +4,8 @@ the same for every task and asks `task_for(config)`.
 
 - "classification": softmax cross-entropy over the dataset's labels; batches of `batch_size`
   pairs; accuracy (and F1 of the positive class of a two-class dataset); predictions with
-  class probabilities, and a Kaggle submission for an unlabelled split.
+  class probabilities, and a Kaggle submission for an unlabelled split; for FEVER contexts,
+  the official scorer's ALL / SUB and its per-claim term of SUB (`<role>_official.tsv`).
 - "ranking" (answer selection; C-LSTMs §4.5 and §5): the model outputs one score per
   (question, candidate) pair (`head="score"`); the max-margin loss over each question's
   candidates (margin `ranking_margin`); batches of `batch_size` whole questions; P@1, MAP and
@@ -18,7 +19,7 @@ import numpy as np
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.pipeline import evaluation_dataset, training_dataset, unsort
 from gcnn_match.files import write_atomic
-from gcnn_match.training.fever_score import score_contexts_file
+from gcnn_match.training.fever_score import OfficialScores, score_contexts_file
 from gcnn_match.training.metrics import classification_metrics, ranking_metrics
 from gcnn_match.training.ranking import (
     MaxMarginRankingLoss,
@@ -58,6 +59,18 @@ def write_predictions(path, encoded, probabilities, labels):
         rows.append(
             "\t".join([uid, gold_name, labels[int(np.argmax(probs))]] + [f"{p:.6f}" for p in probs])
         )
+    write_atomic(path, ("\n".join(rows) + "\n").encode("utf-8"))
+
+
+def write_official_units(path, uids, units):
+    """The per-example terms of an official scorer's metrics (`OfficialScores.units`), one
+    line per example: `uid` and a column each; nothing when there are none."""
+    if not units:
+        return
+    rows = ["\t".join(["uid", *units])] + [
+        "\t".join([uid, *(f"{value:.9g}" for value in values)])
+        for uid, *values in zip(uids, *units.values(), strict=True)
+    ]
     write_atomic(path, ("\n".join(rows) + "\n").encode("utf-8"))
 
 
@@ -149,10 +162,10 @@ class Task:
     def write_predictions(self, folder, role, split, outputs):
         raise NotImplementedError
 
-    def official_metrics(self, source, split, outputs):
-        """Metrics of the dataset's own scorer over `split`, read from `source` (the
-        `registry.resolve_split` result of its file), where one exists; else {}."""
-        return {}
+    def official_scores(self, source, split, outputs):
+        """`OfficialScores` of the dataset's own scorer over `split`, read from `source` (the
+        `registry.resolve_split` result of its file), where one exists; else empty."""
+        return OfficialScores()
 
 
 class ClassificationTask(Task):
@@ -177,12 +190,13 @@ class ClassificationTask(Task):
         if not (split.labels >= 0).any():  # e.g. MultiNLI test: scored on Kaggle, never by us
             write_submission(folder / f"{role}_submission.csv", split, outputs, self.dataset.labels)
 
-    def official_metrics(self, source, split, outputs):
+    def official_scores(self, source, split, outputs):
         """FEVER contexts: the official scorer's label accuracy (ALL) and FEVER score (SUB),
-        with each claim's context as its predicted evidence (`training/fever_score.py`)."""
+        with each claim's context as its predicted evidence, and SUB's per-claim term
+        (`training/fever_score.py`)."""
         path, file_spec = source
         if file_spec.format != "fever_contexts":
-            return {}
+            return OfficialScores()
         return score_contexts_file(path, split.uids, outputs, self.dataset.labels)
 
 

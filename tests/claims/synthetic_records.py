@@ -28,6 +28,7 @@ def row_lines(row, accuracy, split="test", seeds=5, units=2000, rng=None):
                     "correct": correct,
                     "average_precision": np.nan,
                     "reciprocal_rank": np.nan,
+                    "fever_correct": np.nan,
                 }
             )
         )

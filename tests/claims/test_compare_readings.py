@@ -60,9 +60,10 @@ def test_no_records_at_the_scale_gives_nothing(tmp_path):
 def test_the_primary_metric_is_the_one_the_claims_use_else_the_rows_one():
     assert readings.primary_metric("c-lstms-snli") == "test_accuracy"
     assert readings.primary_metric("gcnn-snli") == "test_accuracy"  # no claims
-    # The F1 and FEVER-score claims are no means over units.
+    # The F1 claims are no means over units.
     assert readings.primary_metric("coin-lcqmc") == "test_accuracy"
-    assert readings.primary_metric("attconv-fever") == "test_label_accuracy"
+    with pytest.raises(ValueError, match=r"claims use test_fever_score, test_label_accuracy\)$"):
+        readings.primary_metric("attconv-fever")
     with pytest.raises(ValueError, match=r"its rows report test_map, test_mrr, test_p@1\)$"):
         readings.primary_metric("c-lstms-wikiqa")
     with pytest.raises(ValueError, match="claims use dev_matched_accuracy, test_accuracy"):

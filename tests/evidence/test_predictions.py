@@ -68,7 +68,9 @@ def _classification(gold, predicted, uids=None):
         ("test_map", ("test", "average_precision")),
         ("test_mrr", ("test", "reciprocal_rank")),
         ("test_f1", ("test", predictions.F1)),
-        ("test_fever_score", None),
+        ("test_fever_score", ("test", "fever_correct")),
+        ("dev_label_accuracy", ("dev", "correct")),
+        ("seconds_per_epoch", None),
     ],
 )
 def test_which_split_and_column_hold_a_metric(metric, expected):
@@ -89,6 +91,52 @@ def test_a_classification_run_gives_one_line_per_labelled_test_example(tmp_path)
     assert set(lines["row"]) == {"gcnn/quora/gcnn"} and set(lines["seed"]) == {3}
     assert set(lines["config"]) == {"low-resource-e300"}
     assert (set(lines["epochs"]), set(lines["max_epochs"])) == ({3}, {20})
+
+
+def _evidence(run, terms):
+    """The run's test_official.tsv: each claim's evidence term ({uid: 0 or 1})."""
+    text = "uid\tfever_evidence\n" + "".join(f"{u}\t{t}\n" for u, t in terms.items())
+    (run / "predictions" / "test_official.tsv").write_text(text, "utf-8")
+
+
+def test_the_fever_score_term_is_a_right_label_with_complete_evidence(tmp_path):
+    """FEVER: a claim scores when its label is right and its evidence term (the run's
+    test_official.tsv, in any order) is 1; a run without the file leaves the column empty."""
+    test = _classification(["same", "different", "same", ""], ["same", "same", "same", "same"])
+    run = _run(tmp_path, 1, {"test": test})
+    _evidence(run, {"u3": 1, "u2": 0, "u1": 1, "u0": 1})
+    lines = predictions.run_lines(registry.get("gcnn/quora/gcnn"), run)
+    assert lines[["uid", "correct", "fever_correct"]].values.tolist() == [
+        ["u0", 1, 1],
+        ["u1", 0, 0],  # evidence complete, label wrong
+        ["u2", 1, 0],  # label right, evidence incomplete
+    ]
+    path = predictions.record_path(tmp_path, "t", "low-resource")
+    predictions.write_record(path, lines)
+    assert predictions.read_record(path)["fever_correct"].tolist() == [1, 0, 0]
+    other = predictions.run_lines(
+        registry.get("gcnn/quora/gcnn"), _run(tmp_path, 2, {"test": test})
+    )
+    assert other["fever_correct"].isna().all()
+
+
+def test_an_example_without_its_evidence_term_is_named(tmp_path):
+    run = _run(tmp_path, 1, {"test": _classification(["same", "same"], ["same", "same"])})
+    _evidence(run, {"u0": 1})
+    with pytest.raises(ValueError, match=r"test_official.tsv: no fever_evidence for example u1"):
+        predictions.run_lines(registry.get("gcnn/quora/gcnn"), run)
+
+
+def test_a_record_without_a_score_column_reads_it_as_empty(tmp_path):
+    path = tmp_path / "scores.csv.gz"
+    frame = _lines("gcnn/quora/gcnn", 1).drop(columns=["fever_correct"])
+    frame.to_csv(path, index=False, compression="gzip")
+    read = predictions.read_record(path)
+    assert list(read.columns) == list(predictions.COLUMNS)
+    assert read["fever_correct"].isna().all() and read["correct"].tolist() == [1, 0]
+    frame.drop(columns=["correct"]).to_csv(path, index=False, compression="gzip")
+    with pytest.raises(ValueError, match="not a predictions record .no column correct"):
+        predictions.read_record(path)
 
 
 def test_an_unfinished_run_gives_nothing(tmp_path):
@@ -139,6 +187,13 @@ def test_a_vote_row_records_the_majority_of_its_five_members_as_seed_0(tmp_path)
     lines = predictions.table_lines([vote], {vote.name: members})
     majority = np.where((np.array(predicted) == "same").sum(axis=0) >= 3, "same", "different")
     assert lines["predicted"].tolist() == majority.tolist()
+    assert lines["fever_correct"].isna().all()
+    # With the official scorer's evidence terms, the vote's FEVER score term is its own.
+    evidence = rng.integers(0, 2, 25)
+    for member in members:
+        _evidence(member, {f"u{i}": e for i, e in enumerate(evidence)})
+    lines = predictions.table_lines([vote], {vote.name: members})
+    assert lines["fever_correct"].tolist() == ((majority == gold) * evidence).tolist()
     assert set(lines["seed"]) == {0} and set(lines["config"]) == {"low-resource-e300-vote"}
     assert predictions.table_lines([vote], {vote.name: members[:4]}) is None
 
@@ -158,6 +213,7 @@ def _lines(row, seed, config="low-resource-e300", correct=(1, 0)):
             "correct": list(correct),
             "average_precision": np.nan,
             "reciprocal_rank": np.nan,
+            "fever_correct": np.nan,
         }
     )[list(predictions.COLUMNS)]
 

@@ -14,7 +14,6 @@ from gcnn_match.baselines import floor
 from gcnn_match.claims import assess
 from gcnn_match.claims.registry import select
 from gcnn_match.data import registry as datasets
-from gcnn_match.evidence import predictions
 from gcnn_match.reporting import claims_report
 from tests.claims.synthetic_records import row_lines, write_lines
 
@@ -422,22 +421,56 @@ def test_a_claim_against_a_cited_row_says_so_and_measures_nothing(tmp_path):
     assert "| – |" in line and "**cited row, not reproduced**" in line
 
 
-def test_a_claim_on_a_metric_no_record_measures_is_not_run_saying_why(tmp_path):
-    """The FEVER score of two of our rows: no command would measure it, so no data is named
-    missing for it either."""
-    key = (
-        "attconv/fever/advan_context_conc",
-        "attconv/fever/light_context_conc",
-        "test_fever_score",
+FEVER_SUB = (
+    "attconv/fever/advan_context_conc",
+    "attconv/fever/light_context_conc",
+    "test_fever_score",
+)
+
+
+def _fever_lines(row, label_accuracy, fever_score, rng):
+    """Lines of a FEVER row: right labels at `label_accuracy`, of which the fraction
+    `fever_score / label_accuracy` also have their evidence."""
+    lines = row_lines(row, label_accuracy, rng=rng)
+    evidence = rng.random(len(lines)) < fever_score / label_accuracy
+    return lines.assign(fever_correct=lines["correct"] * evidence)
+
+
+def test_a_fever_score_claim_is_judged_on_the_records_per_claim_term(tmp_path):
+    """SUB from `fever_correct`, not from the label accuracy: A's labels are no better than
+    B's, its evidence checks are."""
+    rng = np.random.default_rng(0)
+    a, b, _ = FEVER_SUB
+    write_lines(
+        tmp_path,
+        "attconv-fever",
+        _fever_lines(a, 0.6, 0.45, rng),
+        _fever_lines(b, 0.6, 0.30, rng),
     )
-    [outcome] = assess.assess([_claim(key)], tmp_path, data_dir=tmp_path)
-    assert (outcome.verdict, outcome.command, outcome.missing_data) == ("not run", "", "")
-    assert outcome.note == predictions.UNRECORDED["fever_score"]
+    [outcome] = assess.assess([_claim(FEVER_SUB)], tmp_path)
+    assert outcome.verdict == "confirmed"
+    assert outcome.estimate == pytest.approx(0.15, abs=0.02)
     assert outcome.claim.paper_value == pytest.approx(0.3944 - 0.3775)
-    [line] = [
-        row for row in claims_report.render_paper([outcome], "ATTCONV") if row.startswith("| 1 |")
+    [label] = [
+        c
+        for c in select()
+        if (c.a, c.b, c.metric) == (a, b, "test_label_accuracy") and c.table_id == "attconv-fever"
     ]
-    assert line.endswith(f"| not run ({outcome.note}) |")
+    assert assess.assess([label], tmp_path)[0].verdict == "inconclusive"
+
+
+def test_a_fever_score_claim_on_records_without_the_per_claim_term_says_to_rerun(tmp_path):
+    a, b, _ = FEVER_SUB
+    write_lines(tmp_path, "attconv-fever", row_lines(a, 0.6), row_lines(b, 0.6))
+    with pytest.raises(ValueError, match="test records hold no 'fever_correct'.*rerun"):
+        assess.assess([_claim(FEVER_SUB)], tmp_path)
+
+
+def test_a_fever_score_claim_without_records_names_its_command_and_missing_data(tmp_path):
+    [outcome] = assess.assess([_claim(FEVER_SUB)], tmp_path, data_dir=tmp_path)
+    assert outcome.verdict == "not run"
+    assert "--table=attconv-fever" in outcome.command
+    assert outcome.missing_data.startswith("fever (")
 
 
 def test_a_parameter_claim_compares_the_counts_of_the_built_models(tmp_path):

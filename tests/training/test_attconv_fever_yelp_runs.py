@@ -10,6 +10,7 @@ from fever_fixture import write_fever_fixture
 
 from gcnn_match.data import fever
 from gcnn_match.data.readers import read_fever_claims
+from gcnn_match.evidence import predictions
 from gcnn_match.experiments import registry
 from gcnn_match.training.fever_score import fever_metrics
 from gcnn_match.training.loop import run_experiment
@@ -57,6 +58,10 @@ def test_fever_row_trains_and_is_scored_by_the_official_scorer(tmp_path, name, s
     expected = fever_metrics(claims, [predicted[str(c.id)] for c in claims])
     assert metrics["test_fever_score"] == expected["fever_score"]
     assert 0 <= metrics["test_fever_score"] <= metrics["test_label_accuracy"]
+    # The record keeps SUB's per-claim term: its mean is the run's SUB.
+    lines = predictions.run_lines(config, run_dir)
+    assert lines["fever_correct"].mean() == pytest.approx(metrics["test_fever_score"])
+    assert lines["correct"].mean() == pytest.approx(metrics["test_label_accuracy"])
     assert {"dev_fever_score", "test_evidence_recall"} <= set(metrics)
     # A saved run evaluated later (experiments/evaluate.py --split) reports the same scores.
     again = SavedModel.from_run(run_dir).evaluate_split(split, tmp_path)

@@ -43,6 +43,11 @@ def test_fixture_predictions_give_the_scorers_all_and_sub(retrieved_claims):
     scores = fever_score.fever_metrics(claims, wrong_first)
     assert (scores["label_accuracy"], scores["fever_score"]) == _expected(claims, wrong_first)
     assert scores["fever_score"] == 0.5
+    # The evidence term, claim by claim, and SUB as the mean of right label × evidence.
+    evidence = fever_score.evidence_complete(claims)
+    assert evidence.tolist() == [int(c.label == fever.NEI or _complete(c)) for c in claims]
+    right = np.array([c.label == p for c, p in zip(claims, wrong_first)])
+    assert (right * evidence).mean() == scores["fever_score"]
     # Evidence precision / recall over the three verifiable claims (the scorer's macro means):
     # hits 2 of 5, 1 of 2 and 0 of 1; a complete set for the first two.
     assert scores["evidence_precision"] == pytest.approx((2 / 5 + 1 / 2 + 0) / 3)
@@ -53,8 +58,14 @@ def test_scoring_a_run_split_by_uid_and_probabilities(retrieved_claims):
     path, claims = retrieved_claims
     uids = ["194462", "137334"]  # a held-out subset, in any order
     probabilities = np.array([[0.1, 0.2, 0.7], [0.2, 0.7, 0.1]])  # NEI right, SUPPORTS wrong
-    scores = fever_score.score_contexts_file(path, uids, probabilities)
+    official = fever_score.score_contexts_file(path, uids, probabilities)
+    scores = official.metrics
     assert (scores["label_accuracy"], scores["fever_score"]) == (0.5, 0.5)
+    # The evidence term in `uids` order, whatever the labels predicted.
+    by_id = {str(c.id): c for c in claims}
+    assert official.units[fever_score.EVIDENCE_COLUMN].tolist() == [
+        int(by_id[u].label == fever.NEI or _complete(by_id[u])) for u in uids
+    ]
     with pytest.raises(ValueError, match="no claim with id 5"):
         fever_score.score_contexts_file(path, ["5"], probabilities[:1])
 
@@ -62,7 +73,9 @@ def test_scoring_a_run_split_by_uid_and_probabilities(retrieved_claims):
 def test_unlabelled_claims_are_not_scored(tmp_path):
     path = tmp_path / "blind.jsonl"
     path.write_text('{"id": 1, "claim": "c", "evidence": [], "context": []}\n', "utf-8")
-    assert fever_score.score_contexts_file(path, ["1"], np.ones((1, 3))) == {}
+    assert fever_score.score_contexts_file(path, ["1"], np.ones((1, 3))) == (
+        fever_score.OfficialScores()
+    )
 
 
 def test_missing_scorer_says_how_to_install(monkeypatch):
@@ -95,6 +108,9 @@ def test_official_scorer_on_the_real_paper_dev_evidence_ids(shared_data):
         assert (scores["label_accuracy"], scores["fever_score"]) == pytest.approx(
             _expected(gold_context, predicted)
         )
+        right = np.array([c.label == p for c, p in zip(gold_context, predicted)])
+        evidence = fever_score.evidence_complete(gold_context)
+        assert (right * evidence).mean() == pytest.approx(scores["fever_score"])
     assert scores["label_accuracy"] == pytest.approx(1 / 3)  # 3,333 of each label
     # With the gold labels, SUB misses only the claims whose first 5 gold sentences hold no
     # complete set; the evidence recall over the verifiable claims says how many.
