@@ -217,12 +217,14 @@ for _evidence, _metric, _where in _FEVER_COLUMNS:
         )
 
 # The 3%–4% are the gaps to "advanced" (4.1, 4.0); to "light" they are 3.0 and 2.9.
+_SCITAIL_GAP = 0.03
 _claim(
     "scitail",
     "advanced beats w/o convolution",
     "attconv_advanced",
     "w_o_convolution",
     _SCITAIL_BASELINES,
+    stated_margin=_SCITAIL_GAP,
 )
 _claim(
     "scitail",
@@ -230,6 +232,7 @@ _claim(
     "attconv_advanced",
     "apcnn",
     f"{_SCITAIL_BASELINES} [...] {_ATTENTIVE_POOLING}",
+    stated_margin=_SCITAIL_GAP,
 )
 _claim(
     "snli",
@@ -278,21 +281,22 @@ _SELF_ATTENTIVE = (
 )
 # The margins fit "advanced" (ABCNN +6.0, APCNN +5.4, attentive-LSTM +4.3), not "light" (+4.8
 # over APCNN, +3.6 over attentive-LSTM).
-for _name, _value, _quote in (
+for _name, _value, _quote, _margin in (
     (
         "MultichannelCNN (Kim)",
         0.6462,
         "Table 3 shows that advanced-ATTCONV surpasses its “light” counterpart, and obtains "
         "significant improvement over the state of the art. [...] MultichannelCNN, the strongest "
         "baseline system",
+        None,
     ),
-    ("ABCNN", 0.6136, _YELP_POOLING),
-    ("APCNN", 0.6198, _YELP_POOLING),
-    ("Attentive-LSTM", 0.6311, _YELP_POOLING),
-    ("CNN+internal attention", 0.6143, _SELF_ATTENTIVE),
-    ("Lin et al. RNN Self-Att.", 0.6421, _SELF_ATTENTIVE),
+    ("ABCNN", 0.6136, _YELP_POOLING, 0.05),
+    ("APCNN", 0.6198, _YELP_POOLING, 0.05),
+    ("Attentive-LSTM", 0.6311, _YELP_POOLING, 0.04),
+    ("CNN+internal attention", 0.6143, _SELF_ATTENTIVE, None),
+    ("Lin et al. RNN Self-Att.", 0.6421, _SELF_ATTENTIVE, None),
 ):
-    _cited("yelp", "advanced", _name, _value, _quote)
+    _cited("yelp", "advanced", _name, _value, _quote, stated_margin=_margin)
 
 _SCITAIL_LSTMS = (
     "More complicated attention mechanisms equipped into LSTM (e.g., “attentive-LSTM” and "
@@ -323,7 +327,11 @@ for _a, _name, _value, _quote in (
         f"{_SCITAIL_LSTMS} [...] Enhanced LSTM 70.6 [...] ATTCONV-advanced 79.2",
     ),
 ):
-    _cited("scitail", _a, _name, _value, _quote)
+    # The stated "by 3%–4%" is a gap of ABCNN's only below "advanced".
+    _gap = (
+        _SCITAIL_GAP if _quote.startswith(_SCITAIL_BASELINES) and _a == "attconv_advanced" else None
+    )
+    _cited("scitail", _a, _name, _value, _quote, stated_margin=_gap)
 
 _SNLI_PARAMETERS = (
     "We also report the parameter size in SNLI as most baseline systems did. Table 7 shows "

@@ -126,6 +126,30 @@ def test_a_note_marks_each_fever_lead_under_the_quoted_margin():
     assert sum(bool(c.note) for c in leads) == 3
 
 
+@pytest.mark.parametrize(
+    "stated,margins",
+    [
+        # Yelp: "a big margin (>5%)" over attentive pooling and ">4%" over the attentive-LSTM.
+        ("big margin (>5%)", {"ABCNN": 0.05, "APCNN": 0.05, "Attentive-LSTM": 0.04}),
+        # SciTail: w/o convolution and attentive pooling "lower performances by 3%–4%", the
+        # gaps below "advanced" only.
+        (
+            "by 3%–4%",
+            {
+                "attconv/scitail/w_o_convolution": 0.03,
+                "attconv/scitail/apcnn": 0.03,
+                "ABCNN": 0.03,
+            },
+        ),
+    ],
+)
+def test_stated_gaps_are_registered_with_their_claims_and_met_by_the_paper_s_cells(stated, margins):
+    quoting = [c for c in select("ATTCONV") if stated in c.quote and c.stated_margin]
+    assert {c.b: c.stated_margin for c in quoting} == margins
+    assert all(c.a.endswith("advanced") for c in quoting)
+    assert all(c.paper_value > c.stated_margin and c.note is None for c in quoting)
+
+
 def test_no_claim_is_registered_twice():
     keys = [(c.rows, c.metric) for c in select()]
     assert len(keys) == len(set(keys))
