@@ -86,6 +86,11 @@ ANOTHER_RECORD = "another record on the paper's kind of device"
 FEW_REPEATS = 10
 
 
+class NotRecorded(ValueError):
+    """The records of a claim's row lack the per-example column its metric reads (runs that
+    wrote no official per-example terms): the claim is "not run", saying so."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Outcome:
     """A claim's measurement.
@@ -99,7 +104,8 @@ class Outcome:
         epochs: epochs run / registered of each row, in words.
         scale: the scale (or measurement) the numbers come from.
         note: what the reader should know about the numbers.
-        command: for "not run", the command that produces the missing measurement.
+        command: for "not run", the command that produces the missing measurement; "" where
+            the records lack a column that no command of ours fills (`NotRecorded`).
         floor: for a difference, the `floor_check.FloorCheck` of its rows.
         missing_data: for "not run" checked against a data folder, the splits its rows read
             that are absent there, in words; "" when all are present or it was not checked.
@@ -383,7 +389,7 @@ def difference(store, table, a, b, metric, scales):
         vote = _is_vote_of(lines, a, b)
         trained = (lines[1], lines[1]) if vote else lines  # a vote ran its seeds' epochs
         if vote:
-            comparison = _vote_comparison(lines[1], units, _positive(b, column))
+            comparison = _vote_comparison(lines[1], units, column, _positive(b, column))
         else:
             comparison = statistics.compare_rows(
                 *(scores[units].to_numpy() for scores, _ in terms),
@@ -417,10 +423,10 @@ def _unit_scores(lines, column, row):
     the positive label of `row`'s dataset."""
     if column != predictions.F1:
         if lines[column].isna().any():
-            raise ValueError(
-                f"{row}: its {lines['split'].iloc[0]} records hold no {column!r}: its runs "
-                "wrote no official per-example terms beside their predictions "
-                "(predictions/<split>_official.tsv); rerun them with reproduce.py"
+            split = lines["split"].iloc[0]
+            raise NotRecorded(
+                f"{row}: its {split} records hold no {column}, which its runs did not write "
+                f"(predictions/{split}_official.tsv); runs trained again record it"
             )
         return lines.pivot(index="seed", columns="uid", values=column), None
     predicted = lines.pivot(index="seed", columns="uid", values="predicted")
@@ -464,10 +470,13 @@ def _row_metric(scores, denominators):
     return (scores.sum(axis=1) / below).where(below > 0, 0.0).mean()
 
 
-def _vote_comparison(members, units, positive=None):
+def _vote_comparison(members, units, column, positive=None):
     """vote − members of a majority vote and its member seeds' lines, the vote recomputed from
     the seeds drawn in each bootstrap replicate (`statistics.compare_vote`), on accuracy or on
-    the F1 of label `positive`."""
+    the F1 of label `positive` (`column`: "correct" or `predictions.F1`)."""
+    if column not in ("correct", predictions.F1):
+        # The vote is rebuilt from labels alone: it would measure accuracy under another name.
+        raise ValueError(f"a vote is compared with its seeds on accuracy or F1, not {column}")
     predicted = members.pivot(index="seed", columns="uid", values="predicted")[units]
     gold = members.drop_duplicates("uid").set_index("uid")["gold"][units]
     labels = sorted(set(gold) | set(predicted.to_numpy().ravel()))
@@ -999,20 +1008,10 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
     store = RecordedPredictions(results_dir)
     outcomes = []
     for claim in claims:
-        if claim.cited:
-            outcome = assess_cited(claim)
-        elif claim.metric == "params":
-            outcome = assess_params(claim)
-        elif claim.metric == "seconds_per_batch":
-            outcome = assess_latency(claim, results_dir)
-        elif claim.metric == "seconds_per_epoch":
-            outcome = assess_bench(claim, results_dir)
-        elif claim.c is not None:
-            outcome = assess_contrast(claim, store, scales)
-        elif claim.floor is not None:
-            outcome = assess_floor(claim, store, scales)
-        else:
-            outcome = assess_difference(claim, store, scales)
+        try:
+            outcome = _assess_one(claim, store, scales)
+        except NotRecorded as missing:
+            outcome = Outcome(claim, "not run", note=str(missing))
         if data_dir is not None and outcome.verdict == "not run":
             outcome = dataclasses.replace(outcome, missing_data=missing_data(claim, data_dir))
         if data_dir is not None and outcome.command.startswith("python experiments/"):
@@ -1021,6 +1020,23 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
             )
         outcomes.append(outcome)
     return with_holm(outcomes)
+
+
+def _assess_one(claim, store, scales):
+    """The `Outcome` of one claim, by its kind."""
+    if claim.cited:
+        return assess_cited(claim)
+    if claim.metric == "params":
+        return assess_params(claim)
+    if claim.metric == "seconds_per_batch":
+        return assess_latency(claim, store.results_dir)
+    if claim.metric == "seconds_per_epoch":
+        return assess_bench(claim, store.results_dir)
+    if claim.c is not None:
+        return assess_contrast(claim, store, scales)
+    if claim.floor is not None:
+        return assess_floor(claim, store, scales)
+    return assess_difference(claim, store, scales)
 
 
 def with_holm(outcomes):

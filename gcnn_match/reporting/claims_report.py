@@ -239,8 +239,8 @@ def render_markdown(outcomes, command, figures=None, data_dir=None):
             f"file in `{data_dir}`, the data folder checked (each cell names them): they wait "
             "for data; `reproduce.py` downloads a split that has a public URL and names where "
             "to place the others (vectors and other resources are not checked). The other "
-            "claims not run are not counted there: no run of ours would measure them, whether "
-            "or not their splits are present (the cell says why).",
+            "claims not run have their splits there and wait for runs (the cell gives the "
+            "command).",
             "",
         ]
     for paper in PAPERS:

@@ -15,7 +15,8 @@ retrieval, not the model.
 The FEVER score is a mean over claims of the scorer's own per-claim test
 (`fever.scorer.is_strictly_correct`), which a claim passes when its label is right and its
 evidence complete (`evidence_complete`: a NOT ENOUGH INFO claim, or a complete gold set among
-the first 5 context sentences; a property of the context, whatever the label).
+the first 5 context sentences: a property of the claim and its context, whatever the
+predicted label).
 `score_contexts_file` returns that evidence term per claim (EVIDENCE_COLUMN), which the run
 writes beside its predictions (`tasks.write_official_units`), so that the records score the
 FEVER score of any labels, a vote's included, as right label × evidence (UNIT_COLUMN,
@@ -107,7 +108,12 @@ def evidence_complete(claims, max_evidence=MAX_EVIDENCE):
     """1 or 0 per claim: whether the scorer's per-claim test of the FEVER score passes when the
     label is right (NOT ENOUGH INFO, or a complete gold set among the first `max_evidence`
     context sentences). A claim scores in the FEVER score when its label is right and this is 1,
-    so the mean of (label right) × this is `fever_metrics`' "fever_score"."""
+    so the mean of (label right) × this is `fever_metrics`' "fever_score".
+
+    Args:
+        claims: labelled `FeverClaim`s with their contexts (a contexts file's).
+        max_evidence: how many context sentences count as predicted evidence.
+    """
     is_strictly_correct = _official("is_strictly_correct")
     return np.array(
         [

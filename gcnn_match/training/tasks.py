@@ -5,7 +5,8 @@ the same for every task and asks `task_for(config)`.
 - "classification": softmax cross-entropy over the dataset's labels; batches of `batch_size`
   pairs; accuracy (and F1 of the positive class of a two-class dataset); predictions with
   class probabilities, and a Kaggle submission for an unlabelled split; for FEVER contexts,
-  the official scorer's ALL / SUB and its per-claim term of SUB (`<role>_official.tsv`).
+  the official scorer's ALL / SUB and each claim's evidence term of SUB
+  (`<role>_official.tsv`).
 - "ranking" (answer selection; C-LSTMs §4.5 and §5): the model outputs one score per
   (question, candidate) pair (`head="score"`); the max-margin loss over each question's
   candidates (margin `ranking_margin`); batches of `batch_size` whole questions; P@1, MAP and
@@ -63,8 +64,14 @@ def write_predictions(path, encoded, probabilities, labels):
 
 
 def write_official_units(path, uids, units):
-    """The per-example terms of an official scorer's metrics (`OfficialScores.units`), one
-    line per example: `uid` and a column each; nothing when there are none."""
+    """Writes the per-example terms of an official scorer's metrics, one line per example:
+    `uid` and a column each; nothing when there are none.
+
+    Args:
+        path: the file to write (`predictions/<role>_official.tsv`).
+        uids: the split's example ids, in its order.
+        units: `OfficialScores.units`, {column: one value per example in `uids` order}.
+    """
     if not units:
         return
     rows = ["\t".join(["uid", *units])] + [
@@ -192,8 +199,8 @@ class ClassificationTask(Task):
 
     def official_scores(self, source, split, outputs):
         """FEVER contexts: the official scorer's label accuracy (ALL) and FEVER score (SUB),
-        with each claim's context as its predicted evidence, and SUB's per-claim term
-        (`training/fever_score.py`)."""
+        with each claim's context as its predicted evidence, and each claim's evidence term of
+        SUB (`training/fever_score.py`)."""
         path, file_spec = source
         if file_spec.format != "fever_contexts":
             return OfficialScores()

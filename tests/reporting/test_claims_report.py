@@ -459,11 +459,28 @@ def test_a_fever_score_claim_is_judged_on_the_records_per_claim_term(tmp_path):
     assert assess.assess([label], tmp_path)[0].verdict == "inconclusive"
 
 
-def test_a_fever_score_claim_on_records_without_the_per_claim_term_says_to_rerun(tmp_path):
+def test_a_fever_score_claim_on_records_without_the_per_claim_term_is_not_run_saying_so(
+    tmp_path,
+):
+    """Only that claim: the others of the report are judged."""
     a, b, _ = FEVER_SUB
     write_lines(tmp_path, "attconv-fever", row_lines(a, 0.6), row_lines(b, 0.6))
-    with pytest.raises(ValueError, match="test records hold no 'fever_correct'.*rerun"):
-        assess.assess([_claim(FEVER_SUB)], tmp_path)
+    fever, gcnn = assess.assess([_claim(FEVER_SUB), _claim(GCNN_BEATS_CNN)], tmp_path)
+    assert (fever.verdict, fever.command) == ("not run", "")
+    assert fever.note == (
+        f"{a}: its test records hold no fever_correct, which its runs did not write "
+        "(predictions/test_official.tsv); runs trained again record it"
+    )
+    [line] = [
+        row for row in claims_report.render_paper([fever], "ATTCONV") if row.startswith("| 1 |")
+    ]
+    assert line.endswith(f"| not run ({fever.note}) |")
+    assert gcnn.verdict == "not run" and gcnn.command  # no records of its own
+
+
+def test_a_vote_is_compared_with_its_seeds_on_labels_only():
+    with pytest.raises(ValueError, match="accuracy or F1, not fever_correct"):
+        assess._vote_comparison(pd.DataFrame(), [], "fever_correct")
 
 
 def test_a_fever_score_claim_without_records_names_its_command_and_missing_data(tmp_path):
