@@ -474,7 +474,7 @@ def _vote_comparison(members, units, column, positive=None):
     """vote − members of a majority vote and its member seeds' lines, the vote recomputed from
     the seeds drawn in each bootstrap replicate (`statistics.compare_vote`), on accuracy or on
     the F1 of label `positive` (`column`: "correct" or `predictions.F1`)."""
-    if column not in ("correct", predictions.F1):
+    if column not in predictions.LABEL_COLUMNS:
         # The vote is rebuilt from labels alone: it would measure accuracy under another name.
         raise ValueError(f"a vote is compared with its seeds on accuracy or F1, not {column}")
     predicted = members.pivot(index="seed", columns="uid", values="predicted")[units]

@@ -33,7 +33,7 @@ import pkgutil
 from typing import Optional
 
 from gcnn_match.evidence import latency
-from gcnn_match.evidence.predictions import F1, split_and_column
+from gcnn_match.evidence.predictions import LABEL_COLUMNS, split_and_column
 from gcnn_match.experiments import registry as experiments
 
 EXPECTED = ("greater", "less", "equivalent")
@@ -112,9 +112,9 @@ class Claim:
             raise ValueError(f"{self.statement}: one of A and B is cited, by its name")
         if (self.c is None) != (self.d is None) or (self.c and (self.cited or self.is_ratio)):
             raise ValueError(f"{self.statement}: a contrast names C and D, rows of records")
-        # The floor record keeps the majority class's labels: what accuracy and F1 read.
+        # The floor record keeps the majority class's labels only.
         _, column = split_and_column(self.metric) or (None, None)
-        if self.floor is not None and (self.cited or self.c or column not in ("correct", F1)):
+        if self.floor is not None and (self.cited or self.c or column not in LABEL_COLUMNS):
             raise ValueError(
                 f"{self.statement}: a floor is B of a difference of two rows in accuracy or F1"
             )

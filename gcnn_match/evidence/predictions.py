@@ -78,6 +78,9 @@ UNIT_COLUMNS = {
 # F1 of the dataset's positive class, by the name's ending: a ratio of sums over units, computed
 # from the gold and predicted columns (`statistics.unit_terms`), so its "column" names no column.
 F1 = "f1"
+# The columns read from a line's labels alone, so that labels made elsewhere (a vote rebuilt
+# from drawn seeds, the majority class) measure them too; the other scores need the run's own.
+LABEL_COLUMNS = ("correct", F1)
 
 
 def record_path(results_dir, table, scale):
