@@ -7,7 +7,7 @@ otherwise. An "equivalent" claim is confirmed when the interval lies inside ±ma
 contradicted when it lies wholly outside, inconclusive otherwise.
 
 A verdict needs SEEDS seeds in each row (a majority-vote row is one); a claim with fewer is
-"not run", with the seeds so far and the command that trains the rest.
+"not run", with the seeds it has and the command that trains the rest.
 
 A row may have runs under several configs (e.g. an epoch cap). A claim sets like against like:
 it uses a config both rows ran, the one with the most seeds in both (then the highest epoch
@@ -269,7 +269,8 @@ def training_plan(claim, store, scale=NOT_RUN_SCALE):
         # Seeds with predictions at the registered schedule are skipped by the command.
         done = _seeds_at_schedule(store, claim, scale, row, split)
         if 0 < done < len(SEEDS):
-            notes.append(f"{row}: {done} of {len(SEEDS)} seeds trained to its schedule so far")
+            trained = f"{done} of {len(SEEDS)} seeds trained to its schedule"
+            notes.append(f"{row}: {trained}, the rest capped")
         hours.append(_hours(experiments.get(row), run_sets, len(SEEDS) - done))
         if run_sets and store.lines(claim.table_id, scale, row, split).empty:
             seeds = max(len(s.get("seeds", [])) for s in run_sets)
@@ -491,12 +492,12 @@ def _vote_comparison(members, units, column, positive=None):
 def _seeds_to_go(claim, store, found):
     """ "not run" for a claim whose rows have fewer seeds than SEEDS under the config it reads,
     with the `training_plan` that completes them."""
-    so_far = f"{found.seeds[0]} vs {found.seeds[1]} of {len(SEEDS)} seeds so far"
+    recorded = f"{found.seeds[0]} vs {found.seeds[1]} of {len(SEEDS)} seeds recorded"
     return _not_run(
         claim,
         store,
         found.scale,
-        [so_far, *found.config_notes],
+        [recorded, *found.config_notes],
         sample=found.sample,
         epochs=f"A {found.epochs[0]}; B {found.epochs[1]}",
     )

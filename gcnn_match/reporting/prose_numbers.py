@@ -16,8 +16,7 @@ every number of the prose that is none of:
 - asserted by a test file that its section names (`tests/...py`), e.g. a parameter count;
 - in a context that quotes no result: a code span (commands, paths), a link target
   (`_CODE_OR_LINK`), a citation's year, a reference to a paper's table, figure, equation or
-  section (`_REFERENCES`);
-- on `ALLOWED`, with its reason.
+  section (`_REFERENCES`).
 
 The prose on one paper (a section whose heading names it) is traced to that paper's records and
 to those of no paper (machines, the C-LSTM speed table), so that a number of another paper's
@@ -36,17 +35,6 @@ import re
 from gcnn_match.evidence import latency
 from gcnn_match.experiments import registry
 from gcnn_match.training.metrics import is_headline_metric
-
-# (number as printed, text of its line, why it needs no record); keep this short.
-_POS_TAGGER = (
-    "the POS tagger's provenance, which gcnn_match.data.pos.load_tagger records beside the "
-    "cached tagger and the command quoted with it prints; no results record holds it"
-)
-ALLOWED = (
-    ("12,780", "12,780 unique SNLI dev sentences", _POS_TAGGER),
-    ("12,961", "12,961 unique sentences of SNLI test", _POS_TAGGER),
-    ("96.9", "**96.9%** tag", _POS_TAGGER),
-)
 
 _BLOCK = re.compile(r"<!-- begin (\S+) -->.*?<!-- end \1 -->", re.S)
 # Digits not glued to a word, a version or another number, thousands separated by commas, with
@@ -251,10 +239,6 @@ def _asserted_by_tests(lines, repo):
     return numbers
 
 
-def _allowed(quoted):
-    return any(quoted.text == n and context in quoted.context for n, context, _ in ALLOWED)
-
-
 def check(markdown_path, results_dir, repo=None):
     """The numbers of the prose of `markdown_path` that nothing traces (list of `Quoted`)."""
     path = pathlib.Path(markdown_path)
@@ -264,6 +248,6 @@ def check(markdown_path, results_dir, repo=None):
     for first_line, lines in prose_sections(path.read_text("utf-8")):
         paper, tested = section_paper(lines), _asserted_by_tests(lines, repo)
         for quoted in quoted_numbers(first_line, lines):
-            if not _allowed(quoted) and not sources.traces(quoted, paper, tested):
+            if not sources.traces(quoted, paper, tested):
                 untraced.append(quoted)
     return untraced

@@ -130,12 +130,13 @@ def test_a_row_short_of_five_seeds_is_not_run_yet_with_the_command_for_the_rest(
     [outcome] = assess.assess([_claim(GCNN_BEATS_CNN)], tmp_path)
     assert outcome.verdict == "not run" and outcome.estimate is None
     assert outcome.note == (
-        "2 vs 5 of 5 seeds so far; configs differ: A low-resource-e300-epochs6, B low-resource-e300"
+        "2 vs 5 of 5 seeds recorded; configs differ: A low-resource-e300-epochs6, "
+        "B low-resource-e300"
     )
     assert outcome.sample == "2 vs 5 seeds, 2000 units"
     assert outcome.command.endswith("--rows=gcnn --scale=low-resource --seeds=1,2,3,4,5")
     cell = claims_report.render_markdown([outcome], "make claims")
-    assert "not run (2 vs 5 of 5 seeds so far; configs differ: " in cell
+    assert "not run (2 vs 5 of 5 seeds recorded; configs differ: " in cell
 
 
 @pytest.mark.slow  # the vote is recomputed in each of 10,000 draws
