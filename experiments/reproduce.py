@@ -5,9 +5,9 @@ a dataset of your own and writes the same table, ours only.
     python experiments/reproduce.py --list
     python experiments/reproduce.py --dataset_file=mine.json --paper=GCNN   # runs/mine/REPORT.md
 
-Finished runs are skipped (a run directory with metrics.json, or, once the run directory is
-gone, a seed the table's JSON record keeps: so the seeds of a row can be trained over several
-sittings on fresh machines), interrupted ones resume. Before
+Finished runs are skipped (a run directory with metrics.json; with --skip_recorded, also a seed
+the table's JSON record keeps whose run directory is gone, so the seeds of a row can be trained
+on several machines), interrupted ones resume. Before
 training, a throughput probe prints an upper bound of the duration; after each trained run, the
 time left is re-estimated from the measured durations. The table goes into REPRODUCTION.md (a
 marked section per table and scale) and results/*.json, the finished runs' per-example
@@ -76,9 +76,10 @@ flags.DEFINE_bool("report_only", False, "Only render the table from finished run
 flags.DEFINE_bool("estimate", True, "Probe throughput and print the expected duration first.")
 flags.DEFINE_bool(
     "skip_recorded",
-    True,
-    "Skip the runs without a run directory whose results the table's JSON record keeps per "
-    "seed (an earlier sitting's); --noskip_recorded trains them again.",
+    False,
+    "Skip the runs without a run directory whose results the table's JSON record already "
+    "keeps per seed, to finish a table whose other seeds ran on another machine; by default "
+    "every run without a finished run directory trains.",
 )
 overrides.define_flags(SHORTHANDS)  # --epochs and --override, applied to every row
 flags.adopt_module_key_flags(overrides)

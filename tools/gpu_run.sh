@@ -74,7 +74,8 @@ if [ "${PLAN:-1}" != 0 ]; then
   timeout $((DEADLINE + 60)) "${plan[@]}" 2>&1 | tee "$DEV/gpu-plan.log"
 fi
 
-# 2. The capped rows, resumed where a previous call stopped; a resume point every minute so
+# 2. The capped rows, resumed where a previous call stopped (seeds the record keeps at this
+# configuration are skipped); a resume point every minute so
 # the timeout loses at most that. XLA and fixed padding: one compiled step (docs/gpu.md).
 [ -f "$DEV/runs.tar" ] && tar -xf "$DEV/runs.tar"
 TRAIN_SECONDS=$(( $(left) - 40 ))
@@ -82,7 +83,7 @@ if [ "$TRAIN_SECONDS" -gt 60 ]; then
   timeout --signal=TERM --kill-after=20 "$TRAIN_SECONDS" \
     $PY experiments/reproduce.py --table=c-lstms-snli --rows="$ROWS" --scale=low-resource \
     --seeds="$SEEDS" --data_dir="$DEV/data" --cache_dir="$DEV/cache" --runs_dir=runs \
-    --noestimate --override=jit_compile=true --override=padding=fixed \
+    --skip_recorded --noestimate --override=jit_compile=true --override=padding=fixed \
     --override=checkpoint_every_minutes=1 2>&1 | tee "$DEV/train.log"
 fi
 tar -cf "$DEV/runs.tar" runs 2>/dev/null

@@ -228,9 +228,9 @@ def _seed_count(lines):
     return "vote" if list(seeds) == [0] else str(len(seeds))
 
 
-def reproduce_command(table, rows, scale=NOT_RUN_SCALE):
+def reproduce_command(table, rows, scale=NOT_RUN_SCALE, skip_recorded=False):
     """The reproduce.py command that trains `rows` (registered names) of `table`, 5 seeds, to
-    their registered schedule."""
+    their registered schedule; with `skip_recorded`, only the seeds their record lacks."""
     slugs = ",".join(name.rsplit("/", 1)[-1] for name in rows)
     flags = [
         f"--table={table}",
@@ -238,6 +238,8 @@ def reproduce_command(table, rows, scale=NOT_RUN_SCALE):
         f"--scale={scale}",
         f"--seeds={','.join(map(str, SEEDS))}",
     ]
+    if skip_recorded:
+        flags.append("--skip_recorded")
     return "python experiments/reproduce.py " + shlex.join(flags)
 
 
@@ -263,11 +265,12 @@ def training_plan(claim, store, scale=NOT_RUN_SCALE):
         for name in claim.rows
         if name not in claim.unregistered and _short_of_schedule(store, claim, scale, name, split)
     ]
-    hours, notes = [], []
+    hours, notes, recorded = [], [], False
     for row in dict.fromkeys(_trained_row(name) for name in rows):
         run_sets = runs.run_sets_of(store.results_dir, claim.table_id, scale, row)
-        # Seeds with predictions at the registered schedule are skipped by the command.
+        # Seeds with predictions at the registered schedule are skipped (--skip_recorded).
         done = _seeds_at_schedule(store, claim, scale, row, split)
+        recorded = recorded or done > 0
         if 0 < done < len(SEEDS):
             trained = f"{done} of {len(SEEDS)} seeds trained to its schedule"
             notes.append(f"{row}: {trained}, the rest capped")
@@ -276,7 +279,7 @@ def training_plan(claim, store, scale=NOT_RUN_SCALE):
             seeds = max(len(s.get("seeds", [])) for s in run_sets)
             notes.append(f"{row}: {seeds} seeds recorded without per-example {split} predictions")
     return TrainingPlan(
-        reproduce_command(claim.table_id, rows, scale),
+        reproduce_command(claim.table_id, rows, scale, skip_recorded=recorded),
         sum(hours) if hours and None not in hours else None,
         "; ".join(notes),
     )

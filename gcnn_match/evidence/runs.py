@@ -118,7 +118,7 @@ def _averages(runs):
 
 def _seed_result(metrics):
     """What a run set keeps of one seed's run, so that seeds of one configuration trained by
-    different commands (or sittings, once their run directories are gone) make one run set."""
+    different commands (or machines, once their run directories are gone) make one run set."""
     kept = ("seed", "epochs_run", "best_epoch")
     return {k: v for k, v in metrics.items() if k in kept or is_headline_metric(k) or k in _SPEED}
 
@@ -270,7 +270,7 @@ def keep_earlier_results(rows, earlier):
 
     Per row, the run sets are this command's and those of the record. This command's seeds join
     a recorded run set of their configuration (a seed in both takes this command's result), so
-    the seeds of one configuration may be trained by several commands, in several sittings.
+    the seeds of one configuration may be trained by several commands, on several machines.
     A recorded run set without per-seed results ("per_seed") cannot be joined: this command's
     replaces it unless that one has more seeds; then, where their seeds differ, this command's
     is kept beside it. The row shows the most complete run set (`_completeness`; ties show this

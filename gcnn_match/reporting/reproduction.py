@@ -1,7 +1,7 @@
 """The outputs of a reproduction (`experiments/reproduce.py`): each table's section of the report
 (REPRODUCTION.md, or REPORT.md for the rows run on a dataset of your own), its JSON record and
-its per-example prediction record, from the run directories and what the records kept from
-earlier sittings; and which planned runs the JSON record already holds."""
+its per-example prediction record, from the run directories and the seeds the records keep
+whose run directories are elsewhere; and which planned runs the JSON record already holds."""
 
 import dataclasses
 import pathlib
@@ -71,8 +71,9 @@ def write_table(table, first, shown, run_dirs, outputs, dataset=None, own_floor=
 
 def not_recorded(planned, outputs, together):
     """`planned` ((config, run directory) pairs) without the runs that have no run directory
-    but whose results their table's JSON record keeps per seed (trained in an earlier
-    sitting), except those in `together`; and a line naming the runs left out ("" when none).
+    but whose results their table's JSON record keeps per seed (trained on another machine or
+    in a run directory since removed), except those in `together`; and a line naming the runs
+    left out ("" when none).
     """
     recorded = {}
     kept, skipped = [], []
@@ -88,8 +89,8 @@ def not_recorded(planned, outputs, together):
     if not skipped:
         return kept, ""
     return kept, (
-        f"recorded in {outputs.results_dir} by an earlier sitting, not trained again "
-        f"(--noskip_recorded trains them): {', '.join(skipped)}"
+        f"kept per seed in {outputs.results_dir}, not trained again (--skip_recorded; "
+        f"without it they train): {', '.join(skipped)}"
     )
 
 

@@ -295,9 +295,10 @@ def test_reproduce_records_the_finished_runs_of_the_table_it_renders(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_seed_recorded_by_an_earlier_sitting_is_not_trained_again(tmp_path):
+def test_a_seed_the_record_keeps_is_skipped_only_when_asked(tmp_path):
     """Seed 1 finished and recorded, then its run directory lost (a fresh machine): reproduce.py
-    --seeds=1 trains nothing, says so, and the table still shows seed 1."""
+    --seeds=1 --skip_recorded trains nothing, says so, and the table still shows seed 1;
+    without the flag the seed trains again."""
     runs, results = tmp_path / "runs", tmp_path / "results"
     [run] = planning.run_dirs(registry.get("gcnn/quora/gcnn"), [1], "low-resource", runs)
     _finished_run(run, 1, {"test": _classification(["same", "different"], ["same", "same"])})
@@ -305,35 +306,37 @@ def test_a_seed_recorded_by_an_earlier_sitting_is_not_trained_again(tmp_path):
     done = _reproduce(tmp_path, *command, "--report_only")
     assert done.returncode == 0, done.stderr
     shutil.rmtree(runs)
-    done = _reproduce(tmp_path, *command)
+    done = _reproduce(tmp_path, *command, "--skip_recorded")
     assert done.returncode == 0, done.stderr
     assert (
-        f"recorded in {results} by an earlier sitting, not trained again "
-        "(--noskip_recorded trains them): gcnn/quora/gcnn seed 1"
+        f"kept per seed in {results}, not trained again (--skip_recorded; without it they "
+        "train): gcnn/quora/gcnn seed 1"
     ) in done.stdout
     record = json.loads((results / "gcnn-quora-low-resource.json").read_text("utf-8"))
     [gcnn] = [row for row in record if row["name"] == "gcnn/quora/gcnn"]
     assert gcnn["seeds"] == [1] and gcnn["test_accuracy"][0] == 0.5
-    # Where it would train again, it stops at the empty data folder: asked to, or with the run
-    # directory there (an interrupted rerun resumes).
-    done = _reproduce(tmp_path, *command, "--noskip_recorded")
+    # Where it would train again, it stops at the empty data folder: by default, or with the
+    # run directory there (an interrupted rerun resumes).
+    done = _reproduce(tmp_path, *command)
     assert done.returncode != 0 and "not trained again" not in done.stdout
     run.mkdir(parents=True)
-    done = _reproduce(tmp_path, *command)
+    done = _reproduce(tmp_path, *command, "--skip_recorded")
     assert done.returncode != 0 and "not trained again" not in done.stdout
 
 
 @pytest.mark.slow
 def test_the_runs_of_a_vote_are_never_skipped(tmp_path):
     """A 5-seed vote needs its members' run directories on one machine: with coin_ours' seed 1
-    recorded and its directory gone, asking for the vote trains it (stops at the data here)."""
+    recorded and its directory gone, asking for the vote trains it even with --skip_recorded
+    (stops at the data here)."""
     runs = tmp_path / "runs"
     [run] = planning.run_dirs(registry.get("coin/quora/coin_ours"), [1], "low-resource", runs)
     _finished_run(run, 1, {"test": _classification(["same", "different"], ["same", "same"])})
     done = _reproduce(tmp_path, "--table=coin-quora", "--rows=coin_ours", "--report_only")
     assert done.returncode == 0, done.stderr
     shutil.rmtree(runs)
-    done = _reproduce(tmp_path, "--table=coin-quora", "--rows=coin_ours")
+    skip = "--skip_recorded"
+    done = _reproduce(tmp_path, "--table=coin-quora", "--rows=coin_ours", skip)
     assert "coin/quora/coin_ours seed 1" in done.stdout  # alone, the recorded seed is skipped
-    done = _reproduce(tmp_path, "--table=coin-quora", "--rows=coin_ensemble")
+    done = _reproduce(tmp_path, "--table=coin-quora", "--rows=coin_ensemble", skip)
     assert done.returncode != 0 and "not trained again" not in done.stdout
