@@ -272,8 +272,7 @@ def training_plan(claim, store, scale=NOT_RUN_SCALE):
         done = _seeds_at_schedule(store, claim, scale, row, split)
         recorded = recorded or done > 0
         if 0 < done < len(SEEDS):
-            trained = f"{done} of {len(SEEDS)} seeds trained to its schedule"
-            notes.append(f"{row}: {trained}, the rest capped")
+            notes.append(f"{row}: {done} of {len(SEEDS)} seeds trained to its schedule")
         hours.append(_hours(experiments.get(row), run_sets, len(SEEDS) - done))
         if run_sets and store.lines(claim.table_id, scale, row, split).empty:
             seeds = max(len(s.get("seeds", [])) for s in run_sets)
