@@ -265,7 +265,7 @@ def training_plan(claim, store, scale=NOT_RUN_SCALE):
         for name in claim.rows
         if name not in claim.unregistered and _short_of_schedule(store, claim, scale, name, split)
     ]
-    hours, notes, recorded = [], [], False
+    hours, notes, recorded, unpredicted = [], [], False, False
     for row in dict.fromkeys(_trained_row(name) for name in rows):
         run_sets = runs.run_sets_of(store.results_dir, claim.table_id, scale, row)
         # Seeds with predictions at the registered schedule are skipped (--skip_recorded).
@@ -275,10 +275,12 @@ def training_plan(claim, store, scale=NOT_RUN_SCALE):
             notes.append(f"{row}: {done} of {len(SEEDS)} seeds trained to its schedule")
         hours.append(_hours(experiments.get(row), run_sets, len(SEEDS) - done))
         if run_sets and store.lines(claim.table_id, scale, row, split).empty:
+            unpredicted = True
             seeds = max(len(s.get("seeds", [])) for s in run_sets)
             notes.append(f"{row}: {seeds} seeds recorded without per-example {split} predictions")
     return TrainingPlan(
-        reproduce_command(claim.table_id, rows, scale, skip_recorded=recorded),
+        # A row recorded without predictions must train again: the flag would skip it.
+        reproduce_command(claim.table_id, rows, scale, skip_recorded=recorded and not unpredicted),
         sum(hours) if hours and None not in hours else None,
         "; ".join(notes),
     )

@@ -242,8 +242,8 @@ def test_at_equal_seeds_a_rerun_in_another_configuration_shows_and_the_earlier_i
     assert [o["test_accuracy"][0] for o in cnn["other_configurations"]] == [pytest.approx(0.70)]
 
 
-def test_seeds_of_one_configuration_trained_in_different_sittings_make_one_run_set(tmp_path):
-    """Seeds 1 and 2 trained in one sitting, 3 in another whose machine no longer has their run
+def test_seeds_of_one_configuration_trained_on_different_machines_make_one_run_set(tmp_path):
+    """Seeds 1 and 2 trained on one machine, 3 on another that does not have their run
     directories: the row shows the three seeds, their mean and each seed's command."""
     first = _rows({"cnn": [_run(tmp_path / "a", "cnn", s, 0.70 + s / 100) for s in (1, 2)]})
     later_argv = COMMAND + ["--seeds=3"]
