@@ -265,25 +265,62 @@ def training_plan(claim, store, scale=NOT_RUN_SCALE):
         for name in claim.rows
         if name not in claim.unregistered and _short_of_schedule(store, claim, scale, name, split)
     ]
-    hours, notes, recorded, unpredicted = [], [], False, False
-    for row in dict.fromkeys(_trained_row(name) for name in rows):
-        run_sets = runs.run_sets_of(store.results_dir, claim.table_id, scale, row)
-        # Seeds with predictions at the registered schedule are skipped (--skip_recorded).
-        done = _seeds_at_schedule(store, claim, scale, row, split)
-        recorded = recorded or done > 0
-        if 0 < done < len(SEEDS):
-            notes.append(f"{row}: {done} of {len(SEEDS)} seeds trained to its schedule")
-        hours.append(_hours(experiments.get(row), run_sets, len(SEEDS) - done))
-        if run_sets and store.lines(claim.table_id, scale, row, split).empty:
-            unpredicted = True
-            seeds = max(len(s.get("seeds", [])) for s in run_sets)
-            notes.append(f"{row}: {seeds} seeds recorded without per-example {split} predictions")
-    return TrainingPlan(
-        # A row recorded without predictions must train again: the flag would skip it.
-        reproduce_command(claim.table_id, rows, scale, skip_recorded=recorded and not unpredicted),
-        sum(hours) if hours and None not in hours else None,
-        "; ".join(notes),
+    shortfalls = [
+        _shortfall(store, claim, scale, row, split)
+        for row in dict.fromkeys(_trained_row(name) for name in rows)
+    ]
+    hours = [s.hours for s in shortfalls]
+    # Seeds with predictions at the registered schedule are skipped (--skip_recorded), unless
+    # a row is recorded without predictions: it must train again, and the flag would skip it.
+    skip_recorded = any(s.at_schedule for s in shortfalls) and not any(
+        s.unpredicted for s in shortfalls
     )
+    return TrainingPlan(
+        reproduce_command(claim.table_id, rows, scale, skip_recorded=skip_recorded),
+        sum(hours) if hours and None not in hours else None,
+        "; ".join(note for s in shortfalls for note in s.notes(split)),
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class _Shortfall:
+    """What the records hold of one trained row short of its registered schedule.
+
+    Attributes:
+        row: the registered row's name.
+        at_schedule: how many of the SEEDS have predictions at the registered schedule.
+        unpredicted: how many seeds its run sets record without per-example predictions on the
+            judged split (0 where it has them).
+        hours: hours to train the SEEDS it lacks (None without a timed run set).
+    """
+
+    row: str
+    at_schedule: int
+    unpredicted: int
+    hours: Optional[float]
+
+    def notes(self, split):
+        """The shortfall in words: the seeds already at the schedule, or recorded without
+        predictions."""
+        notes = []
+        if 0 < self.at_schedule < len(SEEDS):
+            notes.append(f"{self.at_schedule} of {len(SEEDS)} seeds trained to its schedule")
+        if self.unpredicted:
+            notes.append(
+                f"{self.unpredicted} seeds recorded without per-example {split} predictions"
+            )
+        return [f"{self.row}: {note}" for note in notes]
+
+
+def _shortfall(store, claim, scale, row, split):
+    """The `_Shortfall` of trained row `row` of `claim`'s table on `split` at `scale`."""
+    run_sets = runs.run_sets_of(store.results_dir, claim.table_id, scale, row)
+    at_schedule = _seeds_at_schedule(store, claim, scale, row, split)
+    unpredicted = 0
+    if run_sets and store.lines(claim.table_id, scale, row, split).empty:
+        unpredicted = max(len(s.get("seeds", [])) for s in run_sets)
+    hours = _hours(experiments.get(row), run_sets, len(SEEDS) - at_schedule)
+    return _Shortfall(row, at_schedule, unpredicted, hours)
 
 
 def _trained_row(name):

@@ -247,6 +247,20 @@ def test_seeds_part_way_to_the_schedule_leave_the_complete_capped_set_judged(tmp
     assert outcome.hours == pytest.approx(4 * 13 * 150 / 3600)
 
 
+def test_a_row_recorded_without_predictions_trains_again_with_the_seeds_already_recorded(
+    tmp_path,
+):
+    # GCNN: one seed at its schedule; CNN: five seeds whose run set holds no test predictions.
+    write_lines(tmp_path, "gcnn-quora", row_lines(GCNN, 0.9, seeds=1))
+    _record(tmp_path, CNN, [3, 3, 3, 3, 3], 6)
+    [outcome] = assess.assess([_claim(GCNN, CNN)], tmp_path)
+    assert outcome.verdict == "not run"
+    assert "gcnn/quora/gcnn: 1 of 5 seeds trained to its schedule" in outcome.note
+    assert "gcnn/quora/cnn: 5 seeds recorded without per-example test predictions" in outcome.note
+    # --skip_recorded would skip CNN's recorded seeds, which must train again to be judged.
+    assert outcome.command.endswith("--rows=gcnn,cnn --scale=low-resource --seeds=1,2,3,4,5")
+
+
 def test_a_vote_counts_as_the_complete_set_it_was_voted_from():
     vote = row_lines("coin/quora/coin_ensemble", 0.9, seeds=1).assign(
         seed=0, config="low-resource-e300-vote"
