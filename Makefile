@@ -117,7 +117,7 @@ bench: install
 # shaped like its dataset, and the hours of its registered schedule on the full training split;
 # record in results/gpu-plan-<device>.json. Under 8 minutes on one H100; KERAS_BACKEND defaults
 # to jax here (the measured GPU path). TABLES=gcnn-quora,... narrows it; WORKERS=8 rows at a time;
-# DEADLINE=420: seconds after which no row starts.
+# DEADLINE=420: seconds after which rows not measured are listed as such.
 gpu-plan: install
 	KERAS_BACKEND=$(or $(KERAS_BACKEND),jax) $(PY) experiments/gpu_plan.py \
 	  $(if $(TABLES),--tables="$(TABLES)") $(if $(WORKERS),--workers=$(WORKERS)) \

@@ -287,10 +287,11 @@ class _Shortfall:
     """What the records hold of one trained row short of its registered schedule.
 
     Attributes:
-        row: the registered row's name.
+        row: the name of the row that trains (a majority vote's members).
         at_schedule: how many of the SEEDS have predictions at the registered schedule.
-        unpredicted: how many seeds its run sets record without per-example predictions on the
-            judged split (0 where it has them).
+        unpredicted: where the row has no per-example predictions on the judged split, the most
+            seeds one of its run sets records; 0 where it has them or no run set lists a seed
+            (nothing that --skip_recorded could skip).
         hours: hours to train the SEEDS it lacks (None without a timed run set).
     """
 
@@ -300,8 +301,8 @@ class _Shortfall:
     hours: Optional[float]
 
     def notes(self, split):
-        """The shortfall in words: the seeds already at the schedule, or recorded without
-        predictions."""
+        """The shortfall in words: the seeds already at the schedule and those recorded
+        without predictions."""
         notes = []
         if 0 < self.at_schedule < len(SEEDS):
             notes.append(f"{self.at_schedule} of {len(SEEDS)} seeds trained to its schedule")
