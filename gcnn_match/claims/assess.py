@@ -316,9 +316,10 @@ class _Shortfall:
 def _shortfall(store, claim, scale, row, split):
     """The `_Shortfall` of trained row `row` of `claim`'s table on `split` at `scale`."""
     run_sets = runs.run_sets_of(store.results_dir, claim.table_id, scale, row)
-    at_schedule = _seeds_at_schedule(store, claim, scale, row, split)
+    lines = store.lines(claim.table_id, scale, row, split)
+    at_schedule = _seeds_at_schedule(lines, row)
     unpredicted = 0
-    if run_sets and store.lines(claim.table_id, scale, row, split).empty:
+    if run_sets and lines.empty:
         unpredicted = max(len(s.get("seeds", [])) for s in run_sets)
     hours = _hours(experiments.get(row), run_sets, len(SEEDS) - at_schedule)
     return _Shortfall(row, at_schedule, unpredicted, hours)
@@ -342,11 +343,10 @@ def _hours(config, run_sets, seeds):
     return basis.hours(seeds) if basis else None
 
 
-def _seeds_at_schedule(store, claim, scale, row, split):
-    """How many of the SEEDS of registered row `row` have `split` predictions at its registered
+def _seeds_at_schedule(lines, row):
+    """How many of the SEEDS of registered row `row` have prediction `lines` at its registered
     schedule (1 for a majority vote that has them)."""
     config = experiments.get(row)
-    lines = store.lines(claim.table_id, scale, row, split)
     at_schedule = lines[(lines["max_epochs"] == config.epochs) & lines["seed"].isin([0, *SEEDS])]
     return at_schedule["seed"].nunique()
 
@@ -355,7 +355,8 @@ def _short_of_schedule(store, claim, scale, row, split):
     """Whether registered row `row` of `claim`'s table lacks a complete run set of `split`
     predictions at its registered schedule (SEEDS seeds, or the vote of them)."""
     complete = 1 if experiments.get(row).ensemble_size else len(SEEDS)
-    return _seeds_at_schedule(store, claim, scale, row, split) < complete
+    lines = store.lines(claim.table_id, scale, row, split)
+    return _seeds_at_schedule(lines, row) < complete
 
 
 @dataclasses.dataclass(frozen=True)
