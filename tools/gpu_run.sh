@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A time-boxed run on a fresh GPU machine (docs/gpu.md#a-time-boxed-gpu-run): install the carried
 # packages, run `make gpu-plan`, then train the rows whose registered schedule is beyond a 2-core
-# CPU (four stacked LC and TC C-LSTMs, low-resource split, seeds 1-5, all registered epochs),
-# resuming the runs a previous call left, until the given time is spent.
+# CPU (four stacked LC C-LSTMs, low-resource split, seeds 1-5, all registered epochs; ROWS names
+# others), resuming the runs a previous call left, until the given time is spent.
 #
 #   tools/gpu_run.sh prepare            # on the CPU machine, once: fills .dev/
 #   tools/gpu_run.sh [SECONDS]          # on the GPU machine (default 560 s in all):
@@ -23,7 +23,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-ROWS=${ROWS:-four_stacked_lc_lstms,four_stacked_tc_lstms}
+ROWS=${ROWS:-four_stacked_lc_lstms}
 SEEDS=${SEEDS:-1,2,3,4,5}
 PY=${PY:-python3}
 DEV=.dev
