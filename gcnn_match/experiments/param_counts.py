@@ -86,7 +86,7 @@ CONVENTIONS = {
                 "Eq. 7-13 have 13 d² weights with f_bene = Eq. 10's unigram f_gconv (f_mgran "
                 "8 d², shared by source and focus, W1 3 d², W2 2 d²): 1.17M; 15 d² = 1.35M "
                 "with a separate f_bene; the paper's 10 d² needs W_h = W_g inside f_gconv, "
-                "against Eq. 7-8 (docs/attconv.md#parameter-counts)"
+                "against Eq. 7-8 ([docs/attconv.md](docs/attconv.md#parameter-counts))"
             ),
         },
     ),
