@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A time-boxed run on a fresh GPU machine (docs/gpu.md#a-time-boxed-gpu-run): install the carried
 # packages, run `make gpu-plan`, then train the rows whose registered schedule is too long for a
-# 2-core CPU (four stacked LC C-LSTMs, low-resource split, seeds 1-5, all registered epochs, about
-# 11 h on 2 cores; ROWS names others), resuming the runs a previous call left, until the given
-# time is spent.
+# 2-core CPU (four stacked LC C-LSTMs, low-resource split, seeds 1-5, all registered epochs, whose
+# hours CLAIMS.md gives; ROWS names others), resuming the runs a previous call left, until the
+# given time is spent.
 #
 #   tools/gpu_run.sh prepare            # on the CPU machine, once: fills .dev/
 #   tools/gpu_run.sh [SECONDS]          # on the GPU machine (default 560 s in all):
