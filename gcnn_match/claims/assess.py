@@ -62,17 +62,6 @@ from gcnn_match.experiments import param_counts
 from gcnn_match.experiments import registry as experiments
 from gcnn_match.experiments.planning import splits_read
 
-CITED = "cited row, not reproduced"
-VERDICTS = (
-    "confirmed",
-    "inconclusive",
-    "contradicted",
-    verdicts.BORDERLINE,
-    verdicts.BELOW_FLOOR,
-    verdicts.UNDERTRAINED,
-    CITED,
-    "not run",
-)
 SEEDS = (1, 2, 3, 4, 5)
 NOT_RUN_SCALE = "low-resource"  # the scale the "not run" commands train at
 BENCH_THROUGHPUT = "train_pairs_per_second_bucket"
@@ -97,7 +86,8 @@ class Outcome:
 
     Attributes:
         claim: the `Claim`.
-        verdict: one of VERDICTS.
+        reading: what the measurement says by itself (`verdicts.READINGS`), or
+            `verdicts.NOT_RUN`; "" for a claim against a cited row (nothing measured).
         estimate, low, high: our Δ (a fraction) or ratio, and its 95% interval (None when
             there is none).
         sample: seeds (or timed repeats) and units, in words.
@@ -119,10 +109,16 @@ class Outcome:
         also_measured: a time claim's other measurements, in words, shown beside the verdict
             and never judged: on another kind of device than the paper's, or other records on
             its kind than the one judged.
+        short: whether a row the claim reads has most seeds short of its schedule
+            (`verdicts.Schedule.undertrained`).
+        near_tail: whether a one-sided p lies within Monte Carlo error of the interval's tail
+            (`verdicts.borderline`).
+        verdict: the verdict of `verdicts.decide` (one of `verdicts.VERDICTS`), set by `assess`
+            once the report's family has its Holm-adjusted p values.
     """
 
     claim: object
-    verdict: str
+    reading: str
     estimate: Optional[float] = None
     low: Optional[float] = None
     high: Optional[float] = None
@@ -139,16 +135,9 @@ class Outcome:
     size: str = ""
     hours: Optional[float] = None
     also_measured: str = ""
-
-
-def equivalence_verdict(low, high, margin):
-    """Where [low, high] lies against ±margin; within `statistics.TIE` of it is at it."""
-    side = statistics.side
-    if side(low, -margin) > 0 and side(high, margin) < 0:
-        return "confirmed"
-    if side(low, margin) > 0 or side(high, -margin) < 0:
-        return "contradicted"
-    return "inconclusive"
+    short: bool = False
+    near_tail: bool = False
+    verdict: str = ""
 
 
 class RecordedPredictions:
@@ -624,35 +613,33 @@ def _shortfalls_said(schedules):
 def _measured(claim, result, **fields):
     """The `Outcome` of a bootstrap `result` (a `statistics.Comparison`): its verdict, estimate
     and interval, with the other `fields`."""
-    return Outcome(claim, result.verdict, result.estimate, result.low, result.high, **fields)
+    reading = verdicts.reading(result.low, result.high, claim)
+    return Outcome(claim, reading, result.estimate, result.low, result.high, **fields)
 
 
 def _with_rules(claim, outcome, result, schedules, store, scale):
-    """`outcome` (of a bootstrap `result` at `scale`) with the rules of `verdicts.py`: its
-    one-sided p and size label, then "below floor", "borderline" and "undertrained at this
-    budget"."""
+    """`outcome` (of a bootstrap `result` at `scale`) with what the rules of `verdicts.py`
+    read: its one-sided p values, size label and Monte Carlo closeness to the tail, and the
+    shortfall of its rows (`_undertrained`)."""
     outcome = dataclasses.replace(
         outcome,
         p=verdicts.p_value(result.replicates, claim),
         leaning_p=verdicts.leaning_p(result.replicates, claim),
         size=verdicts.size_label(claim, result.low, result.high),
+        near_tail=verdicts.borderline(result.replicates, claim),
     )
-    if verdicts.below_floor(outcome.floor):
-        outcome = dataclasses.replace(outcome, verdict=verdicts.BELOW_FLOOR)
-    elif verdicts.borderline(result.replicates, claim):
-        outcome = dataclasses.replace(outcome, verdict=verdicts.BORDERLINE)
     return _undertrained(claim, outcome, schedules, store, scale)
 
 
 def _undertrained(claim, outcome, schedules, store, scale):
-    """`outcome` as "undertrained at this budget" when a row has most seeds short of its
-    schedule, with the `training_plan` that trains the claim's rows to their schedule."""
+    """`outcome` marked short when a row has most seeds short of its schedule, with the
+    `training_plan` that trains the claim's rows to their schedule."""
     if not any(s is not None and s.undertrained for s in schedules):
         return outcome
     plan = training_plan(claim, store, scale)
     return dataclasses.replace(
         outcome,
-        verdict=verdicts.UNDERTRAINED,
+        short=True,
         note="; ".join(filter(None, [outcome.note, plan.note])),
         command=plan.command,
         hours=plan.hours,
@@ -674,27 +661,35 @@ def assess_difference(claim, store, scales):
     if any(n != "vote" and int(n) < len(SEEDS) for n in found.seeds):
         return _seeds_to_go(claim, store, found)
     result = found.comparison
-    if claim.expected == "equivalent":
-        verdict = equivalence_verdict(result.low, result.high, claim.margin)
-    else:
-        verdict = statistics.verdict(result.low, result.high, 0.0, claim.expected)
     schedules = _schedules(store, found.scale, (claim.a, claim.b), found.configs)
     said = _shortfalls_said(schedules)
-    outcome = Outcome(
+    outcome = _measured(
         claim,
-        verdict,
-        result.estimate,
-        result.low,
-        result.high,
+        result,
         sample=found.sample,
         epochs=f"A {found.epochs[0]}; B {found.epochs[1]}",
         scale=found.scale,
         note="; ".join(found.notes + said),
-        floor=floor_check.check(
-            store.results_dir, claim.table_id, found.scale, metric, found.means
-        ),
+        floor=_floor(store, claim, found, metric),
     )
     return _with_rules(claim, outcome, result, schedules, store, found.scale)
+
+
+def _floor(store, claim, found, metric):
+    """The `floor_check.FloorCheck` of a difference's rows on `metric`, and, where that is not
+    its table's main metric (the first its rows compare: accuracy beside COIN's F1), the check
+    on the main metric that "below floor" reads (`FloorCheck.judged`)."""
+    check = floor_check.check(store.results_dir, claim.table_id, found.scale, metric, found.means)
+    main = claim.registered.compare[0][1]
+    if predictions.split_and_column(main) == predictions.split_and_column(metric):
+        return check
+    split, column = predictions.split_and_column(main)
+    means = []
+    for row, config in zip((claim.a, claim.b), found.configs):
+        lines = store.lines(claim.table_id, found.scale, row, split)
+        means.append(_row_metric(*_unit_scores(lines[lines["config"] == config], column, row)))
+    judged = floor_check.check(store.results_dir, claim.table_id, found.scale, main, means)
+    return dataclasses.replace(check, judged=judged)
 
 
 def _bench_rates(results_dir, names):
@@ -827,19 +822,16 @@ def _ratio_outcome(claim, values_a, values_b, sample, scale):
     note = ""
     if min(len(values_a), len(values_b)) < FEW_REPEATS:
         note = f"under {FEW_REPEATS} timed steps in a row: the interval may be too narrow"
-    borderline = verdicts.borderline(result.replicates, claim)
-    return Outcome(
+    return _measured(
         claim,
-        verdicts.BORDERLINE if borderline else result.verdict,
-        result.estimate,
-        result.low,
-        result.high,
+        result,
         sample=sample,
         scale=scale,
         note=note,
         p=verdicts.p_value(result.replicates, claim),
         leaning_p=verdicts.leaning_p(result.replicates, claim),
         size=verdicts.size_label(claim, result.low, result.high),
+        near_tail=verdicts.borderline(result.replicates, claim),
     )
 
 
@@ -893,7 +885,7 @@ def assess_cited(claim):
     (the report's preamble says what such rows are)."""
     ((name, value),) = claim.cited
     shown = param_counts.printed(value) if claim.metric == "params" else f"{100 * value:.2f}"
-    return Outcome(claim, CITED, note=f"{name}: {shown} in the paper")
+    return Outcome(claim, "", note=f"{name}: {shown} in the paper")
 
 
 def assess_params(claim):
@@ -906,15 +898,9 @@ def assess_params(claim):
         for label, config, count in zip("AB", claim.configs, counts)
         if (said := param_counts.mismatch(config, count))
     ]
-    # Exact counts: two equal ones contradict "fewer" (or "more") rather than leave it open.
-    verdict = (
-        "contradicted"
-        if counts[0] == counts[1] and claim.expected != "equivalent"
-        else statistics.verdict(ratio, ratio, 1.0, claim.expected)
-    )
     return Outcome(
         claim,
-        verdict,
+        verdicts.count_reading(ratio, claim),
         ratio,
         size=verdicts.size_label(claim, ratio, ratio),
         sample=f"{counts[0]:,} vs {counts[1]:,} parameters",
@@ -1055,15 +1041,15 @@ def assess(claims, results_dir, scales=("full", "low-resource"), data_dir=None):
         try:
             outcome = _assess_one(claim, store, scales)
         except NotRecorded as missing:
-            outcome = Outcome(claim, "not run", note=str(missing))
-        if data_dir is not None and outcome.verdict == "not run":
+            outcome = Outcome(claim, verdicts.NOT_RUN, note=str(missing))
+        if data_dir is not None and outcome.reading == verdicts.NOT_RUN:
             outcome = dataclasses.replace(outcome, missing_data=missing_data(claim, data_dir))
         if data_dir is not None and outcome.command.startswith("python experiments/"):
             outcome = dataclasses.replace(
                 outcome, command=f"{outcome.command} {shlex.quote(f'--data_dir={data_dir}')}"
             )
         outcomes.append(outcome)
-    return with_holm(outcomes)
+    return [dataclasses.replace(o, verdict=verdicts.decide(o)) for o in with_holm(outcomes)]
 
 
 def _assess_one(claim, store, scales):
@@ -1096,7 +1082,7 @@ def with_holm(outcomes):
 
 def counts(outcomes):
     """{verdict: number of outcomes}, every verdict present."""
-    found = {verdict: 0 for verdict in VERDICTS}
+    found = dict.fromkeys(verdicts.VERDICTS, 0)
     for outcome in outcomes:
         found[outcome.verdict] += 1
     return found

@@ -9,6 +9,7 @@ ranking one.
 """
 
 import dataclasses
+from typing import Optional
 
 from gcnn_match.baselines import floor
 from gcnn_match.evidence.statistics import side
@@ -24,10 +25,15 @@ class FloorCheck:
         floors: ((name, value), ...) of each floor in the record that has the claim's metric,
             in the record's order ("majority class", "TF-IDF + LR"...); empty when the table has
             no floor record at the scale (or none with the metric).
+        judged: where the claim's metric is not its table's main metric (F1 beside
+            accuracy), the check on the main metric, which "below floor" reads: on F1 a
+            balanced test set's majority class is the always-positive predictor, a floor that
+            says nothing of what a row learnt.
     """
 
     means: tuple
     floors: tuple
+    judged: Optional["FloorCheck"] = None
 
     def describe(self):
         """E.g. "A 54.44, B 47.70: both below majority class (60.40) and TF-IDF + LR (72.11)";

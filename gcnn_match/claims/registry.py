@@ -77,6 +77,10 @@ class Claim:
         stated_ratio: for a ratio claim, the ratio the sentence states as approximate
             ("nearly 1/5": 0.2); the cells meet it where their ratio lies within
             `STATED_RATIO_SLACK` of it, and `note` says where they do not.
+        authors_ran: with `cited`, the cited row is one the paper's authors ran themselves (a
+            baseline they trained), not a number taken from other work: "not implemented yet".
+        method_quote: the quote states the method, not a result that draws this comparison;
+            such claims are judged and counted apart.
     """
 
     paper: str
@@ -95,6 +99,8 @@ class Claim:
     paper_key: Optional[str] = None
     stated_margin: Optional[float] = None
     stated_ratio: Optional[float] = None
+    authors_ran: bool = False
+    method_quote: bool = False
 
     def __post_init__(self):
         if self.expected not in EXPECTED:
@@ -118,23 +124,30 @@ class Claim:
             raise ValueError(
                 f"{self.statement}: a floor is B of a difference of two rows in accuracy or F1"
             )
+        if self.authors_ran and not self.cited:
+            raise ValueError(f"{self.statement}: authors_ran names a cited row's origin")
         if self.stated_margin is not None and self.is_ratio:
             raise ValueError(f"{self.statement}: a ratio claim states a ratio, not a margin")
         if self.stated_ratio is not None and not (self.is_ratio and self.stated_ratio > 0):
             raise ValueError(f"{self.statement}: a stated ratio is positive, on a ratio claim")
 
     @property
+    def cells_against(self):
+        """Whether the paper's own cells (its Δ or ratio) go against its sentence: the other
+        side of no difference, or at it (for "comparable", at or beyond the margin)."""
+        null = 1.0 if self.is_ratio else 0.0
+        if self.expected == "equivalent":
+            return abs(self.paper_value - null) >= self.margin
+        return (self.paper_value > null) != (self.expected == "greater") or (
+            self.paper_value == null
+        )
+
+    @property
     def note(self):
         """What the report says after the quote where the paper's own numbers differ from its
         sentence: a direction they go against, a stated margin or ratio they miss (None
         otherwise)."""
-        null = 1.0 if self.is_ratio else 0.0
-        if self.expected == "equivalent":
-            against = abs(self.paper_value - null) >= self.margin
-        else:
-            against = (self.paper_value > null) != (self.expected == "greater") or (
-                self.paper_value == null
-            )
+        against = self.cells_against
         if against and self.metric == COUNT_METRIC:
             side = "above" if self.expected == "less" else "below"
             return f"the paper's own counts put it at or {side} this row's"

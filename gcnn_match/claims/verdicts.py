@@ -1,26 +1,19 @@
-"""What a claim's evidence can carry: the rules that turn a measured interval into a verdict
-(docs/design.md#claims).
+"""What a claim's evidence can carry: the whole verdict rule, as one ordered list of checks
+(`RULE`; docs/design.md#claims and CLAIMS.md's preamble are rendered from it).
 
-A claim's interval says "confirmed", "inconclusive" or "contradicted" (`statistics.verdict`);
-these rules then decide whether the evidence may say so:
+A claim's measurement reads "confirmed", "inconclusive" or "contradicted" from its interval
+(`statistics.verdict`; for "comparable within ±margin", `equivalence_verdict`), or "not run";
+the checks of `RULE` then say, in their order, whether the evidence may say so: the first check
+that holds gives the verdict (`decide`), and a claim that passes them all keeps its reading.
+What the checks read of a claim's outcome (`assess.Outcome`): `claim`, `reading`, `short`
+(`Schedule.undertrained` of a row it reads), `floor` (`floor_check.FloorCheck`), `near_tail`
+(`borderline`) and `holm_p` (`holm` over the report's tested family).
 
-- *undertrained at this budget*: a run capped below its registered schedule is complete only
-  when its registered early stopping would have ended it by the cap (its selected epoch is at
-  most cap − patience) or it stopped early itself; otherwise it is short by
-  min(registered, selected + patience) − cap epochs. A claim with a row most of whose seeds
-  are short is "undertrained at this budget", never confirmed or contradicted;
-- *below floor*: a claim between two rows that are both below their table's first floor (the
-  majority class; random order for a ranking table) is "below floor";
-- *borderline*: a verdict whose one-sided bootstrap p lies within MC_ERRORS Monte Carlo
-  standard errors, sqrt(p (1 − p) / resamples), of the interval's tail (0.025);
-- *test split only*: a claim is never judged on the split that selected the checkpoint
-  (SELECTION_SPLIT); it reads the test split's lines instead;
-- *time claims* are judged on the paper's kind of device (PAPER_DEVICE); a record of another
-  kind is shown beside the verdict and never makes it.
-
-Beside the verdict, `size_label` says whether the paper's value lies inside our interval, and
-`holm` adjusts the one-sided p of the side each interval leans to (`leaning_p`) for the number
-of claims tested.
+Two rules shape the readings before the checks: *test split only*, a claim is never judged on
+the split that selected the checkpoint (SELECTION_SPLIT) and reads the test split's lines
+instead; *time claims* are judged on the paper's kind of device (PAPER_DEVICE), a record of
+another kind shown beside the verdict and never making it. Beside the verdict, `size_label`
+says whether the paper's value lies inside our interval.
 """
 
 import dataclasses
@@ -30,9 +23,16 @@ import numpy as np
 
 from gcnn_match.evidence import runs, statistics
 
+NOT_RUN = "not run"
+CITED = "cited row, not reproduced"
+NOT_IMPLEMENTED = "not implemented yet"
 UNDERTRAINED = "undertrained at this budget"
 BELOW_FLOOR = "below floor"
 BORDERLINE = "borderline"
+AFTER_HOLM = "inconclusive after Holm"
+TABLE_AGAINST_TEXT = "the paper's table disagrees with its text"
+READINGS = ("confirmed", "contradicted", "inconclusive")  # what an interval itself can say
+JUDGED = ("confirmed", "contradicted")
 TAIL = (1.0 - statistics.CONFIDENCE) / 2.0  # the p a 95% interval's verdict turns on
 MC_ERRORS = 2.0
 # The prediction role that early stopping reads (training/loop.py): it selected the checkpoint.
@@ -132,7 +132,9 @@ def schedule(config, run_set):
 
 def below_floor(floor):
     """Whether both rows of a `floor_check.FloorCheck` lie below its first floor (the majority
-    class; random order for ranking)."""
+    class; random order for ranking) on their table's main metric (`FloorCheck.judged`)."""
+    if floor is not None and floor.judged is not None:
+        floor = floor.judged
     if floor is None or not floor.floors:
         return False
     _, value = floor.floors[0]
@@ -210,3 +212,148 @@ def holm(pvalues):
         running = max(running, min(1.0, (count - rank) * pvalues[index]))
         adjusted[index] = running
     return adjusted.tolist()
+
+
+def reading(low, high, claim):
+    """What the interval [low, high] of `claim`'s Δ (or ratio) says by itself: "confirmed",
+    "contradicted" or "inconclusive" (`statistics.verdict` against no difference; for
+    "comparable within ±margin", `equivalence_verdict`)."""
+    if claim.expected == "equivalent":
+        return equivalence_verdict(low, high, claim.margin)
+    return statistics.verdict(low, high, 1.0 if claim.is_ratio else 0.0, claim.expected)
+
+
+def equivalence_verdict(low, high, margin):
+    """Where [low, high] lies against ±margin; within `statistics.TIE` of it is at it."""
+    side = statistics.side
+    if side(low, -margin) > 0 and side(high, margin) < 0:
+        return "confirmed"
+    if side(low, margin) > 0 or side(high, -margin) < 0:
+        return "contradicted"
+    return "inconclusive"
+
+
+def count_reading(ratio, claim):
+    """What an exact ratio of parameter counts says: as an interval of no width (`reading`),
+    except that two equal counts contradict "fewer" (or "more") rather than leave it open."""
+    if ratio == 1.0 and claim.expected != "equivalent":
+        return "contradicted"
+    return reading(ratio, ratio, claim)
+
+
+def _not_run(outcome):
+    return outcome.reading == NOT_RUN
+
+
+def _cited(outcome):
+    return bool(outcome.claim.cited) and not outcome.claim.authors_ran
+
+
+def _not_implemented(outcome):
+    return bool(outcome.claim.cited) and outcome.claim.authors_ran
+
+
+def _undertrained(outcome):
+    return outcome.short
+
+
+def _below_floor(outcome):
+    return below_floor(outcome.floor)
+
+
+def _borderline(outcome):
+    return outcome.near_tail
+
+
+def _after_holm(outcome):
+    return outcome.reading in JUDGED and outcome.holm_p is not None and outcome.holm_p >= TAIL
+
+
+def _table_against_text(outcome):
+    claim = outcome.claim
+    return claim.metric == "params" and claim.cells_against and outcome.reading == "contradicted"
+
+
+@dataclasses.dataclass(frozen=True)
+class Check:
+    """One step of the verdict rule: the `verdict` a claim gets when `holds(outcome)`, and
+    what that means, in words (`meaning`)."""
+
+    verdict: str
+    holds: object
+    meaning: str
+
+
+RULE = (
+    Check(
+        NOT_RUN,
+        _not_run,
+        "a row lacks its runs, its seeds, its test predictions or a record on the paper's "
+        "kind of device: nothing was measured (the verdict gives the command that measures it)",
+    ),
+    Check(
+        CITED, _cited, "a row is one the paper cites from other work: nothing of ours measures it"
+    ),
+    Check(
+        NOT_IMPLEMENTED,
+        _not_implemented,
+        "a row is one the paper's authors ran themselves that this project does not build yet",
+    ),
+    Check(
+        UNDERTRAINED,
+        _undertrained,
+        "a row ran under an epoch cap at which its registered early stopping would not yet have "
+        "ended most of its seeds (the verdict gives the command that trains them to their "
+        "schedule, with its hours)",
+    ),
+    Check(
+        BELOW_FLOOR,
+        _below_floor,
+        "both rows lie below their table's first floor on the table's main metric (the "
+        "majority class; random order for ranking), whatever the interval says",
+    ),
+    Check(
+        BORDERLINE,
+        _borderline,
+        "the one-sided bootstrap p of the claimed side or of a contradicting side lies within "
+        f"{MC_ERRORS:g} Monte Carlo standard errors of {TAIL:g}: another set of draws could "
+        "turn the verdict",
+    ),
+    Check(
+        AFTER_HOLM,
+        _after_holm,
+        "the interval excludes no difference, but the Holm-adjusted p of the side it leans to, "
+        f"over the report's tested family, is not below {TAIL:g}: the family-wise error does "
+        "not let the verdict stand",
+    ),
+    Check(
+        TABLE_AGAINST_TEXT,
+        _table_against_text,
+        "a parameter count goes against the paper's sentence as the paper's own table does: "
+        "the paper contradicts itself, no measurement does",
+    ),
+)
+# Every verdict, in the order of the rule, then the readings that pass it.
+VERDICTS = tuple(check.verdict for check in RULE) + READINGS
+READING_MEANINGS = {
+    "confirmed": "the interval excludes no difference on the claimed side (for a claim that "
+    "two rows are comparable, it lies inside ±margin) and no check above holds",
+    "contradicted": "the interval excludes no difference on the other side (for comparable "
+    "rows, it lies wholly outside ±margin) and no check above holds",
+    "inconclusive": "the interval holds no difference (or straddles the margin)",
+}
+
+
+def decide(outcome):
+    """The verdict of `outcome`: that of the first check of `RULE` that holds, else its
+    reading."""
+    for check in RULE:
+        if check.holds(outcome):
+            return check.verdict
+    return outcome.reading
+
+
+def rule_lines():
+    """The rule as a Markdown list, in its order: each verdict in bold with its meaning."""
+    meanings = [(c.verdict, c.meaning) for c in RULE] + list(READING_MEANINGS.items())
+    return [f"{n}. **{verdict}**: {meaning}." for n, (verdict, meaning) in enumerate(meanings, 1)]

@@ -1,56 +1,45 @@
 """CLAIMS.md and one forest plot per paper: each claim's Δ, ours with its interval beside the
 paper's, and the verdict."""
 
-import datetime
 import pathlib
 import re
 
 import numpy as np
 from matplotlib.ticker import NullFormatter, ScalarFormatter
 
-from gcnn_match.claims.assess import VERDICTS, counts, judged_metric
-from gcnn_match.claims.registry import PAPERS
+from gcnn_match.claims.assess import counts, judged_metric
+from gcnn_match.claims.registry import COUNT_METRIC, PAPERS, TIME_METRICS
+from gcnn_match.claims.verdicts import (
+    AFTER_HOLM,
+    BELOW_FLOOR,
+    BORDERLINE,
+    CITED,
+    JUDGED,
+    NOT_IMPLEMENTED,
+    NOT_RUN,
+    READINGS,
+    TABLE_AGAINST_TEXT,
+    UNDERTRAINED,
+    VERDICTS,
+    rule_lines,
+)
 from gcnn_match.reporting.heatmaps import new_figure, save_png
 
-INTRO = """\
-Every comparative statement the four papers make from their own rows
-(`gcnn_match/claims/`), checked against our measurements. Differences of accuracy-like
-metrics come from the per-example prediction records in `results/predictions/`; Δ is in
-points (accuracy, P@1, MAP, MRR, F1 or FEVER score × 100), A − B, with its 95%
-seed-and-test-set bootstrap interval; time claims are ratios A / B from the whole-epoch
-records `results/epoch-times-*.json`, the step benchmarks `results/bench*.json` and
-`results/latency.json`, judged on the paper's kind of device, with a 95% bootstrap interval
-over the timed epochs, steps or batches where the record keeps them; parameter claims are
-ratios A / B of the counts of our built models. A claim against a row the paper cites from other
-work (BiMPM, BERT...) or gives only in a footnote (the C-LSTMs' stacked attention LSTM) is
-"cited row, not reproduced".
-A verdict compares A with B only: both rows can be below the floors of their table (majority
-class, TF-IDF + LR; `results/floor-<table>-<scale>.json`), so the column "A, B vs floors" sets
-each row's metric (mean over seeds) against them.
-
-The verdicts (the rules: `gcnn_match/claims/verdicts.py`): **confirmed** or **contradicted**
-when the interval excludes no difference on the claimed side or the other (for a claim that
-two rows are comparable, when it lies inside ±margin, the claim's own margin shown beside the
-paper's Δ, or wholly outside it), **inconclusive** when it does not; **borderline** when the
-one-sided bootstrap p of either side lies within two Monte Carlo
-standard errors of 0.025, so that another set of draws could turn the verdict; **below floor**
-when both rows lie below their table's majority class (random order for ranking);
-**undertrained at this budget** when a row ran under an epoch cap at which its registered
-early stopping would not yet have ended most of its seeds (the command trains them to their
-schedule, with its estimated hours); **not run** when a row lacks the runs, the test
-predictions (no claim is judged on the split that selected the checkpoint) or a record on the
-paper's kind of device (time claims: GPU epochs for GCNN, CPU latency for COIN; a record of
-another kind of device, or another record of the paper's kind than the one judged, is shown
-on a line of its own, never judged).
-Beside the verdict: p, the one-sided bootstrap p (the fraction of draws on the wrong side of
-no difference); where the draws lean against the claim, "against" and that side's p (the
-fraction on the claimed side); in brackets, the Holm adjustment over the report's tested
-claims of the side they lean to, so that a confirmed or a contradicted verdict survives the
-family-wise error when it is below 0.025; and whether the
-paper's value lies inside our interval ("consistent with the paper") or only the direction
-holds ("direction holds, size differs").
-The method and the verdict rule: [docs/design.md#claims](docs/design.md#claims).
+METHOD = """\
+Δ is A − B in points (accuracy, P@1, MAP, MRR, F1 or FEVER score × 100) from the per-example
+prediction records in `results/predictions/`, with a 95% interval over the test examples
+(paired bootstrap) and the seeds of each row (Student's t on the seed means); time claims are
+ratios A / B of the whole-epoch, step or batch timings of `results/epoch-times-*.json`,
+`results/bench*.json` and `results/latency.json` on the paper's kind of device; parameter claims
+are ratios A / B of the counts of our built models. p is the one-sided p of the claimed side
+("against": of the other side, where the draws lean there), with its Holm adjustment in
+brackets; "ASO" is the ε_min of the almost-stochastic-order test over the per-seed scores
+(Dror et al., 2019) as a second opinion. Each row's details line gives the paper's sentence,
+the seeds and epochs, the scale, where both rows lie against their table's floors (majority
+class, TF-IDF + LR; `results/floor-<table>-<scale>.json`) and whether the paper's value lies
+in our interval. The method: [docs/design.md#claims](docs/design.md#claims).
 """
+KINDS = ("accuracy-like", "time", "parameters")
 
 
 def figure_path(figures_dir, paper):
@@ -142,77 +131,161 @@ def _metric(claim):
     return f"{text} against the paper's {claim.paper_metric}"
 
 
+def _p(value):
+    return "< 0.0001" if value < 1e-4 else f"{value:.4f}"
+
+
 def _p_cell(outcome):
     if outcome.p is None:
         return "–"
     if outcome.leaning_p < outcome.p:
-        return f"{outcome.p:.4f}; against {outcome.leaning_p:.4f} ({outcome.holm_p:.4f})"
-    return f"{outcome.p:.4f} ({outcome.holm_p:.4f})"
+        return f"{_p(outcome.p)}; against {_p(outcome.leaning_p)} ({_p(outcome.holm_p)})"
+    return f"{_p(outcome.p)} ({_p(outcome.holm_p)})"
 
 
 def _cell(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _count_cells(outcomes, data_checked):
-    """The verdicts' counts, then (when the data were checked) how many lack data."""
-    found = counts(outcomes)
-    cells = [found[v] for v in VERDICTS]
-    if data_checked:
-        cells.append(sum(bool(o.missing_data) for o in outcomes))
-    return " | ".join(map(str, cells))
+def kind(claim):
+    """The kind of a claim's measurement: "accuracy-like", "time" or "parameters"."""
+    if claim.metric == COUNT_METRIC:
+        return "parameters"
+    return "time" if claim.metric in TIME_METRICS else "accuracy-like"
 
 
 def render_counts(outcomes, data_checked=False):
-    """The counts table: claims per paper and verdict.
+    """The counts table: claims per verdict (in the order of the rule), by kind and by paper.
 
     Args:
         outcomes: the `Outcome`s.
-        data_checked: whether they were assessed against a data folder; adds the column of
-            the "not run" claims whose data are missing there.
+        data_checked: whether they were assessed against a data folder; adds the row of the
+            "not run" claims whose data are missing there.
     """
-    columns = list(VERDICTS) + (["of which data missing"] if data_checked else [])
-    lines = ["| paper | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
-    for paper in PAPERS:
-        found = [o for o in outcomes if o.claim.paper == paper]
-        lines.append(f"| {paper} | {_count_cells(found, data_checked)} |")
-    lines.append(f"| all | {_count_cells(outcomes, data_checked)} |")
+    groups = [(k, lambda o, k=k: kind(o.claim) == k) for k in KINDS]
+    groups += [(paper, lambda o, p=paper: o.claim.paper == p) for paper in PAPERS]
+    groups += [("all", lambda o: True)]
+    chosen = {name: [o for o in outcomes if keep(o)] for name, keep in groups}
+    found = {name: counts(group) for name, group in chosen.items()}
+    rows = [(verdict, [found[name][verdict] for name in chosen]) for verdict in VERDICTS]
+    if data_checked:
+        missing = [sum(bool(o.missing_data) for o in group) for group in chosen.values()]
+        rows.append(("of which not run, data missing", missing))
+    method = [sum(o.claim.method_quote for o in group) for group in chosen.values()]
+    rows.append(("of all, quoting a method sentence", method))
+    rows.append(("claims", [len(group) for group in chosen.values()]))
+    lines = ["| verdict | " + " | ".join(chosen) + " |", "|---" * (len(chosen) + 1) + "|"]
+    return lines + [f"| {name} | " + " | ".join(map(str, cells)) + " |" for name, cells in rows]
+
+
+def number(outcome, outcomes):
+    """The claim's number in its paper's table of CLAIMS.md."""
+    return [o for o in outcomes if o.claim.paper == outcome.claim.paper].index(outcome) + 1
+
+
+def _listed(chosen, outcomes):
+    return ", ".join(f"{o.claim.paper} {number(o, outcomes)} ({o.claim.statement})" for o in chosen)
+
+
+def findings(outcomes, data_checked=False):
+    """The five lines CLAIMS.md opens with: what was measured, what holds after Holm, which
+    contradictions are measurements, the scale the rows ran at, and the rows against their
+    floors."""
+    found = counts(outcomes)
+    measured = [o for o in outcomes if o.reading in READINGS]
+    by_kind = ", ".join(f"{sum(kind(o.claim) == k for o in measured)} {k}" for k in KINDS)
     tested = sum(o.p is not None for o in outcomes)
-    lines += [
-        "",
-        f"The report tests {tested} claims (those with a bootstrap p); the Holm-adjusted p "
-        "beside each p (of the side its draws lean to) holds the family-wise error over them.",
+    missing = sum(bool(o.missing_data) for o in outcomes)
+    waiting = f" ({missing} of them for data not in the data folder)" if data_checked else ""
+    contradicted = [o for o in outcomes if o.verdict == "contradicted"]
+    counted = sum(kind(o.claim) == "parameters" for o in contradicted)
+    method = sum(o.claim.method_quote for o in outcomes if o.verdict in JUDGED)
+    return [
+        f"- **{len(outcomes)} claims**, {len(measured)} of them measured ({by_kind}); "
+        f"{found[CITED]} against rows the papers cite from other work, {found[NOT_IMPLEMENTED]} "
+        f"against the authors' own rows not built here yet, {found[NOT_RUN]} not run{waiting}.",
+        f"- **{found['confirmed']} confirmed, {found['contradicted']} contradicted** with the "
+        f"family-wise error over the {tested} tested claims held (Holm); {found[AFTER_HOLM]} "
+        f"more exclude no difference only before that adjustment; {found['inconclusive']} "
+        f"inconclusive, {found[BORDERLINE]} borderline, {found[BELOW_FLOOR]} below floor, "
+        f"{found[UNDERTRAINED]} undertrained at this budget, {found[TABLE_AGAINST_TEXT]} where "
+        f"the paper's table disagrees with its text; {method} of the confirmed or contradicted "
+        "rest on a method sentence, not a result.",
+        f"- **Contradicted**: {_listed(contradicted, outcomes) or 'none'}"
+        + (f"; {counted} of them exact parameter counts." if counted else "."),
+        "- **Scale**: " + _scale_finding(measured),
+        "- **Floors**: " + _floor_finding(measured),
     ]
-    return lines
+
+
+def _scale_finding(measured):
+    rows = [o for o in measured if kind(o.claim) == "accuracy-like"]
+    scales = ", ".join(sorted({o.scale for o in rows})) or "no"
+    configs = {c.name: c for o in rows for c in o.claim.configs or () if c}
+    vectors = ", ".join(sorted({c.embeddings for c in configs.values()})) or "no"
+    return (
+        f"the {len(rows)} measured accuracy-like claims read rows trained at the {scales} scale "
+        "(the official dev split minus a held-out part trains, the part selects, test scores; "
+        "[docs/data.md](docs/data.md)), five seeds a row, on "
+        f"{vectors} vectors: stand-ins, the papers' vectors are not in the data folder."
+    )
+
+
+def _floor_finding(measured):
+    """How many of the rows the measured claims read lie at or above each floor of their
+    table, and how many below it (a row counted once per table)."""
+    sides = {}
+    for o in measured:
+        if o.floor and o.floor.floors:
+            for name, mean in zip(_rows(o.claim), o.floor.means):
+                sides[(o.claim.table_id, name)] = [(f, mean >= v) for f, v in o.floor.floors]
+    if not sides:
+        return "no measured claim has a floor record."
+    tally = {}
+    for row in sides.values():
+        for floor_name, above in row:
+            tally.setdefault(floor_name, [0, 0])[0 if above else 1] += 1
+    said = "; ".join(f"{a} at or above {name}, {b} below it" for name, (a, b) in tally.items())
+    return f"of the {len(sides)} rows the measured claims read: {said}."
+
+
+def _details(outcome):
+    """The details line under a claim: table and quote, seeds, epochs, scale, floors, size."""
+    claim = outcome.claim
+    said = [f"{claim.paper_table}: “{claim.quote}”" + (f" ({claim.note})" if claim.note else "")]
+    if claim.method_quote:
+        said.append("a method sentence, counted apart")
+    for label, value in [
+        ("seeds", outcome.sample),
+        ("epochs", outcome.epochs),
+        ("scale", outcome.scale),
+        ("floors", _floor_cell(outcome) if outcome.floor else ""),
+        ("vs paper", outcome.size),
+    ]:
+        if value:
+            said.append(f"{label}: {value}")
+    return " · ".join(said)
 
 
 def render_paper(outcomes, paper, figure=None):
-    """One paper's section: its forest plot (a path relative to CLAIMS.md) and claim table."""
+    """One paper's section: its forest plot (a path relative to CLAIMS.md) and claim table,
+    each claim with its details line."""
     lines = [f"## {paper}", ""]
     if figure:
         lines += [f"![{paper}: our Δ beside the paper's]({figure})", ""]
     lines += [
-        "| # | claim: A vs B | table | the paper says | paper Δ | our Δ [95% CI] | seeds "
-        "| epochs (run / registered) | scale | A, B vs floors | p (Holm) | size vs paper "
-        "| verdict |",
-        "|---" * 13 + "|",
+        "| # | claim: A vs B (dataset, metric) | paper Δ | our Δ [95% CI] | p (Holm) | verdict |",
+        "|---" * 6 + "|",
     ]
     for number, outcome in enumerate((o for o in outcomes if o.claim.paper == paper), 1):
         claim = outcome.claim
         cells = [
             number,
             f"{claim.statement}: {_compared(claim)} ({_where(claim)}, {_metric(claim)})"
-            f'<a id="{anchor(claim)}"></a>',
-            claim.paper_table,
-            f"“{claim.quote}”" + (f" ({claim.note})" if claim.note else ""),
+            f'<a id="{anchor(claim)}"></a><br><sub>{_details(outcome)}</sub>',
             _paper_cell(claim),
             _ours_cell(outcome),
-            outcome.sample or "–",
-            outcome.epochs or "–",
-            outcome.scale or "–",
-            _floor_cell(outcome),
             _p_cell(outcome),
-            outcome.size or "–",
             _verdict_cell(outcome),
         ]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
@@ -220,7 +293,8 @@ def render_paper(outcomes, paper, figure=None):
 
 
 def render_markdown(outcomes, command, figures=None, data_dir=None):
-    """CLAIMS.md: counts per paper, then each paper's forest plot and table.
+    """CLAIMS.md: its findings, the verdict rule, the counts, then each paper's forest plot and
+    table.
 
     Args:
         outcomes: the `Outcome`s.
@@ -230,12 +304,30 @@ def render_markdown(outcomes, command, figures=None, data_dir=None):
             None when they were not.
     """
     figures = figures or {}
-    lines = ["# Claims", "", INTRO]
-    lines += [f"Rendered by `{command}` on {datetime.date.today().isoformat()}.", ""]
-    lines += render_counts(outcomes, data_checked=data_dir is not None) + [""]
-    if data_dir is not None:
+    data_checked = data_dir is not None
+    tested = sum(o.p is not None for o in outcomes)
+    lines = ["# Claims", "", *findings(outcomes, data_checked), ""]
+    lines += [
+        "Every comparative statement the four papers make from their own rows "
+        "(`gcnn_match/claims/`), checked against the committed records; rendered by "
+        f"`{command}`.",
+        "",
+        "The verdicts, in the order the rule applies them (`gcnn_match/claims/verdicts.py`; "
+        "the first that holds is the verdict):",
+        "",
+        *rule_lines(),
+        "",
+        f"The tested family is the {tested} claims with a bootstrap p: every claim whose rows "
+        "were measured with an interval, whatever a later check says, since each is a test the "
+        "report ran. Exact parameter counts and claims without an interval test nothing.",
+        "",
+        METHOD,
+        *render_counts(outcomes, data_checked),
+        "",
+    ]
+    if data_checked:
         lines += [
-            "“Of which data missing”: claims not run whose rows read dataset splits with no "
+            "“Data missing”: claims not run whose rows read dataset splits with no "
             f"file in `{data_dir}`, the data folder checked (each cell names them): they wait "
             "for data; `reproduce.py` downloads a split that has a public URL and names where "
             "to place the others (vectors and other resources are not checked). The other "

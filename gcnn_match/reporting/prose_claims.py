@@ -38,6 +38,8 @@ VERDICT_WORDS = (
     "below floor",
     "undertrained",
     "cited row",
+    "not implemented",
+    "the paper's table disagrees",
     "not run",
 )
 ORDERING_WORDS = (

@@ -410,4 +410,4 @@ def test_exact_counts_confirm_fewer_only_when_strictly_fewer(monkeypatch, light,
     counts = {claim.a: light, claim.b: apcnn}
     monkeypatch.setattr(assess.param_counts, "row_count", lambda config: counts[config.name])
     monkeypatch.setattr(assess.param_counts, "mismatch", lambda config, count: None)
-    assert assess.assess_params(claim).verdict == expected
+    assert assess.assess_params(claim).reading == expected

@@ -5,7 +5,7 @@ and the committed prose has none."""
 import json
 import pathlib
 
-from gcnn_match.claims import assess
+from gcnn_match.claims import assess, verdicts
 from gcnn_match.reporting import prose_claims
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -166,7 +166,7 @@ def test_each_link_of_a_sentence_must_agree_with_it_on_its_own(tmp_path):
 def test_every_verdict_of_claims_md_has_its_words():
     assert all(
         any(verdict.startswith(words) for words in prose_claims.VERDICT_WORDS)
-        for verdict in assess.VERDICTS
+        for verdict in verdicts.VERDICTS
     )
 
 
