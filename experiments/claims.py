@@ -21,10 +21,11 @@ import sys
 from absl import app, flags
 
 from gcnn_match import cli
-from gcnn_match.claims import assess, registry
+from gcnn_match.claims import assess, registry, verdicts
 from gcnn_match.config.experiment import SCALES
 from gcnn_match.files import write_text_atomic
 from gcnn_match.reporting import claims_report
+from gcnn_match.reporting.marked_sections import update_section
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("results_dir", "results", "Folder of the committed records.")
@@ -37,6 +38,16 @@ flags.DEFINE_list(
     "which both its rows ran.",
 )
 flags.DEFINE_string("paper", None, f"Only this paper's claims (one of {registry.PAPERS}).")
+flags.DEFINE_string(
+    "readme",
+    "README.md",
+    "The README whose marked section claims-glance gets the counts table (empty: none).",
+)
+flags.DEFINE_string(
+    "design_doc",
+    "docs/design.md",
+    "The design document whose marked section claims-rule gets the verdict rule (empty: none).",
+)
 flags.DEFINE_string(
     "data_dir",
     None,
@@ -69,7 +80,14 @@ def main(argv):
     command = "python experiments/claims.py " + shlex.join(sys.argv[1:])
     text = claims_report.render_markdown(outcomes, command.strip(), figures, FLAGS.data_dir)
     write_text_atomic(output, text)
-    print("\n".join(claims_report.render_counts(outcomes, data_checked=FLAGS.data_dir is not None)))
+    data_checked = FLAGS.data_dir is not None
+    if FLAGS.readme and not FLAGS.paper:  # the glance counts every paper's claims
+        glance = claims_report.render_counts(outcomes, data_checked, by_paper=False)
+        update_section(pathlib.Path(FLAGS.readme), "claims-glance", "\n".join(glance) + "\n")
+    if FLAGS.design_doc:
+        rule = "\n".join(verdicts.rule_lines()) + "\n"
+        update_section(pathlib.Path(FLAGS.design_doc), "claims-rule", rule)
+    print("\n".join(claims_report.render_counts(outcomes, data_checked)))
     print(f"{output}, {len(figures)} figures in {FLAGS.figures_dir}")
 
 

@@ -22,7 +22,7 @@ the first of full, low-resource whose record holds both rows, as `make claims` d
 from absl import app, flags
 
 from gcnn_match import cli
-from gcnn_match.claims import assess, readings
+from gcnn_match.claims import plans, readings, records
 from gcnn_match.config.experiment import SCALES
 from gcnn_match.evidence import predictions
 from gcnn_match.experiments import registry
@@ -109,8 +109,8 @@ def _not_measured(store, table, metric, scales, rows):
             paths = " or ".join(
                 str(predictions.record_path(store.results_dir, table, s)) for s in scales
             )
-            scale = FLAGS.scale or assess.scale_that_scores([registry.get(name)], split)
-            command = assess.reproduce_command(table, [name], scale)
+            scale = FLAGS.scale or plans.scale_that_scores([registry.get(name)], split)
+            command = plans.reproduce_command(table, [name], scale)
             return (
                 f"{flag}: no per-example {split} predictions are recorded for {name} in {paths} "
                 f"(runs made before predictions were kept have none); (re)train it: {command}"
@@ -124,10 +124,10 @@ def main(argv):
     pairs = [_resolved(table, *given) for given in _pairs()]
     metric = _metric(table)
     scales = [FLAGS.scale] if FLAGS.scale else ["full", "low-resource"]
-    store = assess.RecordedPredictions(FLAGS.results_dir)
+    store = records.RecordedPredictions(FLAGS.results_dir)
     lines = []
     for flag_a, a, flag_b, b in pairs:  # all measured before any is printed
-        found = assess.difference(store, table, a, b, metric, scales)
+        found = records.difference(store, table, a, b, metric, scales)
         if found is None:
             raise app.UsageError(
                 _not_measured(store, table, metric, scales, [(flag_a, a), (flag_b, b)])

@@ -3,7 +3,7 @@ a choice between two readings of a paper (variant rows that are no claim of it, 
 C-LSTMs' weights per direction against weights shared by the directions), printed by
 experiments/compare.py.
 
-Δ = A − B and its 95% interval are `assess.difference`, the measurement behind every claim
+Δ = A − B and its 95% interval are `records.difference`, the measurement behind every claim
 (docs/design.md#claims). No side is claimed, so the reading is two-sided: "A higher" or
 "B higher" when the interval excludes 0, "no difference resolved" when it contains 0.
 """
@@ -64,7 +64,7 @@ def describe(found, table, metric, a, b):
     its interval, the reading and the method.
 
     Args:
-        found: the `assess.Difference` of rows `a` and `b`.
+        found: the `records.Difference` of rows `a` and `b`.
         table, metric: what was compared.
         a, b: the registered row names.
     """

@@ -14,7 +14,7 @@ Three kinds of measurement, told apart by the metric:
 - "seconds_per_epoch": the ratio time_A / time_B of whole training epochs
   (results/epoch-times-*.json, experiments/epoch_times.py) or of the side-by-side training
   throughput of `make bench` (results/bench*.json), on the paper's kind of device
-  (`assess.assess_bench`), beside the ratio of the paper's times per epoch;
+  (`timing.assess_bench`), beside the ratio of the paper's times per epoch;
 - "seconds_per_batch": the ratio from `make latency` (results/latency.json, COIN's Table 5);
   A and B are then the models that experiments/latency.py times, not table rows;
 - "params": the ratio of the rows' parameter counts, by their table's counting convention

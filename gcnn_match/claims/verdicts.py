@@ -5,7 +5,7 @@ A claim's measurement reads "confirmed", "inconclusive" or "contradicted" from i
 (`statistics.verdict`; for "comparable within ±margin", `equivalence_verdict`), or "not run";
 the checks of `RULE` then say, in their order, whether the evidence may say so: the first check
 that holds gives the verdict (`decide`), and a claim that passes them all keeps its reading.
-What the checks read of a claim's outcome (`assess.Outcome`): `claim`, `reading`, `short`
+What the checks read of a claim's outcome (`outcome.Outcome`): `claim`, `reading`, `short`
 (`Schedule.undertrained` of a row it reads), `floor` (`floor_check.FloorCheck`), `near_tail`
 (`borderline`) and `holm_p` (`holm` over the report's tested family).
 

@@ -7,7 +7,8 @@ import re
 import numpy as np
 from matplotlib.ticker import NullFormatter, ScalarFormatter
 
-from gcnn_match.claims.assess import counts, judged_metric
+from gcnn_match.claims.assess import counts
+from gcnn_match.claims.plans import judged_metric
 from gcnn_match.claims.registry import COUNT_METRIC, PAPERS, TIME_METRICS
 from gcnn_match.claims.verdicts import (
     AFTER_HOLM,
@@ -154,16 +155,18 @@ def kind(claim):
     return "time" if claim.metric in TIME_METRICS else "accuracy-like"
 
 
-def render_counts(outcomes, data_checked=False):
+def render_counts(outcomes, data_checked=False, by_paper=True):
     """The counts table: claims per verdict (in the order of the rule), by kind and by paper.
 
     Args:
         outcomes: the `Outcome`s.
         data_checked: whether they were assessed against a data folder; adds the row of the
             "not run" claims whose data are missing there.
+        by_paper: whether a column per paper stands between the kinds and "all".
     """
     groups = [(k, lambda o, k=k: kind(o.claim) == k) for k in KINDS]
-    groups += [(paper, lambda o, p=paper: o.claim.paper == p) for paper in PAPERS]
+    if by_paper:
+        groups += [(paper, lambda o, p=paper: o.claim.paper == p) for paper in PAPERS]
     groups += [("all", lambda o: True)]
     chosen = {name: [o for o in outcomes if keep(o)] for name, keep in groups}
     found = {name: counts(group) for name, group in chosen.items()}

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from gcnn_match.claims.assess import reproduce_command
+from gcnn_match.claims.plans import reproduce_command
 from gcnn_match.claims.registry import Claim, select
 from gcnn_match.evidence import latency
 from gcnn_match.experiments import registry as experiments

@@ -5,7 +5,7 @@ import pathlib
 
 import pytest
 
-from gcnn_match.claims import assess, verdicts
+from gcnn_match.claims import accuracy, assess, plans, records, verdicts
 from gcnn_match.claims.registry import select
 from gcnn_match.evidence import predictions
 from gcnn_match.evidence.runs import run_set_of
@@ -18,17 +18,17 @@ JUDGED = ("confirmed", "contradicted")
 def _rows_read(claim, outcome):
     """(row names, their configs) that a claim's verdict reads at its scale: two rows of a
     difference, four of a contrast, row A of a claim against the majority class."""
-    store = assess.RecordedPredictions(RESULTS)
-    metric = assess.judged_metric(claim)
+    store = records.RecordedPredictions(RESULTS)
+    metric = plans.judged_metric(claim)
     scale = outcome.scale
     split, _ = predictions.split_and_column(metric)
     if claim.c is not None:
-        lines = assess._contrast_lines(store, claim, scale, split)
+        lines = accuracy.contrast_lines(store, claim, scale, split)
         return claim.rows, [rows["config"].iloc[0] for rows in lines]
     if claim.floor is not None:
-        lines = assess._one_config(store.lines(claim.table_id, scale, claim.a, split))
+        lines = records.one_config(store.lines(claim.table_id, scale, claim.a, split))
         return [claim.a], [lines["config"].iloc[0]]
-    found = assess.difference(store, claim.table_id, claim.a, claim.b, metric, [scale])
+    found = records.difference(store, claim.table_id, claim.a, claim.b, metric, [scale])
     return (claim.a, claim.b), found.configs
 
 
@@ -61,6 +61,6 @@ def test_no_verdict_rests_on_an_undertrained_row_a_selection_split_or_another_de
             assert ("NVIDIA" in outcome.scale) == (device == "GPU"), outcome.scale
             assert ("CPU inference" in outcome.scale) == (device == "CPU"), outcome.scale
             continue
-        split, _ = predictions.split_and_column(assess.judged_metric(claim))
+        split, _ = predictions.split_and_column(plans.judged_metric(claim))
         assert split != verdicts.SELECTION_SPLIT, claim.statement
         assert not _short_rows(claim, outcome), claim.statement

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from gcnn_match.claims import assess, readings
+from gcnn_match.claims import readings, records
 from tests.claims.synthetic_records import row_lines, write_lines
 
 TABLE = "c-lstms-snli"
@@ -22,8 +22,8 @@ def test_the_difference_and_its_two_sided_reading(tmp_path, accuracy_a, accuracy
     rng = np.random.default_rng(0)
     a, b = row_lines(SHARED, accuracy_a, rng=rng), row_lines(PAPER_ROW, accuracy_b, rng=rng)
     write_lines(tmp_path, TABLE, a, b)
-    found = assess.difference(
-        assess.RecordedPredictions(tmp_path),
+    found = records.difference(
+        records.RecordedPredictions(tmp_path),
         TABLE,
         SHARED,
         PAPER_ROW,
@@ -51,10 +51,10 @@ def test_the_difference_and_its_two_sided_reading(tmp_path, accuracy_a, accuracy
 
 def test_no_records_at_the_scale_gives_nothing(tmp_path):
     write_lines(tmp_path, TABLE, row_lines(SHARED, 0.8), row_lines(PAPER_ROW, 0.8))
-    store = assess.RecordedPredictions(tmp_path)
+    store = records.RecordedPredictions(tmp_path)
     args = (store, TABLE, SHARED, PAPER_ROW, "test_accuracy")
-    assert assess.difference(*args, ["full"]) is None
-    assert assess.difference(*args, ["full", "low-resource"]).scale == "low-resource"
+    assert records.difference(*args, ["full"]) is None
+    assert records.difference(*args, ["full", "low-resource"]).scale == "low-resource"
 
 
 def test_the_primary_metric_is_the_one_the_claims_use_else_the_rows_one():

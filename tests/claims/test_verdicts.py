@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gcnn_match.claims import assess, verdicts
+from gcnn_match.claims import assess, parameters, records, timing, verdicts
 from gcnn_match.claims.floor_check import FloorCheck
 from gcnn_match.claims.registry import select
 from gcnn_match.evidence import runs, statistics
@@ -270,10 +270,10 @@ def test_a_vote_counts_as_the_complete_set_it_was_voted_from():
     partial = row_lines(GCNN, 0.8, seeds=1)  # one seed in the vote's members' config
     own = _capped(row_lines(GCNN, 0.8))  # five seeds under a cap
     # The shared config gives the other row 1 seed, its own 5: the vote does not hold it back.
-    compared = assess._compared_configs(vote, pd.concat([partial, own]))
+    compared = records.compared_configs(vote, pd.concat([partial, own]))
     assert compared[1]["seed"].nunique() == 5
     # Where the shared config is complete it is the one read.
-    compared = assess._compared_configs(vote, pd.concat([row_lines(GCNN, 0.8), own]))
+    compared = records.compared_configs(vote, pd.concat([row_lines(GCNN, 0.8), own]))
     assert set(compared[1]["config"]) == {"low-resource-e300"}
 
 
@@ -355,7 +355,7 @@ def test_a_bench_on_the_paper_s_device_is_judged_with_other_records_beside_it(tm
     assert outcome.sample == "20 vs 20 timed steps" and outcome.verdict == "confirmed"
     assert outcome.also_measured.startswith("epoch-times-cpu.json: ")
     assert outcome.also_measured.endswith(
-        f"CPU W: 2.00× [2.00×, 2.00×], {assess.ANOTHER_DEVICE}: not judged"
+        f"CPU W: 2.00× [2.00×, 2.00×], {timing.ANOTHER_DEVICE}: not judged"
     )
 
 
@@ -390,7 +390,7 @@ def test_a_time_claim_is_never_judged_on_another_kind_of_device(tmp_path):
     [both] = assess.assess([claim], tmp_path)
     assert (both.verdict, both.sample) == ("confirmed", "5 vs 5 epochs")
     assert "NVIDIA Y: 4.00× [" in both.also_measured
-    assert f"{assess.ANOTHER_RECORD}: not judged<br>" in both.also_measured
+    assert f"{timing.ANOTHER_RECORD}: not judged<br>" in both.also_measured
 
 
 @pytest.mark.parametrize(
@@ -408,6 +408,6 @@ def test_exact_counts_confirm_fewer_only_when_strictly_fewer(monkeypatch, light,
         "attconv/snli/attconv_light", "attconv/snli/apcnn_dos_santos_et_al_2016", "params"
     )
     counts = {claim.a: light, claim.b: apcnn}
-    monkeypatch.setattr(assess.param_counts, "row_count", lambda config: counts[config.name])
-    monkeypatch.setattr(assess.param_counts, "mismatch", lambda config, count: None)
-    assert assess.assess_params(claim).reading == expected
+    monkeypatch.setattr(parameters.param_counts, "row_count", lambda config: counts[config.name])
+    monkeypatch.setattr(parameters.param_counts, "mismatch", lambda config, count: None)
+    assert parameters.assess_params(claim).reading == expected

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from gcnn_match.baselines import floor
-from gcnn_match.claims import assess, verdicts
+from gcnn_match.claims import assess, plans, records, verdicts
 from gcnn_match.claims.registry import select
 from gcnn_match.data import registry as datasets
 from gcnn_match.reporting import claims_report
@@ -261,7 +261,7 @@ def test_a_claim_on_a_split_the_low_resource_scale_trains_on_is_planned_at_full_
         _claim(("gcnn/multinli/gcnn", "gcnn/multinli/cnn", metric))
         for metric in ("dev_matched_accuracy", "test_accuracy")
     )
-    assert (assess.command_scale(matched), assess.command_scale(mismatched)) == (
+    assert (plans.command_scale(matched), plans.command_scale(mismatched)) == (
         "full",
         "low-resource",
     )
@@ -493,7 +493,7 @@ def test_a_fever_score_claim_on_records_without_the_per_claim_term_is_not_run_sa
 
 def test_a_vote_is_compared_with_its_seeds_on_labels_only():
     with pytest.raises(ValueError, match="accuracy or F1, not fever_correct"):
-        assess._vote_comparison(pd.DataFrame(), [], "fever_correct")
+        records.vote_comparison(pd.DataFrame(), [], "fever_correct")
 
 
 def test_a_fever_score_claim_without_records_names_its_command_and_missing_data(tmp_path):
@@ -640,6 +640,9 @@ def test_make_claims_renders_from_the_records_alone(tmp_path):
     results = tmp_path / "results"
     write_lines(results, "gcnn-quora", row_lines(a, 0.9), row_lines(b, 0.7))
     output = tmp_path / "CLAIMS.md"
+    readme, design = tmp_path / "README.md", tmp_path / "design.md"
+    for path in (readme, design):
+        path.write_text("# Document\n")
     done = subprocess.run(
         [
             sys.executable,
@@ -647,11 +650,18 @@ def test_make_claims_renders_from_the_records_alone(tmp_path):
             f"--results_dir={results}",
             f"--output={output}",
             f"--figures_dir={tmp_path / 'figures'}",
+            f"--readme={readme}",
+            f"--design_doc={design}",
         ],
         capture_output=True,
         text=True,
     )
     assert done.returncode == 0, done.stderr
+    glance = readme.read_text().split("<!-- begin claims-glance -->\n")[1]
+    assert glance.startswith("| verdict | accuracy-like | time | parameters | all |")
+    assert _counted(glance, "confirmed")["accuracy-like"] == 1
+    rule = design.read_text().split("<!-- begin claims-rule -->\n")[1].split("<!-- end")[0]
+    assert rule.splitlines() == verdicts.rule_lines()
     confirmed = _counted(done.stdout, "confirmed")
     assert (confirmed["GCNN"], confirmed["accuracy-like"]) == (1, 1)  # counts need no records
     assert "![GCNN: our Δ beside the paper's](figures/claims-gcnn.png)" in output.read_text()

@@ -5,7 +5,7 @@ and the committed prose has none."""
 import json
 import pathlib
 
-from gcnn_match.claims import assess, verdicts
+from gcnn_match.claims import verdicts
 from gcnn_match.reporting import prose_claims
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
