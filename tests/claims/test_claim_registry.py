@@ -348,6 +348,7 @@ def test_yahoo_claims_are_registered_on_both_columns_of_table_4():
         ({"metric": "params", "expected": "less", "stated_margin": 0.1}, "not a margin"),
         ({"stated_ratio": 0.2}, "a stated ratio is positive, on a ratio claim"),
         ({"metric": "params", "stated_ratio": 0.0}, "a stated ratio is positive"),
+        ({"authors_ran": True}, "authors_ran marks a cited row"),
     ],
 )
 def test_a_malformed_claim_says_what_is_wrong(changes, message):
