@@ -20,11 +20,15 @@ Three kinds of measurement, told apart by the metric:
 - "params": the ratio of the rows' parameter counts, by their table's counting convention
   (gcnn_match/experiments/param_counts.py);
 
-A row the paper cites from other work (BiMPM, BERT...), or reports only in a footnote (the
+A row the paper cites from other work (BiMPM, DGEM...), or reports only in a footnote (the
 C-LSTMs' stacked attention LSTM), is not reproduced here: a claim against it names it in
-`cited` with the paper's value, and is reported as such. A claim with rows C and D is
-about a contrast of four rows, (A − B) − (C − D) ("TC gains more from four directions than
-LC").
+`cited` with the paper's value, and is reported as such. `authors_ran` marks the cited rows
+that the paper's authors ran themselves (ATTCONV's re-implemented MultichannelCNN, COIN's
+fine-tuned BERT, the C-LSTMs' footnote row): rows this toolkit does not train. A claim
+whose quote is a sentence of the paper's method (ATTCONV §4.1: "we always report [...] and
+compare against five types of common baselines") rather than of its results is marked
+`method_quote`. A claim with rows C and D is about a contrast of four rows, (A − B) − (C − D)
+("TC gains more from four directions than LC").
 """
 
 import dataclasses
@@ -64,10 +68,16 @@ class Claim:
         paper_key: the paper's key of the metric in the rows' targets, where it is not the one
             the rows' `compare` pairs set against `metric` (Table 9's test row of ATTCONV,
             whose rows are compared with the paper's dev numbers).
-        cited: ((name, paper value), ...) for A or B where it is a row the paper cites from
-            other work or reports only in a footnote, not reproduced here: its name as the
-            paper prints it and its value there (a fraction, or a count for "params"). The
-            other row is registered.
+        cited: ((name, paper value), ...) for A or B where it is a row not reproduced here:
+            one the paper cites from other work, reports only in a footnote, or ran itself
+            (`authors_ran`); its name as the paper prints it and its value there (a
+            fraction, or a count for "params"). The other row is registered.
+        authors_ran: with `cited` only: the cited row is one the paper's authors ran
+            themselves (a baseline they re-implemented, trained or fine-tuned, as the paper's
+            text says), not a number taken from other work.
+        method_quote: the quote states the paper's method (the comparisons its experiments
+            are set up to make, ATTCONV §4.1), not a result that draws this comparison: no
+            sentence of the results ranks the pair, whose direction the quoted cells give.
         c, d: with a contrast claim, the rows whose difference A − B is set against:
             the claim is (A − B) − (C − D) compared with 0.
         floor: where B is its table's majority class ("majority class"), the paper's value of
@@ -116,6 +126,8 @@ class Claim:
             )
         if not set(self.cited_values) <= {self.a, self.b} or len(self.cited) > 1:
             raise ValueError(f"{self.statement}: one of A and B is cited, by its name")
+        if self.authors_ran and not self.cited:
+            raise ValueError(f"{self.statement}: authors_ran marks a cited row")
         if (self.c is None) != (self.d is None) or (self.c and (self.cited or self.is_ratio)):
             raise ValueError(f"{self.statement}: a contrast names C and D, rows of records")
         # The floor record keeps the majority class's labels only.
