@@ -87,10 +87,6 @@ class Claim:
         stated_ratio: for a ratio claim, the ratio the sentence states as approximate
             ("nearly 1/5": 0.2); the cells meet it where their ratio lies within
             `STATED_RATIO_SLACK` of it, and `note` says where they do not.
-        authors_ran: with `cited`, the cited row is one the paper's authors ran themselves (a
-            baseline they trained), not a number taken from other work: "not implemented yet".
-        method_quote: the quote states the method, not a result that draws this comparison;
-            such claims are judged and counted apart.
     """
 
     paper: str
@@ -136,8 +132,6 @@ class Claim:
             raise ValueError(
                 f"{self.statement}: a floor is B of a difference of two rows in accuracy or F1"
             )
-        if self.authors_ran and not self.cited:
-            raise ValueError(f"{self.statement}: authors_ran names a cited row's origin")
         if self.stated_margin is not None and self.is_ratio:
             raise ValueError(f"{self.statement}: a ratio claim states a ratio, not a margin")
         if self.stated_ratio is not None and not (self.is_ratio and self.stated_ratio > 0):
