@@ -12,7 +12,7 @@ import pytest
 
 from gcnn_match.baselines import floor
 from gcnn_match.claims import assess, plans, records, verdicts
-from gcnn_match.claims.registry import select
+from gcnn_match.claims.registry import Claim, select
 from gcnn_match.data import registry as datasets
 from gcnn_match.reporting import claims_report
 from tests.claims.synthetic_records import row_lines, write_lines
@@ -153,12 +153,26 @@ def test_a_row_short_of_five_seeds_is_not_run_yet_with_the_command_for_the_rest(
     assert "not run (2 vs 5 of 5 seeds recorded; configs differ: " in cell
 
 
+def _vote_claim(key):
+    """A claim that a majority-vote row beats its member seeds (the papers draw none: COIN
+    sets its ensemble against other systems only)."""
+    return Claim(
+        paper="COIN",
+        statement="the vote beats its seeds",
+        a=key[0],
+        b=key[1],
+        metric=key[2],
+        expected="greater",
+        quote="q",
+    )
+
+
 @pytest.mark.slow  # the vote is recomputed in each of 10,000 draws
 def test_the_ensemble_claim_compares_the_vote_with_the_single_seeds(tmp_path):
     key = ("coin/quora/coin_ensemble", "coin/quora/coin_ours", "test_accuracy")
     vote = row_lines(key[0], 0.92, seeds=1).assign(seed=0, config="low-resource-e300-vote")
     write_lines(tmp_path, "coin-quora", vote.assign(epochs=30), row_lines(key[1], 0.85))
-    [outcome] = assess.assess([_claim(key)], tmp_path)
+    [outcome] = assess.assess([_vote_claim(key)], tmp_path)
     assert outcome.sample == "vote vs 5 seeds, 2000 units" and outcome.verdict == "confirmed"
     # The vote ran the epochs of the seeds it votes over (its record keeps their longest).
     assert outcome.epochs == "A 8–12 / 30 (cap 20); B 8–12 / 30 (cap 20)"
@@ -172,7 +186,7 @@ def test_the_ensemble_claim_on_f1_measures_the_f1_of_the_vote_and_of_each_seed(t
     members = row_lines(key[1], 0.85)
     vote = row_lines(key[0], 0.92, seeds=1).assign(seed=0, config="low-resource-e300-vote")
     write_lines(tmp_path, "coin-lcqmc", vote, members)
-    [outcome] = assess.assess([_claim(key)], tmp_path)
+    [outcome] = assess.assess([_vote_claim(key)], tmp_path)
     # Every gold label is the positive "same": F1 = 2·TP / (2·TP + FN) per seed.
     right = members.pivot(index="seed", columns="uid", values="correct").to_numpy()
     voted = right.sum(axis=0) >= 3
