@@ -12,6 +12,8 @@ import dataclasses
 from typing import Optional
 
 from gcnn_match.baselines import floor
+from gcnn_match.data.registry import get_dataset
+from gcnn_match.evidence.predictions import F1, split_and_column
 from gcnn_match.evidence.statistics import side
 from gcnn_match.files import read_json
 
@@ -59,11 +61,30 @@ def _side(mean, value):
 
 def check(results_dir, table, scale, metric, means):
     """The `FloorCheck` of rows with metric `means` (A, B) against the floors of `table` at
-    `scale` on `metric` (e.g. "test_accuracy")."""
+    `scale` on `metric` (e.g. "test_accuracy"); on an F1, the majority class stands as the
+    always-positive predictor (`_always_positive`)."""
     record = read_json(floor.record_path(results_dir, table, scale), {"floors": []})
     floors = tuple(
-        (entry["row"].removeprefix("reference: "), entry["metrics"][metric])
+        _always_positive(record, entry, metric)
+        or (entry["row"].removeprefix("reference: "), entry["metrics"][metric])
         for entry in record["floors"]
         if metric in entry["metrics"]
     )
     return FloorCheck(tuple(means), floors)
+
+
+def _always_positive(record, entry, metric):
+    """On the F1 of a two-class table, ("always positive", its F1) in place of the majority
+    class: F1 = 2p / (1 + p) at a positive share p of the split, from the majority class's
+    accuracy on it. The majority class's own F1 is that (when it is the positive class) or 0,
+    a floor that nothing fails to clear. None for any other floor or metric."""
+    split, column = split_and_column(metric) or (None, None)
+    if entry.get("name") != "majority" or column != F1:
+        return None
+    dataset = get_dataset(record["dataset"])
+    if len(dataset.labels) != 2:
+        return None
+    accuracy = entry["metrics"][f"{split}_accuracy"]
+    positive = dataset.labels[dataset.positive_label]
+    share = accuracy if entry["label"] == positive else 1.0 - accuracy
+    return "always positive", 2 * share / (1 + share)

@@ -225,12 +225,15 @@ def _scale_finding(measured):
     rows = [o for o in measured if kind(o.claim) == "accuracy-like"]
     scales = ", ".join(sorted({o.scale for o in rows})) or "no"
     configs = {c.name: c for o in rows for c in o.claim.configs or () if c}
-    vectors = ", ".join(sorted({c.embeddings for c in configs.values()})) or "no"
+    # A config names "paper's vectors|stand-in": the first source found is read.
+    sources = [c.embeddings.split("|") for c in configs.values()]
+    papers = sorted({s[0] for s in sources if len(s) > 1})
+    read = sorted({s[-1] for s in sources})
     return (
         f"the {len(rows)} measured accuracy-like claims read rows trained at the {scales} scale "
         "(the official dev split minus a held-out part trains, the part selects, test scores; "
-        "[docs/data.md](docs/data.md)), five seeds a row, on "
-        f"{vectors} vectors: stand-ins, the papers' vectors are not in the data folder."
+        f"[docs/data.md](docs/data.md)), five seeds a row, on {' and '.join(read)} vectors, "
+        f"stand-ins for the papers' {', '.join(papers)}, which the data folder lacks."
     )
 
 
