@@ -266,7 +266,8 @@ def _borderline(outcome):
 
 
 def _after_holm(outcome):
-    return outcome.reading in JUDGED and outcome.holm_p is not None and outcome.holm_p >= TAIL
+    held = outcome.holm_p is not None and statistics.side(outcome.holm_p, TAIL) >= 0
+    return outcome.reading in JUDGED and held
 
 
 def _table_against_text(outcome):
