@@ -1,31 +1,56 @@
-"""Is row A of a results table really better than row B? A bootstrap interval and a verdict.
+"""Is row A of a results table really better than row B? An interval and a verdict.
 
 A claim compares two rows on one metric in an expected direction ("A beats B on test
 accuracy", "A trains 3x faster than B"). Our estimate of Δ = metric_A − metric_B varies for
 two reasons: the test set is a sample of examples, and a trained model is a sample of random
-seeds. `compare_rows` puts both into one 95% interval with a two-factor bootstrap:
+seeds. `compare_rows` puts both into one 95% interval, from replicates of Δ that add the two:
 
 - a row's metric is a mean of per-unit scores: per test example 0/1 correctness for
   accuracy (`length_groups.run_correct`), per question the average precision, reciprocal rank
   or top-1 hit for MAP / MRR / P@1; or a ratio of two per-unit sums, F1 of a class
   (`unit_terms`: 2·TP over 2·TP + FP + FN), recomputed on each replicate's units;
-- each replicate draws the seeds of A with replacement, the seeds of B independently (seeds are
-  not paired across rows), and one set of test units with replacement that every seed of both
-  rows shares (the rows were scored on the same examples: the paired bootstrap of Koehn 2004
-  and Berg-Kirkpatrick et al. 2012), then recomputes Δ;
-- the interval is the percentile interval of the replicates (Efron & Tibshirani 1993, ch. 13).
+- test set: each replicate draws one set of test units with replacement that every seed of
+  both rows shares (the rows were scored on the same examples: the paired bootstrap of Koehn
+  2004 and Berg-Kirkpatrick et al. 2012) and recomputes Δ of the rows' seed-averaged metrics;
+- seeds: to each replicate it adds √V · T, with V = Σ_k v_k, v_k = s_k² / S_k over the rows
+  of two seeds or more (s_k the sample standard deviation of row k's per-seed metric on all
+  units, S_k its seeds; seeds are not paired across rows; `compare_contrast` weighs v_k by
+  the square of the row's weight) and T a Student t on the Welch–Satterthwaite degrees of
+  freedom V² / Σ_k v_k² / (S_k − 1) (Welch 1947, Satterthwaite 1946);
+- the interval is the percentile interval of the replicates (Efron & Tibshirani 1993, ch. 13),
+  and the fraction of them on the wrong side of 0 the one-sided p (`one_sided_p`).
 
-Resampling both levels is the two-stage bootstrap for hierarchical data of Davison & Hinkley
-(1997, §3.8); as seeds and examples are crossed (every seed sees every example) it is Owen's
-(2007) pigeonhole bootstrap, which is slightly conservative. Bouthillier et al. (2021,
+The test-set level is resampled, the seed level drawn from its parametric model: a hybrid of
+the nonparametric and the parametric bootstrap (Davison & Hinkley 1997), for the crossed
+design of seeds and examples (every seed sees every example). Bouthillier et al. (2021,
 "Accounting for variance in machine learning benchmarks") show why the seed level matters.
-In simulations (tests/evidence/test_statistics.py) the 95% interval covers the true Δ in about
-95% of experiments when seed noise and test-set noise are of similar size; with 5 seeds and seed
-noise several times the test-set noise it covers about 85%, since a bootstrap over a few seeds
-understates their spread (the bootstrap variance of a mean of S values is (S − 1)/S of the
-usual estimate, and a percentile interval has no small-sample widening like Student's t). With
-one seed in a row that row's seed variance is left out entirely, and the result says so
-(`Comparison.seed_variance`).
+The seeds are not resampled: a bootstrap over a few seeds understates their spread (the
+bootstrap variance of a mean of S values is (S − 1)/S of the usual estimate, and a percentile
+interval has no small-sample widening like Student's t). In simulations (`print_coverage_table`
+in tests/evidence/test_statistics.py: 1000 experiments a cell, rows whose per-example
+correctness barely changes with the seed, the noise ratio being the sd of a row's per-seed
+accuracy over the test-set standard error of Δ) the 95% interval covers the true Δ in 94-97%
+of experiments at 3, 5 and 10 seeds a row and noise ratios 0.5, 1 and 4, where a two-factor
+bootstrap that also resamples the seeds covers 84%, 91% and 93% at ratio 4. The price of t at
+3 seeds and ratio 4 is an interval 1.9 times as wide; with little seed noise (ratio 0.5) it
+is 0-12% wider. The seed-by-example interaction enters both s_k² and the test-set
+bootstrap, as in Owen's (2007) pigeonhole bootstrap, so the interval is conservative where that
+interaction makes up most of a row's per-seed spread (coverage 97-98% in such simulations at
+3, 5 and 10 seeds and noise ratios 2 and 4). With one seed in a row that row's seed
+variance is left out entirely, and the result says so (`Comparison.seed_variance`).
+
+`compare_vote` treats Δ = metric of the majority vote of a row's seeds − their mean metric in
+the same way, the vote of all seeds scored as a row of its own on the same units; its seed
+level is √V · T on S − 1 degrees of freedom with V the delete-d jackknife variance (Shao & Wu
+1989) of Δ over the subsets of the seeds of the largest odd size below S: each vote of a
+subset has an odd number of voters (two classes never tie). Seeds are not drawn with
+replacement: a seed drawn twice leaves fewer distinct voters than the vote stands for, which
+pulls the replicates below the estimate (in simulations at 5 seeds and 5000 test units, with an
+odd number of draws and no re-centring, about one interval in eight misses the true gain from
+below while over 3 times as wide as the spread of the estimates calls for). A jackknife variance
+errs on the large side (Efron & Stein 1981): in simulations (5 seeds, 1000 and 5000 test
+units) the 95% interval covers the expected gain of the vote in 99% of experiments, about 1.5
+times as wide as the spread of the estimates calls for.
 
 `compare_ratio` handles speed claims: the ratio of mean timings (or other positive
 quantities) of A and B, with the percentile interval of a bootstrap that resamples each row's
@@ -45,11 +70,18 @@ References: P. Koehn, Statistical significance tests for machine translation eva
 EMNLP 2004. T. Berg-Kirkpatrick, D. Burkett, D. Klein, An empirical investigation of
 statistical significance in NLP, EMNLP-CoNLL 2012. B. Efron, R. Tibshirani, An Introduction to
 the Bootstrap, 1993. A. C. Davison, D. V. Hinkley, Bootstrap Methods and their Application,
-1997. A. B. Owen, The pigeonhole bootstrap, Annals of Applied Statistics 1(2), 2007.
-X. Bouthillier et al., Accounting for variance in machine learning benchmarks, MLSys 2021.
+1997. B. L. Welch, The generalization of "Student's" problem when several different population
+variances are involved, Biometrika 34, 1947. F. E. Satterthwaite, An approximate distribution
+of estimates of variance components, Biometrics Bulletin 2(6), 1946. A. B. Owen, The pigeonhole
+bootstrap, Annals of Applied Statistics 1(2), 2007. J. Shao, C. F. J. Wu, A general theory for
+jackknife variance estimation, Annals of Statistics 17(3), 1989. B. Efron, C. Stein, The
+jackknife estimate of variance, Annals of Statistics 9(3), 1981. X. Bouthillier et al.,
+Accounting for variance in machine learning benchmarks, MLSys 2021.
 """
 
 import dataclasses
+import itertools
+import math
 
 import numpy as np
 
@@ -62,6 +94,7 @@ SEED = 0
 # them on either side by chance.
 TIE = 1e-9
 _CHUNK_VALUES = 2**22  # bootstrap values held at once (32 MB of float64)
+VOTE_SEEDS = 4  # the fewest seeds a vote's seed variance can be read from (`compare_vote`)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,7 +104,7 @@ class Comparison:
     Attributes:
         estimate: Δ = mean over seeds of metric_A − metric_B (`compare_rows`), or the ratio
             mean_A / mean_B (`compare_ratio`).
-        low, high: the percentile interval of the estimate.
+        low, high: the percentile interval of the replicates.
         null: the no-difference value: 0 for a difference, 1 for a ratio.
         expected: the claimed side of A against B, "greater" or "less".
         verdict: "confirmed", "contradicted" or "inconclusive".
@@ -79,9 +112,9 @@ class Comparison:
         units: test examples or questions per seed (0 for a ratio).
         seed_variance: whether the interval holds the seed variance of both rows; False when
             a row has only one seed, and the interval reflects test-set sampling only.
-        confidence, resamples: the interval's level and number of bootstrap replicates.
-        replicates: the bootstrap replicates themselves, for one-sided p values
-            (`one_sided_p`).
+        confidence, resamples: the interval's level and number of replicates.
+        replicates: the replicates themselves (for a difference, a test-set bootstrap
+            replicate plus a seed-level draw each), for one-sided p values (`one_sided_p`).
     """
 
     estimate: float
@@ -157,7 +190,7 @@ def compare_rows(
     seed=SEED,
     denominators=None,
 ):
-    """Δ of two rows' metric with a seed-and-test-set bootstrap interval (module docstring).
+    """Δ of two rows' metric with a seed-and-test-set interval (module docstring).
 
     Args:
         scores_a: (seeds, units) per-unit scores of row A, one row per seed (a 1-D array is one
@@ -197,8 +230,9 @@ def compare_contrast(
     denominators=None,
 ):
     """Σ_k weights[k] · metric_k over rows scored on the same units, with the seed-and-test-set
-    bootstrap of `compare_rows` (its case [A, B] with weights [1, −1]): each replicate draws the
-    seeds of every row independently and one set of units that all rows share.
+    interval of `compare_rows` (its case [A, B] with weights [1, −1]): each replicate draws one
+    set of units that all rows share, and its seed-level draw holds every row's seed variance,
+    weighted by the square of the row's weight.
 
     A learning curve's change of gap, (A − B at the largest size) − (A − B at the smallest), is
     the contrast of four rows with weights [1, −1, −1, 1]: a row trained on another subset is
@@ -226,19 +260,17 @@ def compare_contrast(
     pers = _denominators(denominators, rows)
     _check_settings(expected, resamples, confidence)
     rng = np.random.default_rng(seed)
-    draws = [_resample_weights(rng, len(row), resamples) for row in rows]
-    contrasts = np.empty(resamples)
-    for start, counts in _unit_draws(rng, units, resamples):
-        # Each row's metric per drawn seed on this replicate's units, weighted by its seed draw.
-        contrasts[start : start + len(counts)] = sum(
-            weight * (draw[start : start + len(counts)] * _drawn_metric(counts, row, per)).sum(1)
-            for weight, draw, row, per in zip(weights, draws, rows, pers)
-        )
+    contrasts = _unit_replicates(rng, rows, pers, weights, resamples)
     whole = np.ones((1, units))
-    estimate = sum(
-        weight * _drawn_metric(whole, row, per).mean()
-        for weight, row, per in zip(weights, rows, pers)
+    per_seed = [_drawn_metric(whole, row, per)[0] for row, per in zip(rows, pers)]
+    several = [(w, metric) for w, metric in zip(weights, per_seed) if len(metric) > 1]
+    contrasts += _seed_errors(
+        rng,
+        [w**2 * metric.var(ddof=1) / len(metric) for w, metric in several],
+        [len(metric) - 1 for _, metric in several],
+        resamples,
     )
+    estimate = sum(weight * metric.mean() for weight, metric in zip(weights, per_seed))
     seeds_a = min((len(r) for w, r in zip(weights, rows) if w > 0), default=0)
     seeds_b = min((len(r) for w, r in zip(weights, rows) if w < 0), default=0)
     return _comparison(estimate, contrasts, 0.0, expected, confidence, seeds_a, seeds_b, units)
@@ -254,12 +286,12 @@ def compare_vote(
     positive=None,
 ):
     """The metric of the majority vote of a row's seeds minus the seeds' mean metric, with the
-    vote recomputed inside each replicate: a replicate draws the member seeds with replacement
-    (a seed drawn twice votes twice), takes the vote and the members' mean of that draw, and
-    one set of test units that both share (the seed-and-test-set bootstrap of `compare_rows`).
-    A vote is a function of the seeds being resampled, so a fixed vote row would leave its seed
-    variance out. The replicates are centred on the estimate (comment below). Ties go to the
-    lowest class id (an odd number of voters over two classes never ties).
+    interval of the module docstring: each replicate draws one set of test units that the vote
+    of all seeds and every seed share, and adds a Student t draw on seeds − 1 degrees of freedom
+    scaled by the jackknife standard error of Δ over subsets of the seeds, each of an odd size
+    (`_vote_seed_variance`). A vote is a function of the seeds, so a fixed vote row would leave
+    its seed variance out. Ties go to the lowest class id (an odd number of voters over two
+    classes never ties).
 
     Args:
         predicted: (seeds, units) predicted class ids of the member seeds.
@@ -276,27 +308,49 @@ def compare_vote(
         raise ValueError(
             f"predicted {predicted.shape} must be (seeds, units) over the {gold.shape[0]} units"
         )
-    _check_settings(expected, resamples, confidence)
     seeds, units = predicted.shape
-    one_hot = np.eye(max(predicted.max(), gold.max()) + 1)[predicted]  # (seeds, units, classes)
+    if seeds < VOTE_SEEDS:
+        raise ValueError(
+            f"a vote of {seeds} seeds: its seed variance is read from the votes of subsets of "
+            f"odd size 3 at least, which needs {VOTE_SEEDS} seeds at least"
+        )
+    _check_settings(expected, resamples, confidence)
+    classes = max(predicted.max(), gold.max()) + 1
+    voted = unit_terms(_vote(predicted, classes)[None, :], gold, positive)
     members = unit_terms(predicted, gold, positive)
     rng = np.random.default_rng(seed)
-    seed_counts = _resample_weights(rng, seeds, resamples) * seeds
-    contrasts = np.empty(resamples)
-    for start, counts in _unit_draws(rng, units, resamples, one_hot.shape[2]):
-        draw = seed_counts[start : start + len(counts)]
-        votes = np.einsum("rs,suc->ruc", draw, one_hot).argmax(axis=2)
-        vote = _drawn_metric(counts, *unit_terms(votes, gold, positive), paired=True)
-        member_mean = (draw / seeds * _drawn_metric(counts, *members)).sum(axis=1)
-        contrasts[start : start + len(draw)] = vote - member_mean
-    whole = np.ones((1, units))
-    vote = _drawn_metric(whole, *unit_terms(one_hot.sum(axis=0).argmax(axis=1), gold, positive))
-    estimate = vote.item() - _drawn_metric(whole, *members).mean()
-    # A draw with a seed twice has fewer distinct voters than the vote it stands for, so the
-    # replicates sit below the estimate: they are shifted to centre on it, keeping their
-    # spread (a bias correction of the percentile interval; Efron & Tibshirani 1993, §10.6).
-    contrasts += estimate - np.median(contrasts)
+    contrasts = _unit_replicates(
+        rng, [voted[0], members[0]], [voted[1], members[1]], [1.0, -1.0], resamples
+    )
+    variance = _vote_seed_variance(predicted, gold, classes, positive)
+    contrasts += _seed_errors(rng, [variance], [seeds - 1], resamples)
+    estimate = _vote_gain(predicted, gold, classes, positive)
     return _comparison(estimate, contrasts, 0.0, expected, confidence, seeds, seeds, units)
+
+
+def _vote(predicted, classes):
+    """(units,) the class most of the seeds of `predicted` (seeds, units) chose; a tie goes to
+    the lowest class id."""
+    return np.eye(classes)[predicted].sum(axis=0).argmax(axis=1)
+
+
+def _vote_gain(predicted, gold, classes, positive):
+    """The metric of the vote of `predicted` (seeds, units) minus its seeds' mean metric."""
+    whole = np.ones((1, predicted.shape[1]))
+    voted = _drawn_metric(whole, *unit_terms(_vote(predicted, classes)[None, :], gold, positive))
+    return voted.item() - _drawn_metric(whole, *unit_terms(predicted, gold, positive)).mean()
+
+
+def _vote_seed_variance(predicted, gold, classes, positive):
+    """The delete-d jackknife variance (Shao & Wu 1989) of `_vote_gain` over the seeds: the
+    gain recomputed on every subset of the seeds of the largest odd size below their number."""
+    seeds = len(predicted)
+    size = seeds - 1 if seeds % 2 == 0 else seeds - 2
+    gains = [
+        _vote_gain(predicted[list(kept)], gold, classes, positive)
+        for kept in itertools.combinations(range(seeds), size)
+    ]
+    return size / (seeds - size) * np.var(gains)
 
 
 def unit_terms(predicted, gold, positive=None):
@@ -368,11 +422,34 @@ def _comparison(estimate, replicates, null, expected, confidence, seeds_a, seeds
     )
 
 
-def _unit_draws(rng, units, resamples, width=1):
+def _unit_replicates(rng, rows, pers, weights, resamples):
+    """(resamples,) Σ_k weights[k] · the mean over row k's seeds of their metric on one draw of
+    the test units with replacement, a draw that every row shares (the paired bootstrap)."""
+    contrasts = np.empty(resamples)
+    for start, counts in _unit_draws(rng, rows[0].shape[1], resamples):
+        contrasts[start : start + len(counts)] = sum(
+            weight * _drawn_metric(counts, row, per).mean(axis=1)
+            for weight, row, per in zip(weights, rows, pers)
+        )
+    return contrasts
+
+
+def _seed_errors(rng, variances, dfs, resamples):
+    """(resamples,) draws of the seed-level error of an estimate whose seed variance is the sum
+    of `variances`, each estimated with its `dfs` degrees of freedom: √Σ variances times
+    Student's t on the Welch–Satterthwaite degrees of freedom; zeros when the sum is 0."""
+    total = float(sum(variances))
+    if total <= 0.0:
+        return np.zeros(resamples)
+    df = total**2 / sum(v**2 / d for v, d in zip(variances, dfs))
+    return math.sqrt(total) * rng.standard_t(df, resamples)
+
+
+def _unit_draws(rng, units, resamples):
     """(start, counts) for chunks of the replicates: counts[r, u] is how often replicate
     start + r draws test unit u, the units drawn with replacement, one draw that every row of a
-    comparison shares. `width` values per drawn unit bound a chunk's memory."""
-    chunk = max(1, _CHUNK_VALUES // (units * width))
+    comparison shares."""
+    chunk = max(1, _CHUNK_VALUES // units)
     for start in range(0, resamples, chunk):
         size = min(chunk, resamples - start)
         picked = rng.integers(0, units, size=(size, units)) + units * np.arange(size)[:, None]
@@ -380,19 +457,14 @@ def _unit_draws(rng, units, resamples, width=1):
         yield start, counts.reshape(size, units)
 
 
-def _drawn_metric(counts, scores, denominators=None, paired=False):
+def _drawn_metric(counts, scores, denominators=None):
     """Each seed's metric on each replicate's drawn units (`counts`, (replicates, units)): the
-    mean of its `scores`, or with `denominators` the ratio of the two sums (F1 of a set with no
-    positive prediction or gold label is 0). Returns (replicates, seeds); with `paired`, `scores`
-    hold one row per replicate, each scored on its own draw only, and it returns (replicates,)."""
-    if paired:
-        totals, drawn = (counts * scores).sum(axis=1), counts.sum(axis=1)
-    else:
-        totals, drawn = counts @ scores.T, counts.sum(axis=1, keepdims=True)
+    mean of its `scores` (seeds, units), or with `denominators` the ratio of the two sums (F1 of
+    a set with no positive prediction or gold label is 0). Returns (replicates, seeds)."""
+    totals = counts @ scores.T
     if denominators is None:
-        return totals / drawn
-    below = (counts * denominators).sum(axis=1) if paired else counts @ denominators.T
-    return _ratio(totals, below)
+        return totals / counts.sum(axis=1, keepdims=True)
+    return _ratio(totals, counts @ denominators.T)
 
 
 def _ratio(totals, below):

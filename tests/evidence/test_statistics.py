@@ -1,15 +1,19 @@
 """Claims about two rows: the seed-and-test-set bootstrap interval and its verdict."""
 
+import functools
 import math
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+import threadpoolctl
+from scipy.special import ndtr
 
 from gcnn_match.evidence.statistics import (
     compare_ratio,
     compare_rows,
+    compare_vote,
     one_sided_p,
     side,
     unit_terms,
@@ -22,26 +26,38 @@ def _normal_cdf(x):
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def _experiment(rng, means, units, seeds, seed_sd, example_sd=1.5, row_example_sd=0.5):
+def _experiment(
+    rng,
+    means,
+    units,
+    seeds,
+    seed_sd,
+    example_sd=1.5,
+    row_example_sd=0.5,
+    unit_sd=1.0,
+    experiments=None,
+):
     """0/1 correctness (seeds, units) of each row: correct when a latent score is above 0.
 
     The latent score of (row, seed, example) is the row's mean + the example's difficulty
     (shared by both rows, as a test set is) + a row-specific difficulty + the seed's offset +
-    unit noise, so a row's expected accuracy over seeds and test sets is exactly
-    Φ(mean / total sd).
+    unit noise (sd `unit_sd`, the seed-by-example interaction), so a row's expected accuracy
+    over seeds and test sets is exactly Φ(mean / total sd). With `experiments`, each row is
+    (experiments, seeds, units): that many independent experiments at once.
     """
-    difficulty = rng.normal(0.0, example_sd, units)
+    lead = () if experiments is None else (experiments,)
+    difficulty = rng.normal(0.0, example_sd, (*lead, 1, units))
     rows = []
     for mean in means:
         latent = (
             mean
             + difficulty
-            + rng.normal(0.0, row_example_sd, units)
-            + rng.normal(0.0, seed_sd, (seeds, 1))
-            + rng.normal(0.0, 1.0, (seeds, units))
+            + rng.normal(0.0, row_example_sd, (*lead, 1, units))
+            + rng.normal(0.0, seed_sd, (*lead, seeds, 1))
+            + rng.normal(0.0, unit_sd, (*lead, seeds, units))
         )
         rows.append((latent > 0).astype(np.float64))
-    total_sd = math.sqrt(example_sd**2 + row_example_sd**2 + seed_sd**2 + 1.0)
+    total_sd = math.sqrt(example_sd**2 + row_example_sd**2 + seed_sd**2 + unit_sd**2)
     true_delta = _normal_cdf(means[0] / total_sd) - _normal_cdf(means[1] / total_sd)
     return rows, true_delta
 
@@ -62,6 +78,107 @@ def test_the_95_percent_interval_covers_the_true_delta_about_95_percent_of_the_t
         result = compare_rows(a, b, resamples=400, seed=draw)
         covered += result.low <= true_delta <= result.high
     assert 0.90 <= covered / draws <= 0.99
+
+
+# The few-seeds simulations: rows whose per-example correctness is nearly fixed (as a trained
+# model's is) so that the seed noise of a row can be set from well below the test-set noise of Δ
+# to well above it.
+MEANS, UNITS = (1.2, 1.1), 300
+NEARLY_FIXED = {"row_example_sd": 1.0, "unit_sd": 0.15}
+
+
+def _noise_ratio(seeds, seed_sd, rng, experiments=200):
+    """Seed noise against test-set noise: the sd over seeds of row A's per-seed accuracy over
+    the test-set standard error of Δ (the sd over units of the seed-averaged per-unit difference
+    A − B, over √units), each the root of its mean square over `experiments`."""
+    (a, b), _ = _experiment(
+        rng, MEANS, UNITS, seeds, seed_sd, experiments=experiments, **NEARLY_FIXED
+    )
+    seed_variance = a.mean(axis=2).var(axis=1, ddof=1).mean()
+    difference = a.mean(axis=1) - b.mean(axis=1)
+    test_variance = difference.var(axis=1, ddof=1).mean() / UNITS
+    return math.sqrt(seed_variance / test_variance)
+
+
+def _seed_sd(seeds, ratio, rng):
+    """The latent seed sd at which `_noise_ratio` is `ratio`, interpolated on a grid."""
+    grid = np.array([0.0, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.45, 0.6, 0.8])
+    ratios = np.maximum.accumulate([_noise_ratio(seeds, sd, rng) for sd in grid])
+    assert ratios[0] < ratio < ratios[-1], f"noise ratio {ratio} is out of reach: {ratios}"
+    return float(np.interp(ratio, ratios, grid))
+
+
+def _percentile_bootstrap(a, b, resamples, seed):
+    """The 95% percentile interval of the two-factor bootstrap that also resamples seeds: each
+    replicate draws the seeds of A and of B with replacement and one set of units for both."""
+    rng = np.random.default_rng(seed)
+    units = _draw_weights(rng, a.shape[1], resamples)
+    rows = [(_draw_weights(rng, len(r), resamples) * (units @ r.T)).sum(1) for r in (a, b)]
+    return np.quantile(rows[0] - rows[1], [0.025, 0.975])
+
+
+def _draw_weights(rng, count, resamples):
+    """(resamples, count): the share of each of `count` items in a draw of as many with
+    replacement."""
+    picked = rng.integers(0, count, (resamples, count)) + count * np.arange(resamples)[:, None]
+    return np.bincount(picked.ravel(), minlength=resamples * count).reshape(-1, count) / count
+
+
+@functools.lru_cache(maxsize=None)
+def _coverage(seeds, ratio, draws, resamples=400):
+    """(seed_sd, coverage, mean width) of the 95% interval over `draws` experiments of `seeds`
+    seeds a row at noise ratio `ratio` (`_noise_ratio`); coverage and width hold `compare_rows`
+    first, the percentile bootstrap over seeds and units (`_percentile_bootstrap`) second."""
+    rng = np.random.default_rng(seeds * 100 + int(10 * ratio))
+    seed_sd = _seed_sd(seeds, ratio, rng)
+    (a, b), true_delta = _experiment(
+        rng, MEANS, UNITS, seeds, seed_sd, experiments=draws, **NEARLY_FIXED
+    )
+    intervals = []
+    # Many small matrix products: one BLAS thread each, or threads contend on a busy machine.
+    with threadpoolctl.threadpool_limits(1):
+        for draw in range(draws):
+            result = compare_rows(a[draw], b[draw], resamples=resamples, seed=draw)
+            old = _percentile_bootstrap(a[draw], b[draw], resamples, draw)
+            intervals.append([[result.low, result.high], old])
+    low, high = np.moveaxis(np.array(intervals), 2, 0)
+    covered = (low <= true_delta) & (true_delta <= high)
+    return seed_sd, covered.mean(axis=0), (high - low).mean(axis=0)
+
+
+def print_coverage_table(draws=1000, resamples=400):
+    """Print coverage and mean width of the 95% interval per seeds a row and noise ratio, for
+    `compare_rows` and for the percentile bootstrap over seeds and units. From the repository
+    root: `PYTHONPATH=$PWD:tests/evidence python -c "import test_statistics as t;
+    t.print_coverage_table()"`."""
+    print("seeds  ratio  seed_sd  coverage: t  percentile  width: t  percentile")
+    for seeds in (3, 5, 10):
+        for ratio in (0.5, 1.0, 4.0):
+            seed_sd, coverage, width = _coverage(seeds, ratio, draws, resamples)
+            print(
+                f"{seeds:5d}  {ratio:5.1f}  {seed_sd:7.3f}  {coverage[0]:11.3f}  "
+                f"{coverage[1]:10.3f}  {width[0]:8.4f}  {width[1]:10.4f}"
+            )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seeds", [3, 5, 10])
+def test_the_interval_covers_at_few_seeds_when_seed_noise_is_4x_the_test_set_noise(seeds):
+    _, coverage, _ = _coverage(seeds, 4.0, draws=500)
+    assert coverage[0] >= 0.94
+
+
+@pytest.mark.slow
+def test_a_percentile_bootstrap_over_5_seeds_undercovers_where_the_interval_does_not():
+    _, coverage, width = _coverage(5, 4.0, draws=500)
+    assert coverage[1] < 0.92 and width[1] < width[0]
+
+
+@pytest.mark.slow
+def test_with_little_seed_noise_the_interval_is_no_wider_than_the_percentile_bootstrap():
+    _, coverage, width = _coverage(5, 0.5, draws=500)
+    assert 0.93 <= coverage[0] <= 0.97
+    assert width[0] <= 1.1 * width[1]
 
 
 def test_the_estimate_is_the_mean_over_seeds_of_the_row_metric_difference():
@@ -268,3 +385,93 @@ def test_a_value_within_the_tie_of_a_threshold_sits_at_it():
     assert side(np.array([1.0, 1.0 + 2e-9, 1.0 - 2e-9]), 1.0).tolist() == [0, 1, -1]
     with pytest.raises(ValueError, match="NaN"):
         side(np.array([0.1, np.nan]), 0.0)
+
+
+VOTE_MEAN = 1.0  # members right about 70% of the time (`_member_votes`)
+
+
+def _member_votes(rng, seeds, units, seed_sd, unit_sd, experiments=None):
+    """(predicted, gold): class ids of a vote's members, (seeds, units) (with `experiments`, a
+    leading axis of them), on binary gold labels, right where row A of `_experiment` is."""
+    (correct, _), _ = _experiment(
+        rng,
+        (VOTE_MEAN, VOTE_MEAN),
+        units,
+        seeds,
+        seed_sd,
+        unit_sd=unit_sd,
+        experiments=experiments,
+    )
+    gold = rng.integers(0, 2, (*correct.shape[:-2], units))
+    return np.where(correct == 1, gold[..., None, :], 1 - gold[..., None, :]), gold
+
+
+def _true_vote_gain(seeds, seed_sd, unit_sd, draws=200_000):
+    """The expected accuracy over seeds and test sets of the vote of `seeds` members of
+    `_member_votes` (an odd number) minus a member's: given a unit's difficulty and the seeds'
+    offsets, each member is right with probability Φ((mean + difficulty + offset) / unit_sd),
+    independently, and the vote when most of them are."""
+    rng = np.random.default_rng(0)
+    difficulty = rng.normal(0.0, math.hypot(1.5, 0.5), (draws, 1))
+    right = ndtr((VOTE_MEAN + difficulty + rng.normal(0.0, seed_sd, (draws, seeds))) / unit_sd)
+    count = np.zeros((draws, seeds + 1))  # the distribution of the number of members right
+    count[:, 0] = 1.0
+    for member in right.T[:, :, None]:
+        count = count * (1 - member) + np.pad(count[:, :-1], ((0, 0), (1, 0))) * member
+    return count[:, seeds // 2 + 1 :].sum(axis=1).mean() - right.mean()
+
+
+def test_a_vote_that_mends_every_member_error_gains_their_error_rate():
+    # Seed s is wrong on block s of the units only (a tenth of them each, half the units in no
+    # block): every vote of three seeds or more is right throughout, so the gain is the members'
+    # error rate, 0.1, with no seed variance; on drawn units it is a fifth of the drawn units'
+    # share in the blocks, 0.1 ± 1.96 · 0.5 / √2000 / 5.
+    units = 2000
+    gold = np.arange(units) % 2
+    predicted = np.tile(gold, (5, 1))
+    for s in range(5):
+        block = slice(s * units // 10, (s + 1) * units // 10)
+        predicted[s, block] = 1 - gold[block]
+    result = compare_vote(predicted, gold, resamples=2000)
+    assert result.estimate == pytest.approx(0.1)
+    half_width = 1.96 * 0.5 / math.sqrt(units) / 5
+    assert (result.low, result.high) == pytest.approx(
+        (0.1 - half_width, 0.1 + half_width), abs=4e-4
+    )
+
+
+def test_a_vote_s_interval_holds_each_vote_of_one_seed_fewer():
+    # Six members with seed-level noise: each vote of five of them (the vote of six with ties
+    # going to class 0 has the same expected accuracy on balanced labels) lies in the interval,
+    # and its own interval is about as wide.
+    predicted, gold = _member_votes(np.random.default_rng(8), 6, 2000, 0.4, 1.0)
+    full = compare_vote(predicted, gold, resamples=2000)
+    assert full.low < full.estimate < full.high and full.verdict == "confirmed"
+    for left_out in range(6):
+        fewer = compare_vote(np.delete(predicted, left_out, axis=0), gold, resamples=2000)
+        assert full.low <= fewer.estimate <= full.high
+        assert 0.5 <= (fewer.high - fewer.low) / (full.high - full.low) <= 2.0
+
+
+def test_a_vote_needs_four_seeds():
+    with pytest.raises(ValueError, match="needs 4 seeds at least"):
+        compare_vote(np.zeros((3, 10), int), np.zeros(10, int))
+
+
+@pytest.mark.slow
+def test_a_vote_s_interval_covers_its_expected_gain():
+    seeds, seed_sd, unit_sd, draws = 5, 0.4, 0.5, 300
+    true_gain = _true_vote_gain(seeds, seed_sd, unit_sd)
+    predicted, gold = _member_votes(
+        np.random.default_rng(9), seeds, 1000, seed_sd, unit_sd, experiments=draws
+    )
+    with threadpoolctl.threadpool_limits(1):
+        results = [
+            compare_vote(p, g, resamples=400, seed=d)
+            for d, (p, g) in enumerate(zip(predicted, gold))
+        ]
+    low, high = np.array([(r.low, r.high) for r in results]).T
+    assert np.mean((low <= true_gain) & (true_gain <= high)) >= 0.94
+    # Conservative (the jackknife over subsets of seeds), within twice the width the spread of
+    # the estimates calls for.
+    assert np.mean(high - low) <= 2 * 2 * 1.96 * np.std([r.estimate for r in results])
