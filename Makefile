@@ -36,7 +36,7 @@ export TF_CPP_MIN_LOG_LEVEL ?= 2
 .PHONY: install install-latest test test-fast lint format bench latency figures claims curves floor \
 	reproduce-mnli data-mnli gpu-plan
 
-EXTRAS := $(ACCEL),glove,plots,dev,fever,yahoo,jax
+EXTRAS := $(ACCEL),glove,plots,dev,fever,yahoo,jax,aso
 # The exact versions that produced REPRODUCTION.md and BENCHMARKS.md (constraints.txt);
 # `make install-latest` resolves the newest versions pyproject.toml allows instead.
 $(VENV)/.installed: pyproject.toml constraints.txt $(VENV)/.accel-$(ACCEL)

@@ -27,7 +27,7 @@ from gcnn_match.claims.records import (
     row_metric,
     unit_scores,
 )
-from gcnn_match.evidence import predictions, statistics
+from gcnn_match.evidence import aso, predictions, statistics
 from gcnn_match.evidence.runs import run_set_of
 from gcnn_match.experiments import registry as experiments
 
@@ -141,8 +141,21 @@ def assess_difference(claim, store, scales):
         scale=found.scale,
         note="; ".join(found.notes + said),
         floor=_floor(store, claim, found, metric),
+        aso=_aso(claim, found),
     )
     return _with_rules(claim, outcome, result, schedules, store, found.scale)
+
+
+def _aso(claim, found):
+    """(ε_min of the claimed side, ε_min of the other side) of almost stochastic order over
+    the rows' per-seed scores (`aso.epsilon_min`); () for a claim of comparable rows or a row
+    of one value (a vote, a single seed)."""
+    a, b = found.per_seed
+    if claim.expected == "equivalent" or min(len(a), len(b)) < 2:
+        return ()
+    if claim.expected == "less":
+        a, b = b, a
+    return (aso.epsilon_min(a, b), aso.epsilon_min(b, a))
 
 
 def _floor(store, claim, found, metric):

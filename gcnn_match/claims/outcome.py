@@ -50,6 +50,9 @@ class Outcome:
             (`verdicts.Schedule.undertrained`).
         near_tail: whether a one-sided p lies within Monte Carlo error of the interval's tail
             (`verdicts.borderline`).
+        aso: for a difference of two rows of several seeds each, the ε_min of almost
+            stochastic order over their per-seed scores (`evidence/aso.py`): (of the claimed
+            side, of the other side); () where there is none.
         verdict: the verdict of `verdicts.decide` (one of `verdicts.VERDICTS`), set by `assess`
             once the report's family has its Holm-adjusted p values.
     """
@@ -74,6 +77,7 @@ class Outcome:
     also_measured: str = ""
     short: bool = False
     near_tail: bool = False
+    aso: tuple = ()
     verdict: str = ""
 
 

@@ -115,6 +115,7 @@ class Difference:
         seeds: each row's seeds in words ("5", or "vote" for a majority-vote row).
         epochs: each row's epochs run / registered in words ("8–12 / 20 (cap 6)").
         configs: each row's config, the run directories' name without the seed.
+        per_seed: each row's metric per seed (one value for a majority vote).
     """
 
     comparison: object
@@ -123,6 +124,7 @@ class Difference:
     seeds: tuple
     epochs: tuple
     configs: tuple
+    per_seed: tuple = ()
 
     @property
     def sample(self):
@@ -186,6 +188,7 @@ def difference(store, table, a, b, metric, scales):
             comparison,
             scale,
             means=tuple(row_metric(*pair) for pair in terms),
+            per_seed=tuple(seed_metrics(*pair).to_numpy() for pair in terms),
             seeds=tuple(_seed_count(rows) for rows in lines),
             epochs=tuple(epochs_run(rows, name) for rows, name in zip(trained, (a, b))),
             configs=tuple(rows["config"].iloc[0] for rows in lines),
@@ -252,9 +255,14 @@ def at_units(denominators, units):
 
 def row_metric(scores, denominators):
     """A row's metric as its runs report it: the mean over seeds of each seed's metric."""
+    return seed_metrics(scores, denominators).mean()
+
+
+def seed_metrics(scores, denominators):
+    """Each seed's metric of a row's `unit_scores` frames, a Series over seeds."""
     below = scores.notna().sum(axis=1) if denominators is None else denominators.sum(axis=1)
     # An F1 with no positive label or prediction is 0, as `statistics.unit_terms` counts it.
-    return (scores.sum(axis=1) / below).where(below > 0, 0.0).mean()
+    return (scores.sum(axis=1) / below).where(below > 0, 0.0)
 
 
 def vote_comparison(members, units, column, positive=None):

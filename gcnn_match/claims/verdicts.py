@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from gcnn_match.evidence import runs, statistics
+from gcnn_match.evidence import aso, runs, statistics
 
 NOT_RUN = "not run"
 CITED = "cited row, not reproduced"
@@ -358,3 +358,34 @@ def rule_lines():
     """The rule as a Markdown list, in its order: each verdict in bold with its meaning."""
     meanings = [(c.verdict, c.meaning) for c in RULE] + list(READING_MEANINGS.items())
     return [f"{n}. **{verdict}**: {meaning}." for n, (verdict, meaning) in enumerate(meanings, 1)]
+
+
+# What each verdict says of the sides, for the second opinion of almost stochastic order.
+_SIDE_OF_VERDICT = {
+    "confirmed": "the claimed side",
+    "contradicted": "the other side",
+    "inconclusive": "neither side",
+    AFTER_HOLM: "neither side",
+}
+ASO_VERDICTS = tuple(_SIDE_OF_VERDICT)  # the verdicts that say which side, if any, is ahead
+
+
+def aso_side(outcome):
+    """The side almost stochastic order finds dominant over the other: "the claimed side" or
+    "the other side" where its ε_min is below `aso.THRESHOLD` (Dror et al.'s τ), else "neither
+    side"; None where the outcome has no ASO."""
+    if not outcome.aso:
+        return None
+    claimed, other = outcome.aso
+    if claimed < aso.THRESHOLD:
+        return "the claimed side"
+    return "the other side" if other < aso.THRESHOLD else "neither side"
+
+
+def aso_disagrees(outcome):
+    """Whether ASO's side differs from the one the verdict gives (confirmed: the claimed side;
+    contradicted: the other; inconclusive, also after Holm: neither); False where either says
+    nothing of the sides (no ASO, or a verdict that judges nothing)."""
+    side = aso_side(outcome)
+    verdict_side = _SIDE_OF_VERDICT.get(outcome.verdict)
+    return side is not None and verdict_side is not None and side != verdict_side

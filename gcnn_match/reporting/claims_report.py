@@ -12,6 +12,7 @@ from gcnn_match.claims.plans import judged_metric
 from gcnn_match.claims.registry import COUNT_METRIC, PAPERS, TIME_METRICS
 from gcnn_match.claims.verdicts import (
     AFTER_HOLM,
+    ASO_VERDICTS,
     BELOW_FLOOR,
     BORDERLINE,
     CITED,
@@ -22,6 +23,8 @@ from gcnn_match.claims.verdicts import (
     TABLE_AGAINST_TEXT,
     UNDERTRAINED,
     VERDICTS,
+    aso_disagrees,
+    aso_side,
     rule_lines,
 )
 from gcnn_match.reporting.heatmaps import new_figure, save_png
@@ -29,7 +32,8 @@ from gcnn_match.reporting.heatmaps import new_figure, save_png
 METHOD = """\
 Δ is A − B in points (accuracy, P@1, MAP, MRR, F1 or FEVER score × 100) from the per-example
 prediction records in `results/predictions/`, with a 95% interval over the test examples
-(paired bootstrap) and the seeds of each row (Student's t on the seed means); time claims are
+(paired bootstrap) and the seeds of each row (Student's t on their spread, Welch–Satterthwaite
+degrees of freedom); a majority vote's seed level is a delete-d jackknife; time claims are
 ratios A / B of the whole-epoch, step or batch timings of `results/epoch-times-*.json`,
 `results/bench*.json` and `results/latency.json` on the paper's kind of device; parameter claims
 are ratios A / B of the counts of our built models. p is the one-sided p of the claimed side
@@ -114,6 +118,8 @@ def _verdict_cell(outcome):
         return text + (f"<br>{outcome.also_measured}" if outcome.also_measured else "")
     text = f"**{outcome.verdict}**"
     text = f"{text} ({outcome.note})" if outcome.note else text
+    if aso_disagrees(outcome):
+        text += f"; ASO disagrees: it finds {aso_side(outcome)} dominant"
     if outcome.command:
         text += f": `{outcome.command}`{hours}"
     if outcome.also_measured:
@@ -213,7 +219,10 @@ def findings(outcomes, data_checked=False):
         f"inconclusive, {found[BORDERLINE]} borderline, {found[BELOW_FLOOR]} below floor, "
         f"{found[UNDERTRAINED]} undertrained at this budget, {found[TABLE_AGAINST_TEXT]} where "
         f"the paper's table disagrees with its text; {method} of the confirmed or contradicted "
-        "rest on a method sentence, not a result.",
+        f"rest on a method sentence, not a result; almost stochastic order, the second "
+        f"opinion, disagrees with {sum(map(aso_disagrees, outcomes))} of the "
+        f"{sum(aso_side(o) is not None and o.verdict in ASO_VERDICTS for o in outcomes)} "
+        "verdicts it can speak to.",
         f"- **Contradicted**: {_listed(contradicted, outcomes) or 'none'}"
         + (f"; {counted} of them exact parameter counts." if counted else "."),
         "- **Scale**: " + _scale_finding(measured),
@@ -255,6 +264,13 @@ def _floor_finding(measured):
     return f"of the {len(sides)} rows the measured claims read: {said}."
 
 
+def _aso_text(outcome):
+    if not outcome.aso:
+        return ""
+    claimed, other = outcome.aso
+    return f"{claimed:.2f} for the claimed side, {other:.2f} for the other"
+
+
 def _details(outcome):
     """The details line under a claim: table and quote, seeds, epochs, scale, floors, size."""
     claim = outcome.claim
@@ -267,6 +283,7 @@ def _details(outcome):
         ("scale", outcome.scale),
         ("floors", _floor_cell(outcome) if outcome.floor else ""),
         ("vs paper", outcome.size),
+        ("ASO ε_min", _aso_text(outcome)),
     ]:
         if value:
             said.append(f"{label}: {value}")
