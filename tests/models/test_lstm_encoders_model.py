@@ -39,6 +39,10 @@ def test_table_7_count_of_bowmans_architecture():
     model = build_model("lstm_encoders", _inputs())
     assert CONVENTIONS["attconv-snli"].count(model) == 30_000 + 80_000 + 120_000 == 230_000
     assert count_params(model, exclude_embeddings=True) == 231_703
+    # The C-LSTMs paper's Table 2 prints 221K for the model; by its convention, at e = 100, the
+    # tanh map is 100 x 100: 210,000 (docs/clstm.md#parameter-counts).
+    table_2 = build_model("lstm_encoders", _inputs(embedding_dim=100))
+    assert CONVENTIONS["c-lstms-snli"].count(table_2) == 10_000 + 80_000 + 120_000
 
 
 @pytest.mark.slow
