@@ -88,6 +88,26 @@ CONVENTIONS = {
                 "with a separate f_bene; the paper's 10 d² needs W_h = W_g inside f_gconv, "
                 "against Eq. 7-8 ([docs/attconv.md](docs/attconv.md#parameter-counts))"
             ),
+            "attconv/snli/bi_lstm_bowman_et_al_2015": (
+                "Bowman et al.'s model as they describe it (a tanh map 300 -> 100, one 100-d "
+                "LSTM for both texts, three 200-d tanh layers) has 30,000 + 80,000 + 120,000 "
+                "weights by this convention (231,703 with biases and the softmax layer); the "
+                "table copies the SNLI leaderboard's 220k for it, which no reading we found "
+                "gives ([docs/attconv.md](docs/attconv.md#bi-lstm-bowman-et-al-2015))"
+            ),
+            "attconv/snli/enhanced_lstm_chen_et_al_2017b": (
+                "the table's 7.7M (and 88.6) are Chen et al.'s HIM, ESIM combined with a "
+                "syntactic tree-LSTM; the row trains their sequential ESIM, 4,326,303 with "
+                "biases and the softmax layer (their 4.3M) "
+                "([docs/attconv.md](docs/attconv.md#enhanced-lstm))"
+            ),
+            "attconv/snli/abcnn_yin_et_al_2016": (
+                "ATTCONV's ABCNN attends in pooling only (§2.2, Fig. 3, Fig. 6(b)) and that "
+                "pooling has no weights, so the width-3 convolution's 900 x 300 is all; 834K "
+                "is what a two-layer ABCNN with ABCNN-1's input attention in its first layer "
+                "would have at s = 40 (2 x 3 d² + 2 x 40 d + 3 d²), which the text does not "
+                "describe ([docs/attconv.md](docs/attconv.md#abcnn))"
+            ),
         },
     ),
     "c-lstms-snli": Convention(

@@ -95,9 +95,8 @@ def test_the_paper_dataset_never_reads_the_stand_in(tmp_path):
 def test_the_table_rows_are_table_3_on_the_stand_in():
     paper = registry.select(table="attconv-yelp")
     rows = registry.select(table=f"attconv-{STANDIN}")
-    assert (
-        [c.row for c in rows] == [c.row for c in paper] == ["light", "w/o convolution", "advanced"]
-    )
+    assert [c.row for c in rows] == [c.row for c in paper]
+    assert [c.row for c in rows if c.model == "attconv"] == ["light", "w/o convolution", "advanced"]
     description = get_dataset(STANDIN).description
     for config, original in zip(rows, paper):
         assert config.dataset == STANDIN and config.table == "Table 3 (Yelp stand-in)"

@@ -4,6 +4,9 @@ import pytest
 
 from gcnn_match.experiments import registry
 
+# The models of the other papers' baselines the tables compare against.
+BASELINE_MODELS = ("lstm_encoders", "conditional_lstm", "esim", "abcnn", "multichannel_cnn")
+
 
 def test_scitail_and_snli_rows_are_registered_with_paper_settings():
     # The paper's rows; the "ATTCONV-light (authors' ...)" rows have their scripts' settings.
@@ -12,7 +15,7 @@ def test_scitail_and_snli_rows_are_registered_with_paper_settings():
         return [c for c in rows if "(authors'" not in c.row]
 
     scitail, snli = paper_rows("scitail"), paper_rows("snli")
-    assert len(scitail) == 6 and len(snli) == 6
+    assert len(scitail) == 10 and len(snli) == 10
     light = registry.get("attconv/snli/attconv_light")
     assert light.targets == {"test_accuracy": 0.863, "params": 360_000}
     assert registry.get("attconv/scitail/attconv_advanced").targets == {"test_accuracy": 0.792}
@@ -22,13 +25,61 @@ def test_scitail_and_snli_rows_are_registered_with_paper_settings():
         assert config.batch_size == 50 and config.embeddings_trainable
         assert config.embeddings == "word2vec-googlenews|glove-6b-50d-packaged"
         assert "word2vec" in config.target_notes
-        assert config.model in ("attconv", "bicnn", "apcnn")
+        assert config.model in ("attconv", "bicnn", "apcnn") + BASELINE_MODELS
     assert {c.max_len_a for c in scitail} == {50} and {c.max_len_a for c in snli} == {70}
     assert "attconv-scitail" in registry.tables() and "attconv-snli" in registry.tables()
 
 
+def test_other_papers_baselines_have_their_cells_and_their_tables_settings():
+    """Table 5, 7 and 3 cells of the baselines built by the project's models, each row with the
+    settings of its table's ATTCONV rows (docs/attconv.md#baselines-of-other-papers)."""
+    expected = {
+        "scitail": {
+            "bi_lstm": ("lstm_encoders", 0.695),
+            "enhanced_lstm": ("esim", 0.706),
+            "attentive_lstm": ("conditional_lstm", 0.715),
+            "abcnn": ("abcnn", 0.758),
+        },
+        "snli": {
+            "bi_lstm_bowman_et_al_2015": ("lstm_encoders", 0.776, 220_000),
+            "attentive_lstm_rocktaschel": ("conditional_lstm", 0.835, 250_000),
+            "enhanced_lstm_chen_et_al_2017b": ("esim", 0.886, 7_700_000),
+            "abcnn_yin_et_al_2016": ("abcnn", 0.837, 834_000),
+        },
+        "yelp": {
+            "multichannelcnn_kim": ("multichannel_cnn", 0.6462),
+            "abcnn": ("abcnn", 0.6136),
+            "apcnn": ("apcnn", 0.6198),
+            "attentive_lstm": ("conditional_lstm", 0.6311),
+        },
+    }
+    light = {"scitail": "attconv_light", "snli": "attconv_light", "yelp": "light"}
+    for dataset, rows in expected.items():
+        reference = registry.get(f"attconv/{dataset}/{light[dataset]}")
+        for name, (model, accuracy, *params) in rows.items():
+            config = registry.get(f"attconv/{dataset}/{name}")
+            assert config.model == model, name
+            assert config.targets["test_accuracy"] == pytest.approx(accuracy), name
+            assert config.targets.get("params") == (params[0] if params else None), name
+            assert "intra_context" not in config.model_kwargs, name
+            # The table's notes, then what the row's model and cell are.
+            assert config.target_notes.startswith(reference.target_notes + " "), name
+            unchanged = dict(
+                name=reference.name,
+                row=reference.row,
+                model=reference.model,
+                model_kwargs=reference.model_kwargs,
+                targets=reference.targets,
+                target_notes=reference.target_notes,
+            )
+            assert config.replace(**unchanged) == reference, name
+    # Rocktäschel et al.'s word-by-word attention with the vectors projected to k = 100.
+    attentive = registry.get("attconv/snli/attentive_lstm_rocktaschel").model_kwargs
+    assert attentive == {"attention": "word_by_word", "units": 100, "project_inputs": True}
+
+
 def test_yelp_rows_are_table_3_intra_context():
-    rows = registry.select(paper="ATTCONV", dataset="yelp")
+    rows = [c for c in registry.select(paper="ATTCONV", dataset="yelp") if c.model == "attconv"]
     assert [c.row for c in rows] == ["light", "w/o convolution", "advanced"]
     assert [c.targets["test_accuracy"] for c in rows] == pytest.approx([0.6675, 0.6134, 0.6736])
     assert [c.model_kwargs["variant"] for c in rows] == ["light", "no_conv", "advanced"]

@@ -85,6 +85,46 @@ def test_the_report_lists_paper_and_ours_with_the_reason_of_each_mismatch():
     assert param_counts.render_markdown("gcnn-quora") == ""
 
 
+# Table 7's baselines of other papers, by its convention (no embeddings, biases or output layer,
+# e = 300): ours beside the paper's, and whether it is a listed mismatch.
+TABLE_7_BASELINES = {
+    # Rocktäschel et al.'s word-by-word attention, 300 -> 100 projection: 30,000 + two LSTMs
+    # 2 x 80,000 + W^y, W^h, W^r, W^t, W^p, W^x (6 x 100 x 100) + w (100).
+    "attentive_lstm_rocktaschel": (250_100, 250_000, False),
+    # Bowman et al.: tanh map 30,000 + one LSTM 80,000 + three 200 x 200 tanh layers.
+    "bi_lstm_bowman_et_al_2015": (230_000, 220_000, True),
+    # Sequential ESIM: two BiLSTMs 2 x 1,440,000 + F 2400 x 300 + the MLP's 2400 x 300.
+    "enhanced_lstm_chen_et_al_2017b": (4_320_000, 7_700_000, True),
+    # The Bi-CNN's width-3 convolution; the attention-based pooling has no weights.
+    "abcnn_yin_et_al_2016": (270_000, 834_000, True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TABLE_7_BASELINES))
+def test_table_7_baselines_ours_beside_the_papers(name):
+    config = registry.get(f"attconv/snli/{name}")
+    ours, paper, listed = TABLE_7_BASELINES[name]
+    assert param_counts.row_count(config) == ours
+    assert config.targets[PAPER_KEY] == paper
+    assert (config.name in CONVENTIONS["attconv-snli"].mismatches) == listed
+    assert matches(ours, paper) != listed
+
+
+@pytest.mark.slow
+def test_the_report_gives_each_table_7_baseline_mismatch_its_reason():
+    markdown = param_counts.render_markdown("attconv-snli")
+    [matching] = [line for line in markdown.splitlines() if line.startswith("- Match the paper")]
+    assert "Attentive-LSTM (Rocktäschel) 250K / 250,100;" in matching
+    for line in (
+        "- Bi-LSTM (Bowman et al., 2015): paper 220K, ours 230,000, no match: Bowman et al.'s",
+        "- Enhanced LSTM (Chen et al., 2017b): paper 7.7M, ours 4,320,000, no match: the "
+        "table's 7.7M (and 88.6) are Chen et al.'s HIM",
+        "- ABCNN (Yin et al., 2016): paper 834K, ours 270,000, no match: ATTCONV's ABCNN "
+        "attends in pooling only",
+    ):
+        assert line in markdown
+
+
 @pytest.mark.slow
 def test_the_clstm_report_shows_both_readings_of_the_weight_sharing():
     """docs/clstm.md#weight-sharing-two-readings: the LC rows (two LSTMs, the text's reading)
