@@ -7,7 +7,7 @@ at each size and its change from the smallest to the largest size, each with a 9
 and the verdict. The runs' per-example outcomes go to results/predictions/curves-<name>.csv.gz
 (`evidence/predictions.py`'s format), which the intervals read.
 
-- Gap at a size: Δ = A − B with the seed-and-test-set bootstrap of `compare_rows`.
+- Gap at a size: Δ = A − B with the seed-and-test-set interval of `compare_rows`.
 - Change: (Δ at the largest size) − (Δ at the smallest), the contrast of four rows with
   `compare_contrast` (every size is scored on the same test units).
 - Verdict: "opens" when the change's interval lies above 0 (A gains on B as data grows),

@@ -13,7 +13,7 @@ from gcnn_match.evidence import predictions, statistics
 from gcnn_match.experiments import registry as experiments
 
 READINGS = ("A higher", "B higher", "no difference resolved")
-METHOD = "95% seed-and-test-set bootstrap, docs/design.md#claims"
+METHOD = "95% seed-and-test-set interval, docs/design.md#claims"
 
 
 def row_metrics(table):

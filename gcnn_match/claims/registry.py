@@ -10,7 +10,7 @@ Three kinds of measurement, told apart by the metric:
 - a metric that is a mean over test units ("test_accuracy", "dev_mismatched_accuracy",
   "test_p@1", "test_map"...) or F1 ("test_f1", a ratio of sums over them;
   `predictions.split_and_column`): Δ = A − B from the per-example prediction records, with the
-  seed-and-test-set bootstrap interval;
+  seed-and-test-set interval;
 - "seconds_per_epoch": the ratio time_A / time_B of whole training epochs
   (results/epoch-times-*.json, experiments/epoch_times.py) or of the side-by-side training
   throughput of `make bench` (results/bench*.json), on the paper's kind of device

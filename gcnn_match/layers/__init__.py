@@ -3,14 +3,15 @@
 GCNN (Chen et al. 2018): GCNN, GLU, ResidualConv, ConvEncoder, CharComposition, SoftAlignment,
 MatchingFeatures, MaxMeanPooling; its ESIM baseline: BiLSTMEncoder.
 ATTCONV (Yin & Schütze 2018): AttentiveContext, AttentiveConv, GatedConvUnit, MultiGranular,
-AdvancedAttentiveConv; baselines: AttentivePooling; the authors' code: BatchColumnNormalization,
-BatchStatisticsNormalization.
+AdvancedAttentiveConv; baselines: AttentivePooling, ABCNNPooling, MultiWidthConvPooling (Kim's
+MultichannelCNN); the authors' code: BatchColumnNormalization, BatchStatisticsNormalization.
 Coupled-LSTMs (Liu et al. 2016): CoupledLSTM, DynamicPooling; baseline: ConditionalAttention.
 COIN (Hu et al. 2021): SelfAlignmentContext, ContextCrossAttention, GateFusion,
 MultiHeadPooling.
 Shared: PartlyTrainableEmbedding (fixed vectors with trainable padded columns).
 """
 
+from gcnn_match.layers.abcnn_pooling import ABCNNPooling
 from gcnn_match.layers.advanced_attentive_conv import AdvancedAttentiveConv
 from gcnn_match.layers.attentive_context import AttentiveContext
 from gcnn_match.layers.attentive_conv import AttentiveConv
@@ -32,6 +33,7 @@ from gcnn_match.layers.matching_features import MatchingFeatures
 from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
 from gcnn_match.layers.multi_granular import MultiGranular
 from gcnn_match.layers.multi_head_pooling import MultiHeadPooling
+from gcnn_match.layers.multi_width_conv_pooling import MultiWidthConvPooling
 from gcnn_match.layers.partly_trainable_embedding import PartlyTrainableEmbedding
 from gcnn_match.layers.residual_conv import ResidualConv
 from gcnn_match.layers.self_alignment_context import SelfAlignmentContext
@@ -40,6 +42,7 @@ from gcnn_match.layers.soft_alignment import SoftAlignment
 __all__ = [
     "GCNN",
     "GLU",
+    "ABCNNPooling",
     "AdvancedAttentiveConv",
     "AttentiveContext",
     "AttentiveConv",
@@ -59,6 +62,7 @@ __all__ = [
     "MaxMeanPooling",
     "MultiGranular",
     "MultiHeadPooling",
+    "MultiWidthConvPooling",
     "PartlyTrainableEmbedding",
     "ResidualConv",
     "SelfAlignmentContext",

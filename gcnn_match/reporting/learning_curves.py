@@ -237,7 +237,7 @@ def render_curve(curve, record, figure):
     lines += _points_table(curve, record) + [""] + _gaps_table(curve, record) + [""]
     lines.append(
         "- ±: the sample standard deviation over seeds. Gap: Δ = A − B in points with the 95% "
-        "seed-and-test-set bootstrap interval; change: (Δ at the largest size) − (Δ at the "
+        "seed-and-test-set interval; change: (Δ at the largest size) − (Δ at the "
         "smallest), its interval from the same bootstrap; *opens* / *closes* when that interval "
         "lies above / below 0, *inconclusive* when it holds 0; *undertrained at this budget*, "
         "whatever the interval, when most seeds of a row at the smallest or the largest size "

@@ -46,7 +46,7 @@ def test_the_difference_and_its_two_sided_reading(tmp_path, accuracy_a, accuracy
         f"Δ = {100 * result.estimate:+.2f} points [{100 * result.low:+.2f}, "
         f"{100 * result.high:+.2f}] over 2000 units: {expected}"
     )
-    assert line.endswith("(95% seed-and-test-set bootstrap, docs/design.md#claims)")
+    assert line.endswith("(95% seed-and-test-set interval, docs/design.md#claims)")
 
 
 def test_no_records_at_the_scale_gives_nothing(tmp_path):

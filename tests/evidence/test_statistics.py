@@ -1,4 +1,4 @@
-"""Claims about two rows: the seed-and-test-set bootstrap interval and its verdict."""
+"""Claims about two rows: the seed-and-test-set interval and its verdict."""
 
 import functools
 import math
