@@ -3,13 +3,8 @@
 import keras
 from keras import ops
 
-from gcnn_match.layers.masking import (
-    ExplicitMaskLayer,
-    apply_mask,
-    masked_max,
-    masked_softmax,
-    unpack_pair_mask,
-)
+from gcnn_match.layers.attentive_pooling import pool_by_match, pooled_shapes
+from gcnn_match.layers.masking import ExplicitMaskLayer, apply_mask, unpack_pair_mask
 
 
 @keras.saving.register_keras_serializable(package="gcnn_match")
@@ -75,23 +70,10 @@ class ABCNNPooling(ExplicitMaskLayer):
         q = apply_mask(q, mask_q)
         a = apply_mask(a, mask_a)
         match = ops.matmul(q, ops.transpose(a, (0, 2, 1)))
-        # Row maxima over the real columns of a, column maxima over the real rows of q.
-        score_q = masked_max(ops.transpose(match, (0, 2, 1)), mask_a, axis=1)
-        score_a = masked_max(match, mask_q, axis=1)
-        weights_q = ops.cast(masked_softmax(score_q, mask_q, axis=-1), q.dtype)
-        weights_a = ops.cast(masked_softmax(score_a, mask_a, axis=-1), a.dtype)
-        pooled_q = ops.sum(q * ops.expand_dims(weights_q, -1), axis=1)
-        pooled_a = ops.sum(a * ops.expand_dims(weights_a, -1), axis=1)
-        if self.return_attention:
-            return pooled_q, pooled_a, weights_q, weights_a
-        return pooled_q, pooled_a
+        return pool_by_match(q, a, match, mask_q, mask_a, self.return_attention)
 
     def compute_output_shape(self, inputs_shape):
-        q_shape, a_shape = (tuple(s) for s in inputs_shape)
-        pooled = ((q_shape[0], q_shape[-1]), (a_shape[0], a_shape[-1]))
-        if self.return_attention:
-            return pooled + (q_shape[:2], a_shape[:2])
-        return pooled
+        return pooled_shapes(inputs_shape, self.return_attention)
 
     def get_config(self):
         config = super().get_config()

@@ -76,23 +76,10 @@ class AttentivePooling(ExplicitMaskLayer):
         q = apply_mask(q, mask_q)
         a = apply_mask(a, mask_a)
         match = ops.tanh(ops.matmul(ops.matmul(q, self.kernel), ops.transpose(a, (0, 2, 1))))
-        # Row maxima over the real columns of a, column maxima over the real rows of q.
-        score_q = masked_max(ops.transpose(match, (0, 2, 1)), mask_a, axis=1)
-        score_a = masked_max(match, mask_q, axis=1)
-        weights_q = ops.cast(masked_softmax(score_q, mask_q, axis=-1), q.dtype)
-        weights_a = ops.cast(masked_softmax(score_a, mask_a, axis=-1), a.dtype)
-        pooled_q = ops.sum(q * ops.expand_dims(weights_q, -1), axis=1)
-        pooled_a = ops.sum(a * ops.expand_dims(weights_a, -1), axis=1)
-        if self.return_attention:
-            return pooled_q, pooled_a, weights_q, weights_a
-        return pooled_q, pooled_a
+        return pool_by_match(q, a, match, mask_q, mask_a, self.return_attention)
 
     def compute_output_shape(self, inputs_shape):
-        q_shape, a_shape = (tuple(s) for s in inputs_shape)
-        pooled = ((q_shape[0], q_shape[-1]), (a_shape[0], a_shape[-1]))
-        if self.return_attention:
-            return pooled + (q_shape[:2], a_shape[:2])
-        return pooled
+        return pooled_shapes(inputs_shape, self.return_attention)
 
     def get_config(self):
         config = super().get_config()
@@ -103,3 +90,28 @@ class AttentivePooling(ExplicitMaskLayer):
             }
         )
         return config
+
+
+def pool_by_match(q, a, match, mask_q, mask_a, return_attention=False):
+    """The pooling of attentive pooling from a match matrix (B, L_q, L_a) of masked q and a:
+    softmax over each side's row or column maxima, then the weighted sums, padding given no
+    weight; with `return_attention`, the two weight vectors too."""
+    # Row maxima over the real columns of a, column maxima over the real rows of q.
+    score_q = masked_max(ops.transpose(match, (0, 2, 1)), mask_a, axis=1)
+    score_a = masked_max(match, mask_q, axis=1)
+    weights_q = ops.cast(masked_softmax(score_q, mask_q, axis=-1), q.dtype)
+    weights_a = ops.cast(masked_softmax(score_a, mask_a, axis=-1), a.dtype)
+    pooled_q = ops.sum(q * ops.expand_dims(weights_q, -1), axis=1)
+    pooled_a = ops.sum(a * ops.expand_dims(weights_a, -1), axis=1)
+    if return_attention:
+        return pooled_q, pooled_a, weights_q, weights_a
+    return pooled_q, pooled_a
+
+
+def pooled_shapes(inputs_shape, return_attention=False):
+    """The output shapes of `pool_by_match` for inputs of shapes [(B, L_q, d), (B, L_a, d)]."""
+    q_shape, a_shape = (tuple(s) for s in inputs_shape)
+    pooled = ((q_shape[0], q_shape[-1]), (a_shape[0], a_shape[-1]))
+    if return_attention:
+        return pooled + (q_shape[:2], a_shape[:2])
+    return pooled
