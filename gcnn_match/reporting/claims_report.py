@@ -237,12 +237,14 @@ def _scale_finding(measured):
     # A config names "paper's vectors|stand-in": the first source found is read.
     sources = [c.embeddings.split("|") for c in configs.values()]
     papers = sorted({s[0] for s in sources if len(s) > 1})
+    stand_ins = sorted({s[-1] for s in sources if len(s) > 1})
     read = sorted({s[-1] for s in sources})
     return (
         f"the {len(rows)} measured accuracy-like claims read rows trained at the {scales} scale "
         "(the official dev split minus a held-out part trains, the part selects, test scores; "
-        f"[docs/data.md](docs/data.md)), five seeds a row, on {' and '.join(read)} vectors, "
-        f"stand-ins for the papers' {', '.join(papers)}, which the data folder lacks."
+        f"[docs/data.md](docs/data.md)), five seeds a row, on {' and '.join(read)} vectors "
+        f"({' and '.join(stand_ins)} in place of the papers' {', '.join(papers)}, which the data "
+        "folder lacks)."
     )
 
 
