@@ -5,7 +5,8 @@ layer? at which widths?). `CONVENTIONS` states that way once per table id, and
 `Convention.count` applies it to the built Keras model of every row of the table, baselines
 included; an ensemble row counts its members. The paper's number is the row's "params" target
 and is compared at the precision it is printed with ("45K" is 44,500-45,500); a variant row
-of a table, with no paper numbers (targets), is counted and listed without one. A row that does
+of a table, with no paper numbers (targets), is counted and listed without one, and so is a
+row the paper reports without a count (its convention's `uncounted`). A row that does
 not match is listed in its convention's `mismatches` with the reason, never counted another
 way; tests/experiments/test_param_counts.py asserts that the listed rows do not match and that
 every other row does. docs/<paper>.md#parameter-counts derives the numbers.
@@ -39,6 +40,7 @@ class Convention:
         biases: biases are counted.
         output_layer: the output layer (`OUTPUT_LAYERS`) is counted.
         mismatches: experiment name -> why its count differs from the paper's.
+        uncounted: experiment name -> where the paper reports the row without a count.
     """
 
     table: str
@@ -47,6 +49,7 @@ class Convention:
     biases: bool
     output_layer: bool
     mismatches: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    uncounted: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     def describe(self):
         biases = "with" if self.biases else "without"
@@ -145,6 +148,9 @@ CONVENTIONS = {
                 "projection, biases and the softmax layer: 251,303)"
             ),
         },
+        uncounted={
+            "clstm/snli/stacked_attention_lstm_footnote_2": ("footnote 2 gives its accuracy only"),
+        },
     ),
     "coin-quora": Convention(
         table="Table 2 'Params'",
@@ -220,10 +226,12 @@ def render_markdown(table):
     convention = CONVENTIONS.get(table)
     if convention is None:
         return ""
-    matching, variants, mismatches = [], [], []
+    matching, variants, uncounted, mismatches = [], [], [], []
     for config in registry.select(table=table):
         paper, ours = config.targets.get(PAPER_KEY), row_count(config)
-        if paper is None:  # a variant row: no paper number of its own
+        if config.name in convention.uncounted:
+            uncounted.append(f"{config.row} {ours:,} ({convention.uncounted[config.name]})")
+        elif paper is None:  # a variant row: no paper number of its own
             variants.append(f"{config.row} {ours:,}")
         elif matches(ours, paper):
             matching.append(f"{config.row} {printed(paper)} / {ours:,}")
@@ -241,4 +249,6 @@ def render_markdown(table):
         lines.append(f"- Match the paper (paper / ours): {'; '.join(matching)}.")
     if variants:
         lines.append(f"- Not rows of the paper (ours): {'; '.join(variants)}.")
+    if uncounted:
+        lines.append(f"- No count in the paper (ours): {'; '.join(uncounted)}.")
     return "\n".join(lines + mismatches) + "\n"

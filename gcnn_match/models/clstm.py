@@ -203,6 +203,7 @@ def build_conditional_lstm(
     units=100,
     shared_lstm=None,
     project_inputs=False,
+    num_layers=1,
     head="softmax",
     l2=0.0,
     name=None,
@@ -211,7 +212,11 @@ def build_conditional_lstm(
 
     The premise LSTM reads sentence a; the hypothesis LSTM reads sentence b starting from
     the premise LSTM's final (h, c). The output layer reads h_N ("single LSTM") or h* of
-    `ConditionalAttention` ("Attention LSTMs" / "Attention(w-by-w) LSTMs").
+    `ConditionalAttention` ("Attention LSTMs" / "Attention(w-by-w) LSTMs"). With
+    `num_layers` L > 1 both LSTMs are stacks of L layers, layer l reading the states of
+    layer l - 1 and the hypothesis' layer l starting from the premise's layer l final
+    (h, c); the attention reads the top layer's states (footnote 2's "stacked
+    attention-based LSTM"; docs/clstm.md#stacked-attention-lstm).
 
     Args:
         attention: None, "final" or "word_by_word".
@@ -223,23 +228,34 @@ def build_conditional_lstm(
             counts for these rows come from Rocktäschel et al., whose 300-d word2vec inputs
             need such a map: with it and 300-d vectors the single LSTM has 110,803
             parameters (their 111K); Liu et al. feed 100-d GloVe, so it is off by default.
+        num_layers: L, the stacked LSTM layers of each sentence (default 1).
         head, l2, name: as in `build_clstm`.
     """
     if attention not in (None, "final", "word_by_word"):
         raise ValueError(f"attention must be None, 'final' or 'word_by_word', got {attention!r}")
+    if num_layers < 1:
+        raise ValueError(f"num_layers must be at least 1, got {num_layers}")
     if shared_lstm is None:
         shared_lstm = attention is None
-    features, (x_a, x_b), (mask_a, mask_b) = _embedded_pair(inputs, project_inputs, units, l2)
-    premise_lstm = _lstm(units, "premise_lstm", l2, return_sequences=True, return_state=True)
-    hypothesis_lstm = (
-        premise_lstm
-        if shared_lstm
-        else _lstm(units, "hypothesis_lstm", l2, return_sequences=True, return_state=True)
+    features, (premise, hypothesis), (mask_a, mask_b) = _embedded_pair(
+        inputs, project_inputs, units, l2
     )
-    premise, h_a, c_a = premise_lstm(x_a, mask=ops.cast(mask_a, "bool"))
-    hypothesis, h_n, _ = hypothesis_lstm(
-        x_b, initial_state=[h_a, c_a], mask=ops.cast(mask_b, "bool")
-    )
+    for layer in range(num_layers):
+        suffix = f"_{layer + 1}" if layer else ""
+        premise_lstm = _lstm(
+            units, f"premise_lstm{suffix}", l2, return_sequences=True, return_state=True
+        )
+        hypothesis_lstm = (
+            premise_lstm
+            if shared_lstm
+            else _lstm(
+                units, f"hypothesis_lstm{suffix}", l2, return_sequences=True, return_state=True
+            )
+        )
+        premise, h_a, c_a = premise_lstm(premise, mask=ops.cast(mask_a, "bool"))
+        hypothesis, h_n, _ = hypothesis_lstm(
+            hypothesis, initial_state=[h_a, c_a], mask=ops.cast(mask_b, "bool")
+        )
     if attention is None:
         hidden = h_n
     else:

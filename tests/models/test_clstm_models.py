@@ -92,6 +92,18 @@ def test_table2_baseline_parameter_counts():
     assert count_params(parallel, exclude_embeddings=True) == 241_803
 
 
+def test_footnote_2_stacked_attention_lstm_parameter_count():
+    """Four LSTM layers per sentence at k = 50 on the 100-d vectors, word-by-word attention on
+    top; the paper prints no count for it. By Table 2's convention: layer 1 4 x (100 + 50) x 50
+    = 30,000 and layers 2-4 4 x (50 + 50) x 50 = 20,000 each, per sentence, + 6k^2 + k."""
+    model = build_model(
+        "conditional_lstm", _inputs(), units=50, num_layers=4, attention="word_by_word"
+    )
+    assert TABLE_2.count(model) == 2 * (30_000 + 3 * 20_000) + 6 * 50 * 50 + 50 == 195_050
+    lstms = [layer.name for layer in model.layers if "lstm" in layer.name]
+    assert len(lstms) == 8 and {"premise_lstm_4", "hypothesis_lstm_4"} <= set(lstms)
+
+
 SMALL = {
     "tc": ("clstm", dict(cell="tight", units=4, num_layers=2)),
     "lc_mqa": ("clstm", dict(cell="loose", units=4, num_layers=2, pool_size=(2, 1))),
@@ -106,6 +118,7 @@ SMALL = {
     "single": ("conditional_lstm", dict(units=4)),
     "attention": ("conditional_lstm", dict(units=4, attention="final")),
     "wbw": ("conditional_lstm", dict(units=4, attention="word_by_word", project_inputs=True)),
+    "stacked_wbw": ("conditional_lstm", dict(units=4, attention="word_by_word", num_layers=2)),
 }
 
 
@@ -130,7 +143,7 @@ def test_padding_does_not_change_predictions(case):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "case", ["tc", "lc_mqa", "lc_shared_pair_own_directions", "wbw", "parallel"]
+    "case", ["tc", "lc_mqa", "lc_shared_pair_own_directions", "wbw", "stacked_wbw", "parallel"]
 )
 def test_harness(case):
     (out,) = run_model_test(_small_model(case, head="score"), _batch(seed=1))
