@@ -14,7 +14,7 @@ docs/attconv.md#abcnn).
 import keras
 
 from gcnn_match.layers.abcnn_pooling import ABCNNPooling
-from gcnn_match.models.attconv import ATTENTION_LAYER, _cnn, _logistic_regression, _pair_features
+from gcnn_match.models.attconv import ATTENTION_LAYER, cnn, logistic_regression, pair_features
 from gcnn_match.models.common import masks, pair_inputs, word_embedding
 from gcnn_match.models.registry import register
 
@@ -42,10 +42,10 @@ def build_abcnn(
     features = pair_inputs(inputs)
     mask_a, mask_b = masks(features)
     embed = word_embedding(inputs)
-    encode = _cnn(hidden, kernel_size, keras.initializers.get(kernel_initializer))
+    encode = cnn(hidden, kernel_size, keras.initializers.get(kernel_initializer))
     hypothesis, premise = ABCNNPooling(name=ATTENTION_LAYER)(
         [encode(embed(features["b_ids"]), mask_b), encode(embed(features["a_ids"]), mask_a)],
         mask=[mask_b, mask_a],
     )
-    vector = _pair_features(premise, hypothesis, classifier, name="pair_features")
-    return keras.Model(features, _logistic_regression(vector, inputs, False), name=name or "abcnn")
+    vector = pair_features(premise, hypothesis, classifier, name="pair_features")
+    return keras.Model(features, logistic_regression(vector, inputs, False), name=name or "abcnn")

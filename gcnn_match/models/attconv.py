@@ -47,11 +47,14 @@ ATTENTION_LAYER = "attention"
 CODE_UNIFORM = {"class_name": "RandomUniform", "config": {"minval": -0.01, "maxval": 0.01}}
 
 
-def _pair_features(premise, hypothesis, kind, name):
+def pair_features(premise, hypothesis, kind, name):
     """The classifier input built from both pooled texts.
 
-    "code": [l; r; l + r; l * r] as in the authors' code (l = premise, r = hypothesis);
-    "product": [l; r; l * r], the spec's suggested default for the Bi-CNN baseline.
+    Args:
+        premise, hypothesis: the pooled vectors l and r (B, d).
+        kind: "code": [l; r; l + r; l * r] as in the authors' code; "product":
+            [l; r; l * r], the spec's suggested default for the Bi-CNN baseline.
+        name: name of the concatenation (and prefix of its parts' layers).
     """
     product = keras.layers.Multiply(name=f"{name}_product")([premise, hypothesis])
     if kind == "product":
@@ -64,7 +67,16 @@ def _pair_features(premise, hypothesis, kind, name):
     return keras.layers.Concatenate(name=name)(parts)
 
 
-def _logistic_regression(features, inputs, code_faithful, kernel_initializer="glorot_uniform"):
+def logistic_regression(features, inputs, code_faithful, kernel_initializer="glorot_uniform"):
+    """The logistic regression of §4.1 on `features`: logits (B, num_classes).
+
+    Args:
+        features: the classifier input (B, f).
+        inputs: `ModelInputs` (its `num_classes`).
+        code_faithful: normalise the columns of `features` over the batch first, as the
+            authors' code (`BatchColumnNormalization`).
+        kernel_initializer: of the logits layer.
+    """
     if code_faithful:
         features = BatchColumnNormalization(name="batch_column_normalization")(features)
     return keras.layers.Dense(
@@ -72,8 +84,19 @@ def _logistic_regression(features, inputs, code_faithful, kernel_initializer="gl
     )(features)
 
 
-def _cnn(hidden, kernel_size, kernel_initializer, name="cnn"):
-    """The plain width-k convolution of the no-attention baselines: tanh(W1 window + b)."""
+def cnn(hidden, kernel_size, kernel_initializer, name="cnn"):
+    """The plain width-k convolution of the no-attention baselines: tanh(W1 window + b).
+
+    Args:
+        hidden: d, the feature maps.
+        kernel_size: the filter width k ("same" padding).
+        kernel_initializer: of the kernel.
+        name: the convolution layer's name.
+
+    Returns:
+        A function `(x, mask) -> (B, L, d)` that zeroes padded positions before and after
+        the convolution; every call shares one convolution.
+    """
     conv = keras.layers.Conv1D(
         hidden,
         kernel_size,
@@ -246,7 +269,7 @@ def build_attconv(
     pool = MaxMeanPooling(order=("max",), name="max_pooling")
 
     if variant == "no_context":
-        encode_x = _cnn(hidden, kernel_size, kernel_initializer)
+        encode_x = cnn(hidden, kernel_size, kernel_initializer)
         vector = pool(encode_x(x, mask_x), mask=mask_x)
     else:
         encode = _attentive_encoder(
@@ -268,8 +291,8 @@ def build_attconv(
             vector = pool(encode(x, y, mask_x, mask_y), mask=mask_x)
         if classifier == "code":
             premise = pool(encode(y, x, mask_y, mask_x), mask=mask_y)
-            vector = _pair_features(premise, vector, "code", name="pair_features")
-    logits = _logistic_regression(vector, inputs, code_faithful)
+            vector = pair_features(premise, vector, "code", name="pair_features")
+    logits = logistic_regression(vector, inputs, code_faithful)
     return keras.Model(features, logits, name=name or f"attconv_{variant}")
 
 
@@ -290,12 +313,12 @@ def build_bicnn(
     features = pair_inputs(inputs)
     mask_a, mask_b = masks(features)
     embed = word_embedding(inputs)
-    encode = _cnn(hidden, kernel_size, keras.initializers.get(kernel_initializer))
+    encode = cnn(hidden, kernel_size, keras.initializers.get(kernel_initializer))
     pool = MaxMeanPooling(order=("max",), name="max_pooling")
     premise = pool(encode(embed(features["a_ids"]), mask_a), mask=mask_a)
     hypothesis = pool(encode(embed(features["b_ids"]), mask_b), mask=mask_b)
-    vector = _pair_features(premise, hypothesis, classifier, name="pair_features")
-    return keras.Model(features, _logistic_regression(vector, inputs, False), name=name or "bicnn")
+    vector = pair_features(premise, hypothesis, classifier, name="pair_features")
+    return keras.Model(features, logistic_regression(vector, inputs, False), name=name or "bicnn")
 
 
 @register("apcnn")
@@ -317,15 +340,15 @@ def build_apcnn(
     features = pair_inputs(inputs)
     mask_a, mask_b = masks(features)
     embed = word_embedding(inputs)
-    encode = _cnn(hidden, kernel_size, keras.initializers.get(kernel_initializer))
+    encode = cnn(hidden, kernel_size, keras.initializers.get(kernel_initializer))
     hypothesis, premise = AttentivePooling(
         kernel_initializer=fresh_initializer(kernel_initializer, 1), name=ATTENTION_LAYER
     )(
         [encode(embed(features["b_ids"]), mask_b), encode(embed(features["a_ids"]), mask_a)],
         mask=[mask_b, mask_a],
     )
-    vector = _pair_features(premise, hypothesis, classifier, name="pair_features")
-    return keras.Model(features, _logistic_regression(vector, inputs, False), name=name or "apcnn")
+    vector = pair_features(premise, hypothesis, classifier, name="pair_features")
+    return keras.Model(features, logistic_regression(vector, inputs, False), name=name or "apcnn")
 
 
 @register("attconv_code_light")
@@ -393,7 +416,7 @@ def build_attconv_code_light(
         premise = pool(conv([x_a, g_b], mask=[mask_a, mask_b], source=g_a), mask=mask_a)
         hypothesis = pool(conv([x_b, g_a], mask=[mask_b, mask_a], source=g_b), mask=mask_b)
         pairs.append(
-            _pair_features(
+            pair_features(
                 batch_norm(premise), batch_norm(hypothesis), "code", f"pair_features_width{width}"
             )
         )
@@ -401,7 +424,7 @@ def build_attconv_code_light(
     hidden_layer = keras.layers.Dense(hidden, activation="tanh", name="hidden")(pair)
     normalized = BatchStatisticsNormalization(name="hidden_batch_norm")(hidden_layer)
     classifier_input = keras.layers.Concatenate(name="classifier_input")([pair, normalized])
-    logits = _logistic_regression(
+    logits = logistic_regression(
         classifier_input, inputs, True, fresh_initializer(kernel_initializer, 100)
     )
     return keras.Model(features, logits, name=name or "attconv_code_light")

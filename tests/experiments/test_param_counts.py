@@ -70,12 +70,12 @@ def test_a_mis_shared_model_fails_the_count(monkeypatch):
     table_7 = CONVENTIONS["attconv-snli"]
     assert matches(table_7.count(build_model("bicnn", inputs)), 270_000)
 
-    shared_cnn, names = attconv._cnn, itertools.count()
+    shared_cnn, names = attconv.cnn, itertools.count()
 
     def cnn_per_call(*args, **kwargs):
         return lambda x, mask: shared_cnn(*args, name=f"cnn_{next(names)}")(x, mask)
 
-    monkeypatch.setattr(attconv, "_cnn", cnn_per_call)
+    monkeypatch.setattr(attconv, "cnn", cnn_per_call)
     mis_shared = build_model("bicnn", inputs)
     assert table_7.count(mis_shared) == 2 * 270_000
     assert not matches(table_7.count(mis_shared), 270_000)
