@@ -4,7 +4,8 @@ GCNN (Chen et al. 2018): GCNN, GLU, ResidualConv, ConvEncoder, CharComposition, 
 MatchingFeatures, MaxMeanPooling; its ESIM baseline: BiLSTMEncoder.
 ATTCONV (Yin & Schütze 2018): AttentiveContext, AttentiveConv, GatedConvUnit, MultiGranular,
 AdvancedAttentiveConv; baselines: AttentivePooling, ABCNNPooling, MultiWidthConvPooling (Kim's
-MultichannelCNN); the authors' code: BatchColumnNormalization, BatchStatisticsNormalization.
+MultichannelCNN), InternalAttentionPooling (Adel & Schütze's CNN+internal attention); the
+authors' code: BatchColumnNormalization, BatchStatisticsNormalization.
 Coupled-LSTMs (Liu et al. 2016): CoupledLSTM, DynamicPooling; baseline: ConditionalAttention.
 COIN (Hu et al. 2021): SelfAlignmentContext, ContextCrossAttention, GateFusion,
 MultiHeadPooling.
@@ -29,6 +30,7 @@ from gcnn_match.layers.gate_fusion import GateFusion
 from gcnn_match.layers.gated_conv import GCNN
 from gcnn_match.layers.gated_conv_unit import GatedConvUnit
 from gcnn_match.layers.glu import GLU
+from gcnn_match.layers.internal_attention_pooling import InternalAttentionPooling
 from gcnn_match.layers.matching_features import MatchingFeatures
 from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
 from gcnn_match.layers.multi_granular import MultiGranular
@@ -58,6 +60,7 @@ __all__ = [
     "DynamicPooling",
     "GateFusion",
     "GatedConvUnit",
+    "InternalAttentionPooling",
     "MatchingFeatures",
     "MaxMeanPooling",
     "MultiGranular",
