@@ -3,8 +3,9 @@ and Table 9 (FEVER) rows that the paper ran itself with the models of
 `gcnn_match.models.attconv`, and the baselines of other papers its tables compare against
 where a model of the project builds them: Bi-LSTM (Bowman et al. 2015, `lstm_encoders`),
 Attentive-LSTM (Rocktäschel et al. 2016, `conditional_lstm`), Enhanced LSTM (ESIM, `esim`),
-ABCNN (`abcnn`) and MultichannelCNN (Kim 2014, `multichannel_cnn`), with the settings of the
-other rows of their table (docs/attconv.md#baselines-of-other-papers).
+ABCNN (`abcnn`), MultichannelCNN (Kim 2014, `multichannel_cnn`) and CNN+internal attention
+(Adel & Schütze 2017, `cnn_internal_attention`), with the settings of the other rows of their
+table (docs/attconv.md#baselines-of-other-papers).
 
 Settings are the paper's common set-up (§4.1): fine-tuned embeddings, hidden 300, filter width
 3, AdaGrad lr 0.01 (Theano-like accumulator 0 and epsilon outside the root, see
@@ -83,6 +84,7 @@ MODELS = {
     "Enhanced LSTM": ("esim", {}),
     "ABCNN": ("abcnn", {}),
     "MultichannelCNN": ("multichannel_cnn", {}),
+    "CNN+internal attention": ("cnn_internal_attention", {}),
     "ATTCONV-light": ("attconv", {"variant": "light"}),
     "w/o convolution": ("attconv", {"variant": "no_conv"}),
     "ATTCONV-advanced": ("attconv", ADVANCED),
@@ -138,6 +140,7 @@ SNLI = {
 # Table 3, Yelp test accuracy %: row as printed, by the row names of MODELS.
 YELP = {
     "MultichannelCNN": ("MultichannelCNN (Kim)", 64.62),
+    "CNN+internal attention": ("CNN+internal attention", 61.43),
     "ABCNN": ("ABCNN", 61.36),
     "APCNN": ("APCNN", 61.98),
     "Attentive-LSTM": ("Attentive-LSTM", 63.11),
@@ -201,6 +204,9 @@ BASELINE_NOTES = {
     "Figure 3 (dot-product matching, as the authors' code's ABCNN function).",
     "MultichannelCNN": "Row 'MultichannelCNN (Kim)': Kim's (2014) CNN-multichannel, a static and "
     "a fine-tuned channel, widths 3, 4, 5 with 100 maps each, dropout 0.5, max-norm 3.",
+    "CNN+internal attention": "Row 'CNN+internal attention': Adel and Schütze's (2017) internal "
+    "attention on the width-3 CNN's hidden states (a score v · h_i per state, the softmax-"
+    "weighted average, length-normalised as their code), then the logistic regression.",
 }
 # Where a table's cell is another paper's result: (dataset, row key) -> what it is.
 CELL_NOTES = {

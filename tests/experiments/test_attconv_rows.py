@@ -5,7 +5,14 @@ import pytest
 from gcnn_match.experiments import registry
 
 # The models of the other papers' baselines the tables compare against.
-BASELINE_MODELS = ("lstm_encoders", "conditional_lstm", "esim", "abcnn", "multichannel_cnn")
+BASELINE_MODELS = (
+    "lstm_encoders",
+    "conditional_lstm",
+    "esim",
+    "abcnn",
+    "multichannel_cnn",
+    "cnn_internal_attention",
+)
 
 
 def test_scitail_and_snli_rows_are_registered_with_paper_settings():
@@ -48,6 +55,7 @@ def test_other_papers_baselines_have_their_cells_and_their_tables_settings():
         },
         "yelp": {
             "multichannelcnn_kim": ("multichannel_cnn", 0.6462),
+            "cnn_internal_attention": ("cnn_internal_attention", 0.6143),
             "abcnn": ("abcnn", 0.6136),
             "apcnn": ("apcnn", 0.6198),
             "attentive_lstm": ("conditional_lstm", 0.6311),

@@ -1,6 +1,6 @@
-"""ATTCONV models and baselines: Table 7 parameter counts, padding invariance, the model harness
-(save/load, gradients), training steps, and the attention sub-model used by the Figure 6
-helper."""
+"""ATTCONV models and the baselines of its tables: Table 7 parameter counts, padding
+invariance, the model harness (save/load, gradients), training steps, and the attention
+sub-model used by the Figure 6 helper."""
 
 import keras
 import numpy as np
@@ -26,7 +26,25 @@ MODELS = {
     # The authors' light scripts; properly masked here, the registered rows use the code's
     # masking (code_faithful=True).
     "code_light": ("attconv_code_light", {"code_faithful": False}),
+    # The baselines of other papers (docs/attconv.md#baselines-of-other-papers).
+    "abcnn": ("abcnn", {}),
+    "abcnn_code_classifier": ("abcnn", {"classifier": "code"}),
+    "bi_lstm": ("lstm_encoders", {"dropout": 0.2}),
+    "bi_lstm_bidirectional": ("lstm_encoders", {"bidirectional": True}),
+    "multichannel_cnn": ("multichannel_cnn", {}),
+    "multichannel_cnn_non_static": ("multichannel_cnn", {"multichannel": False}),
+    "cnn_internal_attention": ("cnn_internal_attention", {}),
+    "cnn_internal_attention_unnormalized": ("cnn_internal_attention", {"normalize": False}),
 }
+# The small sizes of the builders without ATTCONV's `hidden`.
+SMALL_SIZES = {
+    "lstm_encoders": dict(units=4, projection_units=5, mlp_layers=2, mlp_units=6),
+    "multichannel_cnn": dict(filters=4),
+}
+# Models whose padding check takes over a second.
+SLOW_PADDING = {"bi_lstm_bidirectional"}
+# The single-text models, which read text "b" (Yelp's review, on both sides of the pair).
+SINGLE_TEXT = ("multichannel_cnn", "cnn_internal_attention")
 
 # Table 7 "#para" by its convention (d = e = 300): weights without embeddings, biases and the
 # classifier (docs/attconv.md#parameter-counts).
@@ -36,6 +54,7 @@ TABLE_7 = {
     "light": 360_000,  # W1 (300 x 900) + W2 (300 x 300)
     "no_conv": 360_000,  # 4 position-wise layers of 300 x 300
     "apcnn": 360_000,  # conv 270K + the 300 x 300 attentive-pooling matrix U
+    "cnn_internal_attention": 270_300,  # conv 270K + the attention's score vector v (300)
 }
 # Advanced: our count of Eq. 7-13: f_mgran (8 d^2, shared by source and focus; its width-1
 # branch is f_bene, Eq. 13 = Eq. 10) + W1 (3 d^2) + W2 (2 d^2) = 13 d^2. It does NOT match the
@@ -54,7 +73,9 @@ _table_7_count = CONVENTIONS["attconv-snli"].count
 
 
 def test_registry_lists_the_models():
-    assert {"attconv", "bicnn", "apcnn"} <= set(model_names())
+    assert {"attconv", "bicnn", "apcnn"} | {builder for builder, _ in MODELS.values()} <= set(
+        model_names()
+    )
     with pytest.raises(ValueError, match="variant"):
         build_model("attconv", _inputs(), variant="heavy")
     with pytest.raises(ValueError, match="hypothesis alone"):
@@ -100,7 +121,7 @@ def _small(key, **changes):
     return build_model(
         builder,
         _inputs(embedding_dim=6, **changes),
-        hidden=5,
+        **SMALL_SIZES.get(builder, {"hidden": 5}),
         **dict(kwargs, **({"fc_layers": 2} if key == "no_conv" else {})),
     )
 
@@ -113,9 +134,20 @@ def _batch(rng, batch=3, length_a=5, length_b=4):
     return {"a_ids": a, "b_ids": b}
 
 
-@pytest.mark.parametrize("key", sorted(MODELS))
+@pytest.mark.parametrize(
+    "key",
+    [pytest.param(k, marks=pytest.mark.slow) if k in SLOW_PADDING else k for k in sorted(MODELS)],
+)
 def test_padding_does_not_change_predictions(key):
     check_padding(_small(key), _batch(np.random.RandomState(0)), pads=(4, 3))
+
+
+@pytest.mark.parametrize("key", SINGLE_TEXT)
+def test_single_text_models_read_text_b_only(key):
+    model = _small(key)
+    batch = _batch(np.random.RandomState(6))
+    other = dict(batch, a_ids=np.random.RandomState(9).randint(2, 40, size=(3, 2)).astype("int32"))
+    np.testing.assert_array_equal(np.asarray(model(batch)), np.asarray(model(other)))
 
 
 def test_code_faithful_model_depends_on_padding():
@@ -147,7 +179,21 @@ def test_code_light_depends_on_padding_and_on_the_batch():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("key", ["light", "advanced", "no_conv", "apcnn", "code_light"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "light",
+        "advanced",
+        "no_conv",
+        "apcnn",
+        "code_light",
+        "abcnn",
+        "bi_lstm",
+        "bi_lstm_bidirectional",
+        "multichannel_cnn",
+        "cnn_internal_attention",
+    ],
+)
 def test_harness(key):
     matrix = np.random.RandomState(1).rand(40, 6).astype("float32")
     run_model_test(_small(key, embedding_matrix=matrix), _batch(np.random.RandomState(2)))
@@ -155,7 +201,19 @@ def test_harness(key):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "key", ["light", "advanced", "no_conv", "no_context", "bicnn", "apcnn", "code_light"]
+    "key",
+    [
+        "light",
+        "advanced",
+        "no_conv",
+        "no_context",
+        "bicnn",
+        "apcnn",
+        "code_light",
+        "abcnn",
+        "bi_lstm",
+        "cnn_internal_attention",
+    ],
 )
 def test_a_few_adagrad_steps_reduce_the_loss(key):
     from gcnn_match.config.experiment import OptimizerConfig

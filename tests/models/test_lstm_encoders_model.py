@@ -1,5 +1,6 @@
 """Bowman et al.'s LSTM sentence-encoder classifier (ATTCONV's "Bi-LSTM"): Table 7 count, one
-encoder shared by both texts, padding invariance, the model harness, a few training steps."""
+encoder shared by both texts. Its padding, harness and training checks run with the ATTCONV
+family's (tests/models/test_attconv_models.py)."""
 
 import keras
 import numpy as np
@@ -8,7 +9,6 @@ import pytest
 from gcnn_match.experiments.param_counts import CONVENTIONS
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
 from gcnn_match.training.loop import count_params
-from tests.models.harness import check_padding, run_model_test
 
 SMALL = dict(units=4, projection_units=5, mlp_layers=2, mlp_units=6)
 
@@ -80,40 +80,3 @@ def test_the_bidirectional_vector_is_both_directions_final_states():
     last = mask.sum(1).astype(int) - 1
     want = np.concatenate([states[np.arange(3), last, :4], states[:, 0, 4:]], axis=-1)
     np.testing.assert_allclose(vector, want, atol=1e-6)
-
-
-@pytest.mark.parametrize("bidirectional", [False, pytest.param(True, marks=pytest.mark.slow)])
-def test_padding_does_not_change_predictions(bidirectional):
-    check_padding(_small(bidirectional=bidirectional), _batch(), pads=(4, 3))
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("bidirectional", [False, True])
-def test_harness(bidirectional):
-    matrix = np.random.RandomState(1).rand(40, 6).astype("float32")
-    model = build_model(
-        "lstm_encoders",
-        _inputs(embedding_dim=6, embedding_matrix=matrix),
-        bidirectional=bidirectional,
-        dropout=0.2,
-        **SMALL,
-    )
-    run_model_test(model, _batch(seed=2))
-
-
-@pytest.mark.slow
-def test_a_few_adagrad_steps_reduce_the_loss():
-    from gcnn_match.config.experiment import OptimizerConfig
-    from gcnn_match.training.optimizers import build_optimizer
-
-    model = _small()
-    batch = _batch(seed=3, size=8)
-    labels = np.random.RandomState(3).randint(0, 3, size=8)
-    model.compile(
-        optimizer=build_optimizer(OptimizerConfig("adagrad", learning_rate=0.1)),
-        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-    )
-    first = model.train_on_batch(batch, labels)
-    for _ in range(10):
-        last = model.train_on_batch(batch, labels)
-    assert last < first

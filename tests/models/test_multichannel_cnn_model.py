@@ -1,5 +1,6 @@
-"""MultichannelCNN (Kim 2014): one text, a static and a fine-tuned channel, padding
-invariance, the model harness, and training that keeps the static channel and the max-norm."""
+"""MultichannelCNN (Kim 2014): a static and a fine-tuned channel, and training that keeps the
+static channel and the max-norm. Its padding, harness and text-b checks run with the ATTCONV
+family's (tests/models/test_attconv_models.py)."""
 
 import keras
 import numpy as np
@@ -7,7 +8,6 @@ import pytest
 
 from gcnn_match.models.registry import ModelInputs, build_model, model_names
 from gcnn_match.training.loop import count_params
-from tests.models.harness import check_padding, run_model_test
 
 MATRIX = np.random.RandomState(1).rand(40, 6).astype("float32")
 
@@ -35,23 +35,6 @@ def test_kims_sizes():
     assert not model.get_layer("static_embedding").trainable
     single = build_model("multichannel_cnn", inputs, multichannel=False)
     assert count_params(single, exclude_embeddings=True) == convolutions // 2 + 150 + 1505
-
-
-def test_reads_text_b_only():
-    model = _small()
-    batch = _batch()
-    other = dict(batch, a_ids=np.random.RandomState(9).randint(2, 40, size=(3, 2)).astype("int32"))
-    np.testing.assert_array_equal(np.asarray(model(batch)), np.asarray(model(other)))
-
-
-@pytest.mark.parametrize("multichannel", [True, False])
-def test_padding_does_not_change_predictions(multichannel):
-    check_padding(_small(multichannel=multichannel), _batch(), pads=(4, 4))
-
-
-@pytest.mark.slow
-def test_harness():
-    run_model_test(_small(), _batch(seed=2))
 
 
 @pytest.mark.slow
