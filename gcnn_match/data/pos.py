@@ -219,7 +219,7 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
         if split != HELD_OUT_SPLIT
     ]
     if not train_splits:
-        raise registry.MissingDataError(registry.missing_message(TAGGER_DATASET, "dev", data_dir))
+        raise registry.missing_error(TAGGER_DATASET, "dev", data_dir)
     files = [
         registry.resolve_split(TAGGER_DATASET, split, data_dir)[0]
         for split in train_splits + [HELD_OUT_SPLIT]
