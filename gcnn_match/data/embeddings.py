@@ -367,8 +367,8 @@ def _first_line_dim(line: bytes, dim: int | None, name: str) -> int:
         raise ReaderError(
             name,
             1,
-            f"not a line of {vectors} 'word v1 ... vN' ({line[:40]!r}...): is it the vectors "
-            "file? download it again",
+            f"not a line of {vectors} 'word v1 ... vN' ({line[:40]!r}"
+            f"{'...' if len(line) > 40 else ''}): is it the vectors file? download it again",
         ) from None
     return dim or line.count(b" ")
 
