@@ -194,7 +194,7 @@ def _read(config, split, data_dir, cache_dir, policy, notes, sources, tagging):
     tagger = tagging.for_split(examples)
     cache = None
     if cache_dir is not None:
-        key = file_cache_key(path, policy.to_dict(), tagger and tagger.provenance)
+        key = file_cache_key(path, policy.to_dict(), tagger and pos.cache_identity(tagger))
         cache = pathlib.Path(cache_dir) / "tokens" / f"{config.dataset}-{split}-{key}.json"
     label = f"{config.dataset}/{split}: tokenizing" + (" and POS-tagging" if tagger else "")
     return examples, tokenize_examples(examples, policy, cache, tagger, label=label)
