@@ -17,14 +17,11 @@ from absl import app, flags
 from gcnn_match import cli
 from gcnn_match.config import overrides
 from gcnn_match.data.experiment_data import (
-    EmptySplitError,
     apply_scale,
     check_epochs_for_scale,
     check_split_names,
 )
 from gcnn_match.data.own_data import save as save_dataset_file
-from gcnn_match.data.reading import ReaderError
-from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import own_data
 
 FLAGS = flags.FLAGS
@@ -83,12 +80,11 @@ def main(argv):
         split_cpu(FLAGS.logical_cpu_devices)  # before anything initialises the devices
     run_dir = FLAGS.model_dir or default_dir
     print(f"run directory: {run_dir}")
+    # A missing, cut or malformed file (an InputError) ends in its one line (`cli.run`).
     try:
         run_experiment(config, run_dir, FLAGS.data_dir, FLAGS.cache_dir, resume=FLAGS.resume)
-    except EmptySplitError as error:  # a file too small for the held-out split
-        raise app.UsageError(str(error)) from None
-    except (MissingDataError, ReaderError, FloatingPointError) as error:
-        raise SystemExit(f"error: {error}") from None  # no data, a bad line, a NaN loss
+    except FloatingPointError as error:  # a NaN loss
+        raise SystemExit(f"error: {error}") from None
 
 
 if __name__ == "__main__":

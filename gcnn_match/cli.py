@@ -4,17 +4,21 @@ import sys
 
 from absl import app
 
+from gcnn_match.files import InputError
+
 
 def run(main):
     """`app.run(main)`, except that an `app.UsageError` raised by `main` (a flag mistake found
-    after parsing) prints `error: <message>` alone on stderr and exits with status 2, instead of
-    absl's usage text followed by the message."""
+    after parsing) or an `InputError` (a file missing, cut or malformed: a reader's, the
+    vectors', a split's) prints `error: <message>` alone on stderr and exits with status 2,
+    instead of absl's usage text or a traceback followed by the message."""
 
     def main_with_one_line_errors(argv):
         try:
             return main(argv)
-        except app.UsageError as error:
-            print(f"error: {error}", file=sys.stderr)
+        except (app.UsageError, InputError) as error:
+            message = error.one_line if isinstance(error, InputError) else error
+            print(f"error: {message}", file=sys.stderr)
             sys.exit(2)
 
     app.run(main_with_one_line_errors)

@@ -1,10 +1,20 @@
-"""Atomic file writes (a reader never sees a half-written record, even after a kill) and the
-JSON records every package reads and writes."""
+"""Atomic file writes (a reader never sees a half-written record, even after a kill), the
+JSON records every package reads and writes, and the error of a file that cannot be read."""
 
 import json
 import os
 import pathlib
 import tempfile
+
+
+class InputError(Exception):
+    """A file a run reads is missing, cut or malformed. Every script's `cli.run` ends such an
+    error in the one line `error: <one_line>` and exit status 2; `one_line` names the file, the
+    line or byte where known, and the fix."""
+
+    @property
+    def one_line(self) -> str:
+        return str(self)
 
 
 def write_atomic(path, data):

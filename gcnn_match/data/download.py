@@ -27,6 +27,7 @@ from gcnn_match.data.registry import (
     MissingDataError,
     get_dataset,
     missing_message,
+    missing_summary,
     resolve_split,
 )
 
@@ -198,7 +199,7 @@ def ensure_dataset(
     spec = get_dataset(name)
     data_dir = pathlib.Path(data_dir)
     report = EnsureReport(name)
-    missing = []
+    missing, summaries = [], []
     for split in splits or list(spec.splits):
         try:
             path, _ = resolve_split(name, split, data_dir)
@@ -232,8 +233,9 @@ def ensure_dataset(
         else:
             message = missing_message(name, split, data_dir)
             missing.append("\n".join([message, *(f"  (failed: {f})" for f in failures)]))
+            summaries.append(missing_summary(name, split, data_dir))
     if missing:
-        raise MissingDataError("\n\n".join(missing))
+        raise MissingDataError("\n\n".join(missing), "; ".join(summaries))
     return report
 
 

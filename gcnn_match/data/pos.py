@@ -219,7 +219,7 @@ def load_tagger(cache_dir, data_dir, nr_iter=5, max_train_sentences=50_000, seed
         if split != HELD_OUT_SPLIT
     ]
     if not train_splits:
-        raise registry.MissingDataError(registry.missing_message(TAGGER_DATASET, "dev", data_dir))
+        raise registry.missing_error(TAGGER_DATASET, "dev", data_dir)
     files = [
         registry.resolve_split(TAGGER_DATASET, split, data_dir)[0]
         for split in train_splits + [HELD_OUT_SPLIT]
@@ -329,10 +329,21 @@ def _pretrained_tagger():
     from nltk.tag.perceptron import PerceptronTagger
 
     try:
-        nltk.data.find("taggers/averaged_perceptron_tagger_eng/")
+        model = nltk.data.find("taggers/averaged_perceptron_tagger_eng/")
     except LookupError:
         return None
-    return PerceptronTagger()
+    tagger = PerceptronTagger()
+    folder = pathlib.Path(getattr(model, "path", str(model)))
+    files = sorted(folder.iterdir()) if folder.is_dir() else [folder]
+    tagger.model_files = [[str(f), f.stat().st_size, f.stat().st_mtime_ns] for f in files]
+    return tagger
+
+
+def cache_identity(tagger):
+    """What a cache of `tagger`'s tags keys on: its provenance (a trained tagger's names the
+    SNLI files, its cache the files' contents), and the path, size and modification time of
+    the model files NLTK's pretrained tagger was loaded from."""
+    return {"provenance": tagger.provenance, "model_files": getattr(tagger, "model_files", None)}
 
 
 def _tagger_from_params(params):

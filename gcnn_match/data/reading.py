@@ -23,18 +23,25 @@ import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
+from gcnn_match.files import InputError
+
 PathLike = str | pathlib.Path
 STDIN = "-"
 
 
-class ReaderError(ValueError):
-    """A malformed input line. `str(err)` is `path:line: reason`."""
+class ReaderError(ValueError, InputError):
+    """A malformed input line, or a damaged file. `str(err)` is `path:line: reason`; where only
+    the byte is known (a cut compressed stream), `path: byte N: reason`; `path: reason` where
+    neither is (`line` and `byte` None)."""
 
-    def __init__(self, path: PathLike, line: int, reason: str):
+    def __init__(self, path: PathLike, line: int | None, reason: str, byte: int | None = None):
         self.path = pathlib.Path(path)
         self.line = line
+        self.byte = byte
         self.reason = reason
-        super().__init__(f"{_display(path)}:{line}: {reason}")
+        where = f":{line}" if line is not None else ""
+        where += f": byte {byte:,}" if byte is not None and line is None else ""
+        super().__init__(f"{_display(path)}{where}: {reason}")
 
 
 def _display(path: PathLike) -> str:

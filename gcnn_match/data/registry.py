@@ -13,12 +13,25 @@ from collections.abc import Iterator, Mapping
 from gcnn_match.data.example import Example
 from gcnn_match.data.readers import get_reader
 from gcnn_match.data.reading import ReadStats
+from gcnn_match.files import InputError
 
 PathLike = str | pathlib.Path
 
 
-class MissingDataError(FileNotFoundError):
-    """No candidate file of a split is present under the data directory."""
+class MissingDataError(FileNotFoundError, InputError):
+    """No candidate file of a split is present under the data directory.
+
+    `str(error)` may take several lines (every candidate file, its URL or how to get it);
+    `one_line` says what is missing and the fix in one (`summary`, else the message).
+    """
+
+    def __init__(self, message: str, summary: str | None = None):
+        super().__init__(message)
+        self.summary = summary
+
+    @property
+    def one_line(self) -> str:
+        return self.summary or " ".join(str(self).split())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -183,6 +196,27 @@ def missing_message(name: str, split: str, data_dir: PathLike, kind: str = "spli
     return "\n".join(lines)
 
 
+def missing_summary(name: str, split: str, data_dir: PathLike) -> str:
+    """`missing_message` of a split in one line: the files looked for, and the command that
+    fetches what has a URL and prints how to get the rest."""
+    paths = ", ".join(
+        str(pathlib.Path(data_dir) / f.path) for f in _candidates(get_dataset(name), split)
+    )
+    command = (
+        f"python experiments/download.py --dataset={name} --splits={split} --data_dir={data_dir}"
+    )
+    return (
+        f"{name} split {split!r}: none of {paths} exists; `{command}` fetches it or says how "
+        "to get it"
+    )
+
+
+def missing_error(name: str, split: str, data_dir: PathLike, kind: str = "split"):
+    """The MissingDataError of a split (or resource) none of whose files is present."""
+    summary = missing_summary(name, split, data_dir) if kind == "split" else None
+    return MissingDataError(missing_message(name, split, data_dir, kind), summary)
+
+
 def resolve_split(
     name: str, split: str, data_dir: PathLike, kind: str = "split"
 ) -> tuple[pathlib.Path, FileSpec]:
@@ -195,7 +229,7 @@ def resolve_split(
         path = pathlib.Path(data_dir) / file_spec.path
         if path.is_file():
             return path, file_spec
-    raise MissingDataError(missing_message(name, split, data_dir, kind))
+    raise missing_error(name, split, data_dir, kind)
 
 
 def read_split(

@@ -9,7 +9,6 @@ duration, and after each trained run the time left is re-estimated from the meas
 import functools
 import time
 
-from gcnn_match.data.registry import MissingDataError
 from gcnn_match.experiments import planning
 from gcnn_match.progress import RemainingTime
 from gcnn_match.training.loop import probe_seconds_per_step, run_experiment
@@ -26,13 +25,13 @@ def train_pending(planned, data_dir, cache_dir, estimate=True, label="reproduce"
         label: the script's name in the closing line.
 
     Raises:
-        SystemExit: a split the pending runs read is missing (the message says where to put it).
+        MissingDataError, ReaderError: a file the pending runs read is missing, cut or malformed
+            (`planning.ensure_data`; found before any data is prepared), or a line of a split
+            is malformed; the message names the file and the fix, and the scripts' `cli.run`
+            ends in it.
     """
     pending = planning.pending(planned)
-    try:
-        planning.ensure_data(pending, data_dir)
-    except MissingDataError as error:
-        raise SystemExit(f"error: {error}") from None
+    planning.ensure_data(pending, data_dir)
     if estimate and pending:
         probe = functools.partial(probe_seconds_per_step, data_dir=data_dir, cache_dir=cache_dir)
         print(planning.estimate(pending, probe), flush=True)

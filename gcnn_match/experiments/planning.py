@@ -8,7 +8,7 @@ import dataclasses
 
 from gcnn_match.config.overrides import OverrideError, apply_overrides, default_run_dir
 from gcnn_match.data.download import ensure_dataset
-from gcnn_match.data.experiment_data import apply_scale
+from gcnn_match.data.experiment_data import apply_scale, check_files, split_names
 from gcnn_match.experiments import own_data, registry
 from gcnn_match.progress import format_duration
 
@@ -118,18 +118,18 @@ def splits_read(configs):
     train, dev, test and the extra evaluation splits; a held-out dev part has no file."""
     needed = {}
     for config in configs:
-        scaled = apply_scale(config)
-        splits = {scaled.train_split, scaled.dev_split, scaled.test_split}
-        splits = (splits - {"holdout", None}) | set(scaled.extra_eval_splits)
-        needed.setdefault(config.dataset, set()).update(splits)
+        needed.setdefault(config.dataset, set()).update(split_names(apply_scale(config)))
     return {dataset: sorted(splits) for dataset, splits in needed.items()}
 
 
 def ensure_data(pending_configs, data_dir):
-    """Finds (or downloads, where a URL exists) every split the pending runs read, before any
-    training starts; a missing file stops here with the list of what to place where."""
+    """Finds (or downloads, where a URL exists) every split the pending runs read and opens
+    every file they read (`check_files`), before any training starts; a missing, cut or
+    malformed file stops here (MissingDataError, ReaderError)."""
     for dataset, splits in splits_read(pending_configs).items():
         ensure_dataset(dataset, data_dir, splits)
+    for config in pending_configs:
+        check_files(apply_scale(config), data_dir)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,8 +11,8 @@ import numpy as np
 from gcnn_match.config.experiment import RESULT_NEUTRAL_FIELDS, ExperimentConfig
 from gcnn_match.data import pos
 from gcnn_match.data import registry as data_registry
-from gcnn_match.data.embeddings import build_embedding_matrix
-from gcnn_match.data.experiment_data import PreparedData, apply_scale, prepare_data
+from gcnn_match.data.embeddings import RANDOM, build_embedding_matrix, choose_source
+from gcnn_match.data.experiment_data import PreparedData, apply_scale, check_files, prepare_data
 from gcnn_match.files import read_json, write_json
 from gcnn_match.models.registry import ModelInputs, build_model, input_features
 from gcnn_match.training import distribution as distribution_lib
@@ -49,35 +49,27 @@ def model_inputs(config, encoder, data_dir, cache_dir, log=print):
     random_dim = config.embedding_width or config.embedding_dim
     matrix, summary = None, f"random {random_dim}d (no pretrained vectors)"
     padded_columns = 0
-    missing = []
     # "a|b": the paper's vectors when DATA_DIR has them, else the next source (the report
     # names the one used).
-    for source in config.embeddings.split("|"):
-        if source == "random":
-            break
-        try:
-            result = build_embedding_matrix(
-                encoder.vocab,
-                source,
-                data_dir=data_dir,
-                cache_dir=cache_dir,
-                oov=config.oov_init,
-                oov_scale=config.oov_scale,
-                match=config.embedding_match,
-                seed=config.seed,
-                width=config.embedding_width,
-                padding_init="normal" if config.trainable_padding else None,
-            )
-        except FileNotFoundError as error:
-            missing.append(source)
-            log(f"embeddings: {source} not available ({error}); trying the next source")
-            continue
+    source, missing = choose_source(config.embeddings, data_dir)
+    for name, reason in missing:
+        log(f"embeddings: {name} not available ({reason}); trying the next source")
+    if source != RANDOM:
+        result = build_embedding_matrix(
+            encoder.vocab,
+            source,
+            data_dir=data_dir,
+            cache_dir=cache_dir,
+            oov=config.oov_init,
+            oov_scale=config.oov_scale,
+            match=config.embedding_match,
+            seed=config.seed,
+            width=config.embedding_width,
+            padding_init="normal" if config.trainable_padding else None,
+        )
         matrix, summary, padded_columns = result.matrix, result.summary(), result.padded_columns
-        break
-    else:
-        raise FileNotFoundError(f"none of the embeddings {config.embeddings!r} is available")
     if missing:
-        summary += f" [stand-in: {', '.join(missing)} not found]"
+        summary += f" [stand-in: {', '.join(name for name, _ in missing)} not found]"
     log(f"embeddings: {summary}")
     inputs = ModelInputs(
         vocab_size=len(encoder.vocab),
@@ -191,6 +183,7 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
         log(f"{run.path}: already complete")
         return read_json(run.metrics_file)
     config = apply_scale(config)
+    check_files(config, data_dir)  # a missing, cut or malformed file stops the run here
     _write_run_records(run, config, data_dir, distribution, resume)
     keras.utils.set_random_seed(config.seed)
     if distribution.replicas > 1:

@@ -12,6 +12,7 @@ import json
 import struct
 import sys
 import threading
+import zipfile
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ import pytest
 from gcnn_match.data import readers
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.download import ChecksumError, DownloadError, fetch
-from gcnn_match.data.embeddings import build_embedding_matrix
+from gcnn_match.data.embeddings import build_embedding_matrix, check_source
 from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.data.own_data_reader import read_pairs
 from gcnn_match.data.pipeline import PairEncoder, TokenizedPair
@@ -254,6 +255,43 @@ def truncated_word2vec(tmp_path, server):
     )
 
 
+def word2vec_shorter_than_its_header(tmp_path, server):
+    data = b"3 3\n" + b"cat " + struct.pack("<3f", 1, 2, 3) + b"\n"
+    path = _file(tmp_path, "vectors.bin", data)
+    return (
+        lambda: check_source(str(path)),
+        ReaderError,
+        f"{path}: 21 bytes, fewer than the 46",
+        "its header's 3 vectors of 3 values take at least",
+        "the file is cut; download it again",
+    )
+
+
+def a_web_page_for_vectors(tmp_path, server):
+    path = _file(tmp_path, "vectors.txt", "<!DOCTYPE html>\n<html><body>Moved</body></html>\n")
+    return (
+        lambda: check_source(str(path)),
+        ReaderError,
+        f"{path}:1:",
+        "not a line of vectors 'word v1 ... vN' (b'<!DOCTYPE html>')",
+        "is it the vectors file? download it again",
+    )
+
+
+def a_zip_without_the_vectors(tmp_path, server):
+    (tmp_path / "embeddings").mkdir()
+    path = tmp_path / "embeddings" / "glove.6B.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("glove.6B.100d.txt", "cat 0.1 0.2\n")
+    return (
+        lambda: check_source("glove.6B.50d", str(tmp_path)),
+        ReaderError,
+        f"{path}:",
+        "holds no glove.6B.50d.txt (it holds glove.6B.100d.txt)",
+        "download it again",
+    )
+
+
 def empty_split_after_holdout(tmp_path, server):
     toy = DatasetSpec(
         name="toy",
@@ -365,6 +403,9 @@ ERRORS = [
     embedding_line_too_short,
     embedding_line_too_long,
     truncated_word2vec,
+    word2vec_shorter_than_its_header,
+    a_web_page_for_vectors,
+    a_zip_without_the_vectors,
     run_vocabulary_not_its_weights,
     run_weights_not_its_model,
     export_vocabulary_not_its_model,

@@ -194,7 +194,6 @@ def test_cache_skips_the_source(tmp_path, vocab):
     path.write_bytes(gzip.compress(_glove_text()))
     cache = tmp_path / "cache"
     first = build_embedding_matrix(vocab, str(path), cache_dir=str(cache), seed=1)
-    path.unlink()
     second = build_embedding_matrix(vocab, str(path), cache_dir=str(cache), seed=1)
     assert second.from_cache and not first.from_cache
     np.testing.assert_array_equal(first.matrix, second.matrix)
@@ -205,8 +204,36 @@ def test_cache_skips_the_source(tmp_path, vocab):
     np.testing.assert_array_equal(third.matrix[2:6], first.matrix[2:6])
     assert not np.array_equal(third.matrix[6], first.matrix[6])
     # A different vocabulary is a different key.
-    with pytest.raises(FileNotFoundError):
-        build_embedding_matrix(Vocabulary(["the"]), str(path), cache_dir=str(cache))
+    assert not build_embedding_matrix(
+        Vocabulary(["the"]), str(path), cache_dir=str(cache)
+    ).from_cache
+
+
+@pytest.mark.parametrize("kind", ["txt", "zip"])
+def test_a_replaced_vectors_file_misses_the_cache(tmp_path, vocab, kind):
+    """A partial file's rows, cached, are never served for the complete file put in its place
+    (nor for a copy of another size or time)."""
+    lines = _glove_text().splitlines(keepends=True)
+    path = tmp_path / f"vec.{kind}"
+
+    def place(data, mtime):
+        if kind == "zip":
+            with zipfile.ZipFile(path, "w") as archive:
+                archive.writestr("vec.txt", data)
+        else:
+            path.write_bytes(data)
+        os.utime(path, ns=(mtime, mtime))
+
+    cache = str(tmp_path / "cache")
+    place(b"".join(lines[2:3]), 10**18)  # the partial file: "cat" alone
+    partial = build_embedding_matrix(vocab, str(path), cache_dir=cache)
+    assert (partial.n_found, partial.from_cache) == (1, False)
+    assert build_embedding_matrix(vocab, str(path), cache_dir=cache).from_cache
+    place(b"".join(lines), 10**18)  # the complete file, of another size, same time
+    complete = build_embedding_matrix(vocab, str(path), cache_dir=cache)
+    assert (complete.n_found, complete.from_cache) == (4, False)
+    place(b"".join(lines), 2 * 10**18)  # the same bytes, written again
+    assert not build_embedding_matrix(vocab, str(path), cache_dir=cache).from_cache
 
 
 def test_missing_named_sources_say_where_and_what(tmp_path, vocab):

@@ -2,6 +2,7 @@
 
 import collections
 import json
+import types
 
 import pytest
 
@@ -156,6 +157,27 @@ def test_pretrained_nltk_tagger_is_preferred_when_installed(tmp_path, monkeypatc
     tagger = pos.load_tagger(tmp_path / "cache", tmp_path / "no-data")
     assert pos.tag_tokens(tagger, ["a", "b"]) == ["NN", "NN"]
     assert "pretrained" in tagger.provenance["source"]
+
+
+def test_the_pretrained_taggers_model_files_key_its_tags_cache(tmp_path, monkeypatch):
+    import nltk
+    import nltk.tag.perceptron
+
+    model = tmp_path / "averaged_perceptron_tagger_eng"
+    model.mkdir()
+    (model / "weights.json").write_text("{}")
+    monkeypatch.setattr(nltk.data, "find", lambda name: nltk.data.FileSystemPathPointer(model))
+    monkeypatch.setattr(nltk.tag.perceptron, "PerceptronTagger", lambda: types.SimpleNamespace())
+
+    def identity():
+        tagger = pos._pretrained_tagger()
+        tagger.provenance = {"source": "nltk pretrained averaged_perceptron_tagger_eng"}
+        return pos.cache_identity(tagger)
+
+    first = identity()
+    assert first == identity()
+    (model / "weights.json").write_text('{"new": 1}')  # a newer model: another size and time
+    assert identity() != first
 
 
 def test_tagger_accuracy_on_held_out_snli(shared_data):

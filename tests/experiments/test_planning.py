@@ -70,13 +70,18 @@ def test_pending_leaves_out_finished_runs(tmp_path):
 
 
 def test_ensure_data_asks_for_every_split_the_pending_runs_read(monkeypatch, tmp_path):
-    calls = []
+    calls, checked = [], []
     monkeypatch.setattr(planning, "ensure_dataset", lambda *args: calls.append(args))
+    monkeypatch.setattr(
+        planning, "check_files", lambda config, data_dir: checked.append(config.train_split)
+    )
     gcnn = registry.get("gcnn/quora/gcnn")
     pending = [gcnn.replace(scale="low-resource"), gcnn.replace(scale="full")]
     planning.ensure_data(pending, tmp_path)
     # The low-resource run selects on a held-out part of its training split: no file of its own.
     assert calls == [("quora", tmp_path, ["dev", "test", "train"])]
+    # Then every pending run's files are opened, as the run reads them (scaled).
+    assert checked == ["dev", "train"]
 
 
 def test_estimate_extrapolates_the_probe_to_every_pending_run():
