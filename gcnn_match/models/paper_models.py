@@ -67,7 +67,8 @@ def GCNN(
     pos_tags=False,
     **kwargs,
 ):
-    """The gated-CNN compare-aggregate model (registered as "compare_aggregate").
+    """The gated-CNN compare-aggregate model (registered as "compare_aggregate"); its gated
+    convolution is the layer `gcnn_match.layers.GCNN`.
 
     Reference: Chen, Wang, Wang and Yuan, "Gated Convolutional Neural Network for Sentence
     Matching", Interspeech 2018 (§2.2; the rows of Tables 1-2).
