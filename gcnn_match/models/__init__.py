@@ -3,8 +3,9 @@
 The builders under the papers' names (`gcnn_match.models.paper_models`): GCNN (Chen et al.
 2018), ATTCONV (Yin & Schütze 2018), LCLSTMs and TCLSTMs (Liu et al. 2016), COIN (Hu et al.
 2021); the baselines of their tables (`gcnn_match.models.baseline_models`): ESIM, BiCNN,
-APCNN, ABCNN, MultichannelCNN, BiLSTM, AttentiveLSTM. Each returns the model that the
-registry's builder (`gcnn_match.models.registry.build_model`) makes with the paper's settings.
+APCNN, ABCNN, MultichannelCNN, CNNInternalAttention, BiLSTM, AttentiveLSTM. Each returns the
+model that the registry's builder (`gcnn_match.models.registry.build_model`) makes with the
+paper's settings.
 """
 
 from gcnn_match.models.baseline_models import (
@@ -14,6 +15,7 @@ from gcnn_match.models.baseline_models import (
     AttentiveLSTM,
     BiCNN,
     BiLSTM,
+    CNNInternalAttention,
     MultichannelCNN,
 )
 from gcnn_match.models.paper_models import ATTCONV, COIN, GCNN, LCLSTMs, TCLSTMs
@@ -28,6 +30,7 @@ __all__ = [
     "AttentiveLSTM",
     "BiCNN",
     "BiLSTM",
+    "CNNInternalAttention",
     "LCLSTMs",
     "MultichannelCNN",
     "TCLSTMs",

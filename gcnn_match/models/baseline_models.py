@@ -1,5 +1,5 @@
 """The baselines of the papers' tables under their names: `ESIM`, `BiCNN`, `APCNN`, `ABCNN`,
-`MultichannelCNN`, `BiLSTM` and `AttentiveLSTM`.
+`MultichannelCNN`, `CNNInternalAttention`, `BiLSTM` and `AttentiveLSTM`.
 
 As the builders of `gcnn_match.models.paper_models`: each takes the vocabulary size or a
 pretrained embedding matrix and the number of classes, passes its other keyword arguments to
@@ -224,6 +224,51 @@ def MultichannelCNN(
     """
     return _registered_model(
         "multichannel_cnn",
+        vocabulary_size,
+        num_classes,
+        embedding_matrix,
+        embedding_dim,
+        embeddings_trainable,
+        **kwargs,
+    )
+
+
+def CNNInternalAttention(
+    vocabulary_size=None,
+    *,
+    num_classes,
+    embedding_matrix=None,
+    embedding_dim=300,
+    embeddings_trainable=True,
+    **kwargs,
+):
+    """A CNN over text "b" pooled by internal attention ("cnn_internal_attention").
+
+    Reference: Adel and Schütze, "Exploring Different Dimensions of Attention for Uncertainty
+    Detection", EACL 2017; row "CNN+internal attention" of ATTCONV's Table 3. The model still
+    takes "a_ids" (a single-text dataset puts its text on both sides) and does not read it.
+
+    Args:
+        vocabulary_size: word ids 0..vocabulary_size - 1, 0 the padding; None: the rows of
+            `embedding_matrix`.
+        num_classes: output classes.
+        embedding_matrix: pretrained word vectors (vocabulary_size, dim), fine-tuned from
+            there; None: random vectors of width `embedding_dim`.
+        embedding_dim: width of random vectors (300, ATTCONV's).
+        embeddings_trainable: fine-tune the word vectors (ATTCONV's rows do).
+        **kwargs: the other arguments of
+            `gcnn_match.models.cnn_internal_attention.build_cnn_internal_attention`:
+            `hidden`, `kernel_size`, `normalize`.
+
+    Example:
+
+    >>> model = CNNInternalAttention(vocabulary_size=50, num_classes=5, embedding_dim=8,
+    ...                              hidden=4)
+    >>> model.output.shape
+    (None, 5)
+    """
+    return _registered_model(
+        "cnn_internal_attention",
         vocabulary_size,
         num_classes,
         embedding_matrix,

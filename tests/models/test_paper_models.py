@@ -20,6 +20,7 @@ from gcnn_match.models import (
     AttentiveLSTM,
     BiCNN,
     BiLSTM,
+    CNNInternalAttention,
     LCLSTMs,
     MultichannelCNN,
     TCLSTMs,
@@ -39,6 +40,7 @@ TINY = {
     APCNN: dict(hidden=4),
     ABCNN: dict(hidden=4),
     MultichannelCNN: dict(filters=2),
+    CNNInternalAttention: dict(hidden=4),
     BiLSTM: dict(units=3, projection_units=3, mlp_units=3),
     AttentiveLSTM: dict(units=3),
 }
@@ -58,6 +60,7 @@ ROWS = [
     (APCNN, {}, "attconv/snli/apcnn_dos_santos_et_al_2016"),
     (ABCNN, {}, "attconv/snli/abcnn_yin_et_al_2016"),
     (MultichannelCNN, {}, "attconv/yelp/multichannelcnn_kim"),
+    (CNNInternalAttention, {}, "attconv/yelp/cnn_internal_attention"),
     (BiLSTM, {}, "attconv/snli/bi_lstm_bowman_et_al_2015"),
     (AttentiveLSTM, {}, "attconv/snli/attentive_lstm_rocktaschel"),
 ]
