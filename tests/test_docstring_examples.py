@@ -39,11 +39,12 @@ def test_examples_run(module_name):
     assert runner.failures == 0, "".join(report)
 
 
-def test_every_public_layer_and_the_model_builder_show_an_example():
+def test_every_public_layer_and_model_builder_show_an_example():
     documented = {
         test.name.rsplit(".", 1)[-1] for name in WITH_EXAMPLES for test in _examples(name)
     }
-    missing = (set(gcnn_match.layers.__all__) | {"build_model"}) - documented
+    public = set(gcnn_match.layers.__all__) | set(gcnn_match.models.__all__) | {"build_model"}
+    missing = public - documented
     assert not missing, f"no Example: in the docstrings of {sorted(missing)}"
 
 
