@@ -51,8 +51,8 @@ _DATES = " (Jan|Feb|Mar|Apr|Aug|Sep|Sept|Oct|Nov|Dec|Mon|Tue|Tues|Wed|Thu|Thurs|
 
 # Rules that apply before the text is cut into tokens: the characters themselves.
 _CHARACTERS = (
-    ("[\u201c\u201e]", ' " '),  # typographic double quotes
-    ("\u201d", ' " '),
+    ("[\u201c\u201e]", " `` "),  # typographic double quotes
+    ("\u201d", " '' "),
     ("[\u2018\u2019]", "'"),  # typographic apostrophes
     ("\u2026", "..."),
     ('(^|[ (\\[{<])"', "\\1 `` "),  # a double quote that opens
