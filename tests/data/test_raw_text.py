@@ -1,5 +1,6 @@
 """Raw text rewritten into the token form of a pre-tokenized source, in Python and in a graph."""
 
+import doctest
 import gzip
 import json
 
@@ -47,6 +48,10 @@ def test_treebank_keeps_brackets_and_inner_periods_as_nltk_does():
 def test_tokenizers_that_read_raw_text_get_it_as_typed(name):
     assert not raw_text.rewrites(name)
     assert raw_text.normalize(" quickly?  don't ", name) == " quickly?  don't "
+
+
+def test_the_module_s_examples_run():
+    assert doctest.testmod(raw_text).failed == 0
 
 
 def test_an_unknown_tokenization_is_refused():
