@@ -8,7 +8,9 @@ A ranking run (e.g. the C-LSTM WikiQA rows) reports P@1 / MAP / MRR; its --input
 question column (--group) that ties each question's candidates together. Without
 --format/--a/--b/--label/--group, --input is read like the run's training file when that was a
 file of your own (its format, columns and header names), else as a<TAB>b<TAB>label; a header
-line is recognised (--header=auto) or declared, never scored as a pair.
+line is recognised (--header=auto) or declared, never scored as a pair. The texts of --input are
+taken as typed and rewritten into the tokenization of the run's training text (--noraw_text: as
+given); a --split is read as the run read its files.
 """
 
 import functools
@@ -22,6 +24,7 @@ from gcnn_match.data import registry
 from gcnn_match.data.own_data import HEADERS
 from gcnn_match.data.own_data_reader import FORMATS, parse_column
 from gcnn_match.data.reading import ReaderError
+from gcnn_match.training import raw_input
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("run_dir", None, "A trained run directory.")
@@ -41,6 +44,12 @@ flags.DEFINE_enum(
     "or its label field is not one of the run's labels.",
 )
 flags.DEFINE_string("group", None, "Column of the question a candidate answers (ranking runs).")
+flags.DEFINE_bool(
+    "raw_text",
+    True,
+    "The input is text as typed: rewrite it into the tokenization of the run's training text "
+    "(docs/own-data.md, 'Raw text'). --noraw_text reads input already tokenized that way.",
+)
 
 
 def main(argv):
@@ -70,6 +79,7 @@ def main(argv):
             source = None
             log = functools.partial(print, file=sys.stderr)
             examples = saved.read_file(FLAGS.input, given, FLAGS.header, labelled=True, log=log)
+            examples = raw_input.prepare_input(saved, examples, FLAGS.raw_text, log=log)
     except ReaderError as error:
         raise SystemExit(f"error: {'--input: ' * bool(FLAGS.input)}{error}") from None
     except registry.MissingDataError as error:

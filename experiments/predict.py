@@ -8,7 +8,9 @@
 
 Without --format/--a/--b the input is read like the run's training file when that was a file
 of your own (its format, columns and header names), else as a<TAB>b[<TAB>label]. A header line
-is recognised (--header=auto) or declared, never predicted as a pair.
+is recognised (--header=auto) or declared, never predicted as a pair. The texts are taken as
+typed and rewritten into the tokenization of the run's training text (--noraw_text: as given);
+standard error names the tokenization and the unknown-token rate beside the run's dev split's.
 """
 
 import functools
@@ -22,6 +24,7 @@ from gcnn_match.data.own_data import HEADERS
 from gcnn_match.data.own_data_reader import FORMATS, parse_column
 from gcnn_match.data.reading import ReaderError
 from gcnn_match.files import write_text_atomic
+from gcnn_match.training import raw_input
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("run_dir", None, "A trained run directory.")
@@ -42,6 +45,12 @@ flags.DEFINE_enum(
     "or its label field is not one of the run's labels.",
 )
 flags.DEFINE_string("output", "-", "Where to write the predictions ('-' = standard output).")
+flags.DEFINE_bool(
+    "raw_text",
+    True,
+    "The input is text as typed: rewrite it into the tokenization of the run's training text "
+    "(docs/own-data.md, 'Raw text'). --noraw_text reads input already tokenized that way.",
+)
 
 
 def main(argv):
@@ -61,6 +70,7 @@ def main(argv):
         raise SystemExit(f"error: --input: {error}") from None
     except ValueError as error:  # columns the format cannot have
         raise app.UsageError(f"--input: {error}") from None
+    examples = raw_input.prepare_input(saved, examples, FLAGS.raw_text, log=log)
     if saved.config.task == "ranking":  # one score per (question, candidate) pair
         scores = saved.score_examples(examples)
         lines = ["uid\tscore"] + [f"{e.uid}\t{s:.9g}" for e, s in zip(examples, scores)]

@@ -14,10 +14,16 @@ import functools
 import pathlib
 from typing import Dict, List
 
-from gcnn_match.data import pos, registry
+from gcnn_match.data import pos, raw_text, registry
 from gcnn_match.data.embeddings import choose_source
 from gcnn_match.data.features import TokenFeatures
-from gcnn_match.data.pipeline import EncodedSplit, PairEncoder, file_cache_key, tokenize_examples
+from gcnn_match.data.pipeline import (
+    EncodedSplit,
+    PairEncoder,
+    file_cache_key,
+    tokenize_examples,
+    unknown_rate,
+)
 from gcnn_match.data.reading import ReadStats
 from gcnn_match.data.splits import group_holdout_split, nested_subset
 from gcnn_match.data.tokenizers import TextPolicy
@@ -308,7 +314,8 @@ def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
     word ids only.
     Returns a PreparedData whose splits are keyed "train", "dev", "test" and any
     `extra_eval_splits`. The vocabulary comes from the training part only, unless an already
-    fitted `encoder` (from a saved run) is given.
+    fitted `encoder` (from a saved run) is given; a fitted one records the row's tokenization
+    (`raw_text.row_tokenization`) and the unknown-token rate of every split.
     """
     features = features or TokenFeatures()
     policy = text_policy(config)
@@ -344,7 +351,11 @@ def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
             pos=features.pos,
             tagger=tagging.tagger,
             segments=features.segments,
+            tokenization=raw_text.row_tokenization(registry.get_dataset(config.dataset), policy),
         )
+        encoder.unknown_rates = {
+            role: unknown_rate(pairs, encoder.vocab) for role, (_, pairs) in by_role.items()
+        }
     splits = {
         role: encoder.encode(role, examples, pairs) for role, (examples, pairs) in by_role.items()
     }

@@ -138,6 +138,10 @@ class PairEncoder:
             pairs are tagged the same way).
         segments: enable "a_segments", the sentence (1, 2, ...) of each token of a text that
             joins several (FEVER evidence); 0 is padding, like the ids.
+        tokenization: the name of the tokenization the training text has
+            (`gcnn_match.data.raw_text`), which raw text is rewritten to; None: not recorded.
+        unknown_rates: split name -> the share of its tokens the vocabulary maps to `<unk>`
+            (`unknown_rate`), measured when the run encoded its splits; None: not recorded.
     """
 
     def __init__(
@@ -151,6 +155,8 @@ class PairEncoder:
         pos=False,
         tagger=None,
         segments=False,
+        tokenization=None,
+        unknown_rates=None,
     ):
         self.policy = policy
         self.vocab = vocab
@@ -161,6 +167,8 @@ class PairEncoder:
         self.pos = pos
         self.tagger = tagger
         self.segments = segments
+        self.tokenization = tokenization
+        self.unknown_rates = unknown_rates
 
     @classmethod
     def fit(
@@ -175,6 +183,7 @@ class PairEncoder:
         pos=False,
         tagger=None,
         segments=False,
+        tokenization=None,
     ):
         """Builds the vocabularies from training `pairs` (a list of `TokenizedPair`)."""
         vocab = Vocabulary.build([p.a for p in pairs] + [p.b for p in pairs], min_count=min_count)
@@ -182,7 +191,16 @@ class PairEncoder:
         if chars:
             char_vocab = Vocabulary.build([list(tok) for p in pairs for tok in p.a + p.b])
         return cls(
-            policy, vocab, max_len_a, max_len_b, char_vocab, max_chars, pos, tagger, segments
+            policy,
+            vocab,
+            max_len_a,
+            max_len_b,
+            char_vocab,
+            max_chars,
+            pos,
+            tagger,
+            segments,
+            tokenization,
         )
 
     def encode_pair(self, pair):
@@ -271,6 +289,8 @@ class PairEncoder:
             "max_chars": self.max_chars,
             "pos_tags": list(pos.POS_TAGS) if self.pos else None,
             "segments": self.segments,
+            "tokenization": self.tokenization,
+            "unknown_rates": self.unknown_rates,
         }
         write_atomic(directory / "preprocessing.json", json.dumps(state, indent=2).encode("utf-8"))
 
@@ -309,7 +329,18 @@ class PairEncoder:
             bool(state["pos_tags"]),
             tagger,
             state.get("segments", False),
+            state.get("tokenization"),
+            state.get("unknown_rates"),
         )
+
+
+def unknown_rate(pairs, vocab):
+    """The share of the tokens of `pairs` (both sides, before the cut-offs) that `vocab` maps to
+    `<unk>`; None when the pairs hold no token."""
+    tokens = [token for pair in pairs for token in (*pair.a, *pair.b)]
+    if not tokens:
+        return None
+    return sum(token not in vocab for token in tokens) / len(tokens)
 
 
 def training_schedule(lengths, batch_size, seed, epoch, sort_window=50):

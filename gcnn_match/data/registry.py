@@ -86,6 +86,11 @@ class DatasetSpec:
             train, test None = no test split (a dataset of your own may have neither), train
             None = no train split (a stand-in sample: only the low-resource scale applies).
         single_text: the reader puts one text on both sides (a review to rate, not a pair).
+        tokenized_as: how the text in the files is already tokenized, a name of
+            `gcnn_match.data.raw_text.TOKENIZATIONS` ("ptb-pretokenized": Quora's BiMPM
+            files); None: raw text as typed.
+        given_tokens_as: the same for the tokens a reader takes from beside the text
+            (`Example.a_tokens`: "ptb-parse", the leaves of SNLI's parses); None: none given.
     """
 
     name: str
@@ -97,6 +102,8 @@ class DatasetSpec:
     resources: Mapping[str, tuple[FileSpec, ...]] = dataclasses.field(default_factory=dict)
     official_splits: tuple[str | None, str, str | None] = ("train", "dev", "test")
     single_text: bool = False
+    tokenized_as: str | None = None
+    given_tokens_as: str | None = None
 
     def label_map(self, file_spec: FileSpec) -> Mapping[str, int]:
         """Raw label -> index for one file: its own mapping, else the label names."""

@@ -23,6 +23,7 @@ from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
 from gcnn_match.data.reading import ReadStats
 from gcnn_match.files import read_json, write_text_atomic
 from gcnn_match.models.registry import ModelInputs, build_model, import_all
+from gcnn_match.training import raw_input
 from gcnn_match.training.run_dir import RunDirectory
 from gcnn_match.training.tasks import model_outputs, predict_split, task_for
 
@@ -276,7 +277,12 @@ class SavedModel:
                 log(f"{path}: {stats.header} (--header=yes or --header=no decides otherwise)")
         return examples
 
-    def predict_pairs(self, pairs, batch_size=None):
-        """Class probabilities for raw `(text_a, text_b)` pairs."""
+    def predict_pairs(self, pairs, batch_size=None, raw_text=True):
+        """Class probabilities for `(text_a, text_b)` pairs as typed, rewritten into the
+        tokenization of the run's training text (`raw_input.rewrite_examples`); `raw_text`
+        False reads them as already tokenized that way."""
         examples = [Example(a=a, b=b, label=None, uid=str(i)) for i, (a, b) in enumerate(pairs)]
+        if raw_text:
+            name = raw_input.run_tokenization(self.encoder, self.dataset)
+            examples = raw_input.rewrite_examples(examples, name)
         return self.predict_examples(examples, batch_size)

@@ -8,10 +8,12 @@ import pytest
 from gcnn_match.data.example import Example
 from gcnn_match.data.pipeline import (
     PairEncoder,
+    TokenizedPair,
     evaluation_dataset,
     tokenize_examples,
     training_dataset,
     training_schedule,
+    unknown_rate,
     unsort,
 )
 from gcnn_match.data.tokenizers import TextPolicy
@@ -205,3 +207,20 @@ def test_shipped_tags_are_used_without_a_tagger():
     )
     pair = tokenize_examples([example], POLICY, tagger=_FakeTagger())[0]
     assert pair.a_pos == ["DT", "NN"] and pair.b_pos == ["VBZ"]
+
+
+def test_the_tokenization_and_unknown_rates_travel_with_the_preprocessing(tmp_path):
+    pairs = [TokenizedPair(["a", "b"], ["c"]), TokenizedPair(["a", "z"], [])]
+    encoder = PairEncoder.fit(pairs[:1], TextPolicy(), 40, 40, tokenization="ptb-pretokenized")
+    assert unknown_rate(pairs, encoder.vocab) == pytest.approx(1 / 5)
+    assert unknown_rate([TokenizedPair([], [])], encoder.vocab) is None
+    encoder.unknown_rates = {"train": 0.0, "dev": 0.2}
+    encoder.save(tmp_path)
+    loaded = PairEncoder.load(tmp_path)
+    assert loaded.tokenization == "ptb-pretokenized"
+    assert loaded.unknown_rates == {"train": 0.0, "dev": 0.2}
+    state = json.loads((tmp_path / "preprocessing.json").read_text())
+    del state["tokenization"], state["unknown_rates"]  # a run that recorded neither
+    (tmp_path / "preprocessing.json").write_text(json.dumps(state))
+    old = PairEncoder.load(tmp_path)
+    assert old.tokenization is None and old.unknown_rates is None

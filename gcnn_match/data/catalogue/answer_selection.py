@@ -86,6 +86,8 @@ register_dataset(
         positive_label=1,
         splits=split_table(_wikiqa_split, ("train", "dev", "test")),
         resources=_WIKIQA_RESOURCES,
+        # The candidate sentences ship tokenized (literal brackets); the questions are raw.
+        tokenized_as="treebank-pretokenized",
     )
 )
 register_dataset(
@@ -97,5 +99,6 @@ register_dataset(
         labels=("incorrect", "correct"),
         positive_label=1,
         splits=split_table(_yahoo_split, ("train", "dev", "test", "test_10")),
+        tokenized_as="treebank-pretokenized",  # written by experiments/build_yahoo.py
     )
 )

@@ -149,6 +149,7 @@ register_dataset(
         task="classification",
         labels=_NLI3,
         splits=split_table(_snli_split, ("train", "dev", "test")),
+        given_tokens_as="ptb-parse",
     )
 )
 register_dataset(
@@ -166,6 +167,7 @@ register_dataset(
         # genres, as mismatched test does; the rows select on a held-out part of their training
         # source (`gcnn_rows.MNLI_DATA`).
         official_splits=("train", "dev_matched", "dev_mismatched"),
+        given_tokens_as="ptb-parse",
     )
 )
 register_dataset(

@@ -75,6 +75,8 @@ register_dataset(
         labels=("non_duplicate", "duplicate"),
         positive_label=1,
         splits=split_table(_quora_split, ("train", "dev", "test")),
+        # The BiMPM files ship Stanford PTB tokens ("in class ?", "ca n't", -LRB-).
+        tokenized_as="ptb-pretokenized",
     )
 )
 register_dataset(
