@@ -1,14 +1,36 @@
-"""The one way every script under experiments/ starts: absl flags, and mistakes as one line."""
+"""The one way every tool of gcnn_match/scripts/ starts, as a console script (`gcnn-train`) or
+as `python experiments/train.py`: absl flags, the tool's usage, and mistakes as one line."""
 
+import functools
+import os
 import sys
 
-from absl import app
+from absl import app, flags
+
+
+def _adopt_usage(module):
+    """Makes `--help` show `module`'s docstring and key flags, whatever file started the process
+    (absl reads both from `__main__` and `sys.argv[0]`). The docstring's examples name the
+    checkout's `python experiments/<tool>.py`; a console script shows its own name there."""
+    doc = module.__doc__ or ""
+    program = os.path.basename(sys.argv[0])
+    if not program.endswith(".py"):
+        tool = module.__name__.rsplit(".", 1)[-1]
+        doc = doc.replace(f"python experiments/{tool}.py", program)
+    sys.modules["__main__"].__doc__ = doc
+    for flag in flags.FLAGS.get_key_flags_for_module(module.__name__):
+        flags.FLAGS.register_key_flag_for_module(sys.argv[0], flag)
 
 
 def run(main):
     """`app.run(main)`, except that an `app.UsageError` raised by `main` (a flag mistake found
     after parsing) prints `error: <message>` alone on stderr and exits with status 2, instead of
-    absl's usage text followed by the message."""
+    absl's usage text followed by the message.
+
+    Args:
+        main: the tool's `main(argv)`; `--help` shows the docstring and key flags of its module.
+    """
+    _adopt_usage(sys.modules[main.__module__])
 
     def main_with_one_line_errors(argv):
         try:
@@ -18,6 +40,16 @@ def run(main):
             sys.exit(2)
 
     app.run(main_with_one_line_errors)
+
+
+def entry_point(main):
+    """The function without arguments that runs `main` through `run`: a tool's `run`, which its
+    console script and its `experiments/` file call.
+
+    Args:
+        main: the tool's `main(argv)`.
+    """
+    return functools.partial(run, main)
 
 
 def saved_model(run_dir, export_dir):

@@ -194,5 +194,7 @@ def main(argv):
     write_atomic(FLAGS.json, json.dumps(record, indent=2).encode("utf-8"))
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

@@ -74,5 +74,7 @@ def main(argv):
     return 0
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

@@ -91,5 +91,7 @@ def main(argv):
     print(f"{output}, {len(figures)} figures in {FLAGS.figures_dir}")
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

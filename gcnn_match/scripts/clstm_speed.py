@@ -1,4 +1,4 @@
-"""Coupled LSTM layer: wavefront scan vs a per-cell loop, and cost against n·m, on this machine.
+r"""Coupled LSTM layer: wavefront scan vs a per-cell loop, and cost against n·m, on this machine.
 
     python experiments/clstm_speed.py          # 8x8, 16x16, 32x32, 32x8, 8x32; both cells
     python experiments/clstm_speed.py --grids=8x8,16x16,32x32,48x48 --naive_max_cells=1024
@@ -91,5 +91,7 @@ def main(argv):
     )
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

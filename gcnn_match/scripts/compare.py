@@ -1,4 +1,4 @@
-"""Compares two rows of a table on the committed records, read both ways: the measured
+r"""Compares two rows of a table on the committed records, read both ways: the measured
 evidence for a choice between two readings of a paper (rows that are no claim of it).
 
     python experiments/compare.py --table=c-lstms-snli --a=lc_lstms_shared_lstm_pair --b=lc_lstms
@@ -136,5 +136,7 @@ def main(argv):
     print("\n".join(lines))
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

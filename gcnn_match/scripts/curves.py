@@ -133,5 +133,7 @@ def _render():
     print(f"{output}: section {report.SECTION}")
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

@@ -61,5 +61,7 @@ def main(argv):
     return 1 if failed else 0
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

@@ -1,4 +1,4 @@
-"""Times whole training epochs of a table's rows, one fresh `train.py` process per row, and
+r"""Times whole training epochs of a table's rows, one fresh `train.py` process per row, and
 writes the per-epoch seconds beside the paper's time-per-epoch ratios (BENCHMARKS.md).
 
     python experiments/epoch_times.py --data_dir=../shared/data                 # CNN, GCNN, ESIM
@@ -51,7 +51,8 @@ def _python(args, **kwargs):
 
 def _train(config, run_dir):
     args = [
-        "experiments/train.py",
+        "-m",
+        "gcnn_match.scripts.train",
         f"--experiment={config.name}",
         f"--scale={FLAGS.scale}",
         "--seed=1",
@@ -114,5 +115,7 @@ def main(argv):
     )
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

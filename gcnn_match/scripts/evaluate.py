@@ -85,5 +85,7 @@ def main(argv):
     print(json.dumps({"examples": len(examples), **metrics}, indent=2))
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

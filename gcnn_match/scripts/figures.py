@@ -39,5 +39,7 @@ def main(argv):
     print(f"figures: training curves of {len(runs)} runs, {len(tables)} table figures")
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

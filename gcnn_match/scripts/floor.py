@@ -67,5 +67,7 @@ def main(argv):
             print(f"{table}: {found['row']}: {metrics}", flush=True)
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

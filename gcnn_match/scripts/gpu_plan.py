@@ -98,5 +98,7 @@ def main(argv):
         print(f"{FLAGS.output} left as it is: the record is not a full run on a GPU")
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

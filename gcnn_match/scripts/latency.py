@@ -68,5 +68,7 @@ def main(argv):
     )
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

@@ -1,4 +1,4 @@
-"""Labels and probabilities for new sentence pairs from a trained run or an export.
+r"""Labels and probabilities for new sentence pairs from a trained run or an export.
 
     python experiments/predict.py --run_dir=runs/gcnn/quora/gcnn/low-resource-seed1 \
         --input=pairs.tsv            # a<TAB>b per line; "-" reads standard input
@@ -82,5 +82,7 @@ def main(argv):
         write_text_atomic(FLAGS.output, text)
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

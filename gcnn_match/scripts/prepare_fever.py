@@ -1,4 +1,4 @@
-"""Builds the FEVER claim contexts that ATTCONV's Table 9 rows read (see gcnn_match/data/fever.py).
+r"""Builds the FEVER claim contexts that ATTCONV's Table 9 rows read (see gcnn_match/data/fever.py).
 
     python experiments/prepare_fever.py --data_dir=data --evidence=retrieved,gold \
         --splits=train,paper_dev,paper_test
@@ -56,5 +56,7 @@ def main(argv):
                 print(f"{split}/{setting}: {_retrieval_quality(result.path)}")
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

@@ -218,5 +218,7 @@ def _no_rows():
     return "no registered row matches --table, --dataset, --paper and --rows together; see --list"
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

@@ -1,4 +1,4 @@
-"""Records the dev curves of rows trained to their whole schedule with early stopping off, and
+r"""Records the dev curves of rows trained to their whole schedule with early stopping off, and
 where the registered patience, and a few other stopping rules, would have ended them
 (gcnn_match/evidence/stopping.py). Test metrics are never read.
 
@@ -94,5 +94,7 @@ def main(argv):
         print(f"wrote {path}")
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

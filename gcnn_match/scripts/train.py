@@ -1,4 +1,4 @@
-"""Trains one registered experiment, or a registered row on sentence pairs of your own;
+r"""Trains one registered experiment, or a registered row on sentence pairs of your own;
 `--override key=value` sets any config field.
 
     python experiments/train.py --experiment=gcnn/quora/gcnn --scale=low-resource \
@@ -91,5 +91,7 @@ def main(argv):
         raise SystemExit(f"error: {error}") from None  # no data, a bad line, a NaN loss
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()

@@ -105,5 +105,7 @@ def main(argv):
         raise SystemExit(f"cannot draw {argv[1]}: {reason}") from None
 
 
+run = cli.entry_point(main)
+
 if __name__ == "__main__":
-    cli.run(main)
+    run()
