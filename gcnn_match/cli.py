@@ -2,22 +2,35 @@
 as `python experiments/train.py`: absl flags, the tool's usage, and mistakes as one line."""
 
 import functools
-import os
+import re
 import sys
 
 from absl import app, flags
 
 
+def console_script(tool):
+    """The console script of the tool `gcnn_match.scripts.<tool>`: gcnn-train for train,
+    gcnn-build-yahoo for build_yahoo."""
+    return "gcnn-" + tool.replace("_", "-")
+
+
+def usage(doc, console=False):
+    """A tool's docstring as `--help` shows it.
+
+    Args:
+        doc: the docstring; its examples name the checkout's `python experiments/<tool>.py`.
+        console: whether a console script runs: the examples then name the console scripts.
+    """
+    if not console:
+        return doc
+    return re.sub(r"python experiments/(\w+)\.py", lambda m: console_script(m.group(1)), doc)
+
+
 def _adopt_usage(module):
-    """Makes `--help` show `module`'s docstring and key flags, whatever file started the process
-    (absl reads both from `__main__` and `sys.argv[0]`). The docstring's examples name the
-    checkout's `python experiments/<tool>.py`; a console script shows its own name there."""
-    doc = module.__doc__ or ""
-    program = os.path.basename(sys.argv[0])
-    if not program.endswith(".py"):
-        tool = module.__name__.rsplit(".", 1)[-1]
-        doc = doc.replace(f"python experiments/{tool}.py", program)
-    sys.modules["__main__"].__doc__ = doc
+    """Makes `--help` show `module`'s usage and key flags, whatever file started the process
+    (absl reads both from `__main__` and `sys.argv[0]`)."""
+    console = not sys.argv[0].endswith(".py")
+    sys.modules["__main__"].__doc__ = usage(module.__doc__ or "", console)
     for flag in flags.FLAGS.get_key_flags_for_module(module.__name__):
         flags.FLAGS.register_key_flag_for_module(sys.argv[0], flag)
 

@@ -56,13 +56,13 @@ def test_every_experiments_file_runs_a_tool():
 @pytest.mark.parametrize("tool", TOOLS)
 def test_help_shows_the_usage_as_written_and_the_tools_flags(tool, tool_flags, capsys, monkeypatch):
     module = tool_flags(tool)
-    program = "gcnn-" + tool.replace("_", "-")
+    program = cli.console_script(tool)
     monkeypatch.setattr(sys, "argv", [f"/venv/bin/{program}", "--help"])
     with pytest.raises(SystemExit):
         cli.run(module.main)
     out = capsys.readouterr().out
     lines = [line.rstrip() for line in out.splitlines()]
-    source = _docstring_source(tool).replace(f"python experiments/{tool}.py", program)
+    source = cli.usage(_docstring_source(tool), console=True)
     missing = [line for line in source.splitlines() if line.rstrip() not in lines]
     assert not missing, out
     key_flags = flags.FLAGS.get_key_flags_for_module(module.__name__)
