@@ -4,7 +4,7 @@ JSON records every package reads and writes, and the error of a file that cannot
 import json
 import os
 import pathlib
-import tempfile
+import secrets
 
 
 class InputError(Exception):
@@ -18,10 +18,14 @@ class InputError(Exception):
 
 
 def write_atomic(path, data):
-    """Writes bytes `data` to `path` through a temporary file in the same folder + rename."""
+    """Writes bytes `data` to `path` through a temporary file in the same folder + rename. The
+    file gets the mode the process' umask gives a new file (0644 under umask 022), as
+    `open(path, "wb")` would: the temporary file is created with mode 0666, which the umask
+    narrows, where `tempfile.mkstemp` would make every record 0600."""
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -53,6 +53,17 @@ def _script_flags(script):
     )
 
 
+def _check_extras(requirements):
+    """The checkout's requirements (".[cpu]") name extras that pyproject.toml defines
+    (tests/test_wheel.py installs the package)."""
+    pyproject = (REPO / "pyproject.toml").read_text("utf-8")
+    for requirement in requirements:
+        match = re.fullmatch(r"\.\[([\w,-]+)\]", requirement)
+        assert match, f"pip install {requirement}: not the checkout with extras"
+        for extra in match.group(1).split(","):
+            assert re.search(rf"^{extra} = \[", pyproject, re.M), f"no extra {extra!r}"
+
+
 def _check_flags(command):
     """Every `--flag` of a Python command is one its script defines."""
     known = _script_flags(command[1])
@@ -138,6 +149,8 @@ def test_readme_commands_run_as_printed(tmp_path):
                 # absl's --help prints the flags and exits with status 1.
                 ok = done.returncode == 0 or ("--help" in command and done.returncode == 1)
                 assert ok and done.stdout, f"{shlex.join(command)}: {done.stderr[-2000:]}"
+        elif command[:2] == ["pip", "install"]:
+            _check_extras(command[2:])
         else:
             pytest.fail(f"README prints a command this test does not know: {command}")
     check_walkthrough_outputs(*run_walkthrough(walk, tmp_path))

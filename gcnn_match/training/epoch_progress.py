@@ -1,4 +1,5 @@
-"""Progress within a training epoch (`gcnn_match.progress.Progress`), as a Keras callback."""
+"""Progress within a training epoch and within a long `model.predict` (an evaluation of
+thousands of pairs takes minutes on a CPU), as Keras callbacks (`gcnn_match.progress.Progress`)."""
 
 import keras
 
@@ -39,4 +40,26 @@ class EpochProgress(keras.callbacks.Callback):
         self.progress.update(1, loss=(logs or {}).get("loss"))
 
     def on_epoch_end(self, epoch, logs=None):
+        self.progress.close()
+
+
+class PredictProgress(keras.callbacks.Callback):
+    """Pairs predicted and the time left, while `model.predict` (with verbose=0) runs: nothing
+    for a prediction done within `Progress`'s delay; on a terminal the line is erased at the
+    end, so the caller's result stands alone.
+
+    Args:
+        total: pairs to predict (a batch's rows count as its pairs).
+        label: what is being done, e.g. "quora/test: predicting".
+        **options: `Progress` options (stream, interval, delay).
+    """
+
+    def __init__(self, total, label="predicting", **options):
+        super().__init__()
+        self.progress = Progress(total, label, unit="pairs", **options)
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self.progress.update(int(logs["outputs"].shape[0]))
+
+    def on_predict_end(self, logs=None):
         self.progress.close()

@@ -122,7 +122,9 @@ class RunMonitor(keras.callbacks.Callback):
         dev = self.evaluate_dev(self.model)
         eval_seconds = time.perf_counter() - start
         for key, value in dev.items():
-            logs[f"dev_{key}"] = value
+            # Keras' prefix for validation metrics: TensorBoard writes them under
+            # logs/validation with the tags of the training metrics (epoch_accuracy in both).
+            logs[f"val_{key}"] = value
         value = dev[self.select_metric]
         # A run killed after saving this epoch's best checkpoint but before its last one
         # repeats the epoch on resume: the same epoch then counts as the improvement it was.

@@ -20,6 +20,7 @@ import numpy as np
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.pipeline import evaluation_dataset, training_dataset, unsort
 from gcnn_match.files import write_atomic
+from gcnn_match.training.epoch_progress import PredictProgress
 from gcnn_match.training.fever_score import OfficialScores, score_contexts_file
 from gcnn_match.training.metrics import classification_metrics, ranking_metrics
 from gcnn_match.training.ranking import (
@@ -44,7 +45,9 @@ def model_outputs(model, encoded, encoder, batch_size, bucket_width, padding="bu
         padding,
         multiple,
     )
-    return unsort(keras.ops.convert_to_numpy(model.predict(ds, verbose=0)), order)
+    progress = PredictProgress(len(order))
+    outputs = model.predict(ds, verbose=0, callbacks=[progress])
+    return unsort(keras.ops.convert_to_numpy(outputs), order)
 
 
 def predict_split(model, encoded, encoder, batch_size, bucket_width, padding="bucket", multiple=1):

@@ -6,9 +6,9 @@ import keras
 import numpy as np
 import pytest
 
-from gcnn_match.training.epoch_progress import EpochProgress
+from gcnn_match.training.epoch_progress import EpochProgress, PredictProgress
 
-pytestmark = pytest.mark.slow  # each test trains a model for two epochs
+pytestmark = pytest.mark.slow  # each test trains a model or predicts with one
 
 
 class _Terminal(io.StringIO):
@@ -51,3 +51,24 @@ def test_a_terminal_line_is_erased_after_each_epoch():
     epochs = text.split("epoch 2/2")
     assert epochs[0].endswith("\r") and epochs[0].rstrip("\r").endswith(" ")
     assert text.endswith("\r") and text.rstrip("\r").split("\r")[-1].strip() == ""
+
+
+def _predict(stream):
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    progress = PredictProgress(5, "quora/test: predicting", stream=stream, interval=0, delay=0)
+    return model.predict(np.ones((5, 2), "float32"), batch_size=2, verbose=0, callbacks=[progress])
+
+
+def test_a_long_prediction_reports_its_pairs():
+    stream = io.StringIO()
+    assert _predict(stream).shape == (5, 1)
+    assert [line.split(",")[0] for line in stream.getvalue().splitlines()] == [
+        f"quora/test: predicting: {n}/5 pairs ({20 * n}%)" for n in (2, 4, 5)
+    ]
+
+
+def test_a_predictions_terminal_line_is_erased():
+    stream = _Terminal()
+    _predict(stream)
+    text = stream.getvalue()
+    assert "5/5 pairs" in text and text.endswith("\r") and text.split("\r")[-2].strip() == ""

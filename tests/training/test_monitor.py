@@ -107,3 +107,38 @@ def test_an_epoch_repeated_after_a_kill_keeps_its_best_mark(tmp_path):
     assert [r["best"] for r in run.epochs()] == [True, True]
     assert read_json(run / "checkpoints" / "last.json")["halvings"] == 0  # no spurious halving
     assert float(model.optimizer.learning_rate.numpy()) == pytest.approx(0.1)
+
+
+def _tags(folder):
+    """The scalar tags of the TensorBoard event files in `folder`."""
+    import tensorflow as tf
+
+    return {
+        value.tag
+        for path in folder.glob("events.out.tfevents.*")
+        for event in tf.compat.v1.train.summary_iterator(str(path))
+        for value in event.summary.value
+    }
+
+
+@pytest.mark.slow  # trains two epochs and writes TensorBoard summaries
+def test_tensorboard_pairs_dev_metrics_with_the_training_ones(tmp_path):
+    run = RunDirectory(tmp_path / "run").create()
+    model = _model()
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    monitor = RunMonitor(
+        run,
+        lambda m: {"mae": 0.5, "accuracy": 0.7},
+        "accuracy",
+        patience=2,
+        plateau_halving=0,
+        train_examples=4,
+        log=lambda *_: None,
+    )
+    logs = tmp_path / "logs"
+    board = keras.callbacks.TensorBoard(str(logs), write_graph=False, update_freq="epoch")
+    x, y = np.ones((4, 2), "float32"), np.zeros((4, 1), "float32")
+    model.fit(x, y, batch_size=2, epochs=2, verbose=0, callbacks=[monitor, board])
+    train, validation = _tags(logs / "train"), _tags(logs / "validation")
+    assert {"epoch_loss", "epoch_mae"} <= train and not any("dev" in tag for tag in train)
+    assert validation == {"epoch_mae", "epoch_accuracy"}
