@@ -107,3 +107,25 @@ def test_an_epoch_repeated_after_a_kill_keeps_its_best_mark(tmp_path):
     assert [r["best"] for r in run.epochs()] == [True, True]
     assert read_json(run / "checkpoints" / "last.json")["halvings"] == 0  # no spurious halving
     assert float(model.optimizer.learning_rate.numpy()) == pytest.approx(0.1)
+
+
+def test_the_best_checkpoint_holds_the_weights_and_no_optimizer_state(tmp_path):
+    import h5py
+
+    run = RunDirectory(tmp_path).create()
+    model = _model()
+    model.set_weights([np.array([[0.5], [-2.0]], "f"), np.array([0.25], "f")])
+    run.save_best(model)
+    full = tmp_path / "full.weights.h5"
+    model.save_weights(full)
+    with h5py.File(run.best_weights) as best, h5py.File(full) as everything:
+        assert "optimizer" not in best and len(everything["optimizer/vars"]) > 0
+    # Selected weights read into a fresh model (no optimizer) are the trained model's.
+    fresh = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    run.load_best(fresh)
+    for got, expected in zip(fresh.get_weights(), model.get_weights(), strict=True):
+        np.testing.assert_array_equal(got, expected)
+    # Loading them into a training model leaves its optimizer's state as it is.
+    model.optimizer.iterations.assign(5)
+    run.load_best(model)
+    assert int(model.optimizer.iterations.numpy()) == 5
