@@ -68,7 +68,6 @@ class _EstimatePrinter:
         return lambda seconds, steps: self._print(name, seconds, steps)
 
     def _print(self, name, seconds_per_step, steps_per_epoch):
-        if not self.printed:
-            self.printed = True
-            estimate = planning.estimate(self.pending, name, seconds_per_step, steps_per_epoch)
-            print(estimate, flush=True)
+        self.printed = True
+        estimate = planning.estimate(self.pending, name, seconds_per_step, steps_per_epoch)
+        print(estimate, flush=True)
