@@ -134,9 +134,9 @@ def ensure_data(pending_configs, data_dir):
 
 @dataclasses.dataclass(frozen=True)
 class DurationEstimate:
-    """Throughput of the first pending run, extrapolated to all pending runs."""
+    """Throughput of one pending run's first steps, extrapolated to all pending runs."""
 
-    probed: str
+    timed: str
     seconds_per_step: float
     steps_per_epoch: int
     epochs: int
@@ -148,17 +148,15 @@ class DurationEstimate:
 
     def __str__(self):
         return (
-            f"throughput probe ({self.probed}): {self.seconds_per_step:.2f} s/step, "
+            f"throughput ({self.timed}, its first steps): {self.seconds_per_step:.2f} s/step, "
             f"{self.steps_per_epoch} steps/epoch; at most ~{format_duration(self.total_seconds)} "
             f"for {self.runs} runs x {self.epochs} epochs (early stopping usually ends sooner; "
             "other rows differ in cost)"
         )
 
 
-def estimate(pending_configs, probe):
-    """An upper bound of the duration of the pending (planned, so scaled) runs. `probe(config)`
-    returns (seconds per step, steps per epoch) of one run
-    (`gcnn_match.training.loop.probe_seconds_per_step`)."""
-    seconds, steps = probe(pending_configs[0])
+def estimate(pending_configs, timed, seconds_per_step, steps_per_epoch):
+    """An upper bound of the duration of the pending (planned, so scaled) runs, from the
+    throughput of the run named `timed` (`gcnn_match.training.step_timer.StepTimer`)."""
     epochs = max(apply_scale(c).epochs for c in pending_configs)
-    return DurationEstimate(pending_configs[0].name, seconds, steps, epochs, len(pending_configs))
+    return DurationEstimate(timed, seconds_per_step, steps_per_epoch, epochs, len(pending_configs))

@@ -48,7 +48,9 @@ flags.DEFINE_string("report", "LEARNING_CURVES.md", "Markdown file that receives
 flags.DEFINE_bool(
     "report_only", False, "Only add finished runs and the floors to the records and render."
 )
-flags.DEFINE_bool("estimate", True, "Probe throughput and print the expected duration first.")
+flags.DEFINE_bool(
+    "estimate", True, "Print the expected duration, timed on the first run's first steps."
+)
 overrides.define_flags(SHORTHANDS)
 flags.adopt_module_key_flags(overrides)
 

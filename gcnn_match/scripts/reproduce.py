@@ -7,9 +7,10 @@ a dataset of your own and writes the same table, ours only.
 
 Finished runs are skipped (a run directory with metrics.json; with --skip_recorded, also a seed
 the table's JSON record keeps whose run directory is gone, so the seeds of a row can be trained
-on several machines), interrupted ones resume. Before
-training, a throughput probe prints an upper bound of the duration; after each trained run, the
-time left is re-estimated from the measured durations. The table goes into REPRODUCTION.md (a
+on several machines), interrupted ones resume. Once the
+first run that trains has timed its first steps, an upper bound of the duration is printed
+(gcnn_match/experiments/driver.py); after each trained run, the time left is re-estimated from
+the measured durations. The table goes into REPRODUCTION.md (a
 marked section per table and scale) and results/*.json, the finished runs' per-example
 predictions into results/predictions/<table>-<scale>.csv.gz (what `make claims` reads).
 `--epochs=N` and `--override key=value` (as in train.py) apply to every row; the plan itself is
@@ -73,7 +74,9 @@ flags.DEFINE_string(
 )
 flags.DEFINE_bool("list", False, "Print every registered row with its paper target and exit.")
 flags.DEFINE_bool("report_only", False, "Only render the table from finished runs.")
-flags.DEFINE_bool("estimate", True, "Probe throughput and print the expected duration first.")
+flags.DEFINE_bool(
+    "estimate", True, "Print the expected duration, timed on the first run's first steps."
+)
 flags.DEFINE_bool(
     "skip_recorded",
     False,

@@ -39,6 +39,12 @@ class EpochProgress(keras.callbacks.Callback):
     def on_train_batch_end(self, batch, logs=None):
         self.progress.update(1, loss=(logs or {}).get("loss"))
 
+    def clear(self):
+        """Erases the terminal line, so that a line printed next stands alone (the next
+        step draws it again)."""
+        if self.progress is not None:
+            self.progress.close()
+
     def on_epoch_end(self, epoch, logs=None):
         self.progress.close()
 

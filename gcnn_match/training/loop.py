@@ -21,6 +21,7 @@ from gcnn_match.training.metrics import is_headline_metric
 from gcnn_match.training.monitor import RunMonitor
 from gcnn_match.training.optimizers import build_optimizer
 from gcnn_match.training.run_dir import RunDirectory, environment_record
+from gcnn_match.training.step_timer import StepTimer
 from gcnn_match.training.tasks import task_for, write_official_units
 
 
@@ -114,32 +115,6 @@ def compiled_model(config, inputs):
     return model
 
 
-def probe_seconds_per_step(config, data_dir, cache_dir=None, steps=6, warmup=3, log=print):
-    """Times a few training steps on real batches: (seconds per step, steps per epoch).
-
-    Used to estimate a reproduce run's duration before it starts. The warm-up steps absorb
-    tracing and compilation of the first batch shapes.
-    """
-    config = apply_scale(config)
-    keras.utils.set_random_seed(config.seed)
-    data = prepare_data(
-        config, data_dir, cache_dir, input_features(config.model, **config.model_kwargs)
-    )
-    inputs, _ = model_inputs(config, data.encoder, data_dir, cache_dir, log=lambda *_: None)
-    model = compiled_model(config, inputs)
-    ds, steps_per_epoch = task_for(config).training_dataset(
-        data.splits["train"], data.encoder, 0, 1
-    )
-    batches = list(ds.take(warmup + steps))
-    for features, labels in batches[:warmup]:
-        model.train_on_batch(features, labels)
-    start = time.perf_counter()
-    for features, labels in batches[warmup:]:
-        model.train_on_batch(features, labels)
-    seconds = (time.perf_counter() - start) / max(1, len(batches) - warmup)
-    return seconds, steps_per_epoch
-
-
 def training_fits(first_epoch, first_step, epochs):
     """(initial epoch, end epoch, batches of the initial epoch left out) of each `fit` that
     trains epochs [first_epoch, epochs) from step `first_step` of the first. Keras' epochs all
@@ -173,8 +148,15 @@ class _PreparedRun(NamedTuple):
     seconds: float
 
 
-def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=print):
-    """Trains `config` in `run_dir` (resuming if possible) and returns its final metrics."""
+def run_experiment(
+    config, run_dir, data_dir, cache_dir=None, resume=True, log=print, on_throughput=None
+):
+    """Trains `config` in `run_dir` (resuming if possible) and returns its final metrics.
+
+    `on_throughput(seconds per step, steps per epoch)`, when given, is called once, after
+    the run's first training steps (`StepTimer`); a run with nothing left to train never
+    calls it.
+    """
     distribution = distribution_lib.resolve(config.distribution)
     if not distribution.is_chief:  # every worker keeps records; the chief's are the run's
         run_dir = pathlib.Path(run_dir) / distribution.task.replace(":", "-")
@@ -198,7 +180,8 @@ def run_experiment(config, run_dir, data_dir, cache_dir=None, resume=True, log=p
     model, params = _build_model(run, config, prepared.inputs, distribution, log)
     first_epoch, first_step = _resume(run, model, config, distribution, resume, log)
     if first_epoch < config.epochs:
-        _fit(run, model, config, task, prepared.data, distribution, first_epoch, first_step, log)
+        start_at = (first_epoch, first_step)
+        _fit(run, model, config, task, prepared.data, distribution, start_at, log, on_throughput)
     metrics = _final_metrics(run, model, config, task, prepared, params, data_dir)
     metrics["wall_seconds"] = time.perf_counter() - start
     write_json(run.metrics_file, metrics)
@@ -286,9 +269,11 @@ def _resume(run, model, config, distribution, resume, log):
     return first_epoch, first_step
 
 
-def _fit(run, model, config, task, data, distribution, first_epoch, first_step, log):
-    """Trains epochs [first_epoch, config.epochs) from step `first_step` of the first, with
-    selection on dev, early stopping and resume points (`RunMonitor`)."""
+def _fit(run, model, config, task, data, distribution, start_at, log, on_throughput):
+    """Trains epochs [first_epoch, config.epochs) from step `first_step` of the first
+    (`start_at`: (first_epoch, first_step)), with selection on dev, early stopping and resume
+    points (`RunMonitor`), and times its first steps for `on_throughput` (None: untimed)."""
+    first_epoch, first_step = start_at
     train = data.splits["train"]
     fits = training_fits(first_epoch, first_step, config.epochs)
     datasets = [task.training_dataset(train, data.encoder, *fit) for fit in fits]
@@ -301,10 +286,11 @@ def _fit(run, model, config, task, data, distribution, first_epoch, first_step, 
     if distribution.workers > 1:
         # Each worker's clock would pick other steps, and all must resume at the same one.
         checkpoint_every_minutes = None
+    # Progress within an epoch, erased before the monitor's one-line summary.
+    progress = EpochProgress(steps, config.epochs, first_step=first_step)
     callbacks = [
         keras.callbacks.TerminateOnNaN(),
-        # Progress within an epoch, erased before the monitor's one-line summary.
-        EpochProgress(steps, config.epochs, first_step=first_step),
+        progress,
         RunMonitor(
             run,
             lambda m: task.evaluate(m, data.splits["dev"], data.encoder)[1],
@@ -318,6 +304,13 @@ def _fit(run, model, config, task, data, distribution, first_epoch, first_step, 
         ),
         keras.callbacks.TensorBoard(str(run / "logs"), write_graph=False, update_freq="epoch"),
     ]
+    if on_throughput is not None:
+
+        def report(seconds_per_step, steps_per_epoch):
+            progress.clear()  # the reported line stands alone; the next step redraws
+            on_throughput(seconds_per_step, steps_per_epoch)
+
+        callbacks.append(StepTimer(steps, report))
     for (initial, end, skipped), (train_ds, _) in zip(fits, datasets):
         model.fit(
             train_ds,
@@ -337,7 +330,7 @@ def _final_metrics(run, model, config, task, prepared, params, data_dir):
     train (predictions written beside it), with the run's size, data and speed."""
     data = prepared.data
     records = run.epochs()
-    model.load_weights(run.best_weights)
+    run.load_best(model)
     best = read_json(run / "checkpoints" / "best.json")
     metrics = {
         "name": config.name,

@@ -131,7 +131,7 @@ class RunMonitor(keras.callbacks.Callback):
         improved = value > self.best_value or epoch == self.best_epoch
         if improved:
             self.best_value, self.best_epoch = value, epoch
-            self.run.save_atomically(self.model, self.run.best_weights, weights_only=True)
+            self.run.save_best(self.model)
             write_json(self.run / "checkpoints" / "best.json", {"epoch": epoch, "value": value})
         learning_rate = float(keras.ops.convert_to_numpy(self.model.optimizer.learning_rate))
         record = {
@@ -165,13 +165,9 @@ class RunMonitor(keras.callbacks.Callback):
                 self.model.stop_training = True
                 return
             self.halvings += 1
-            # The weight file also holds the optimizer's state (it is what resuming needs);
-            # ESIM restores the parameters only, so keep the optimizer's current state.
+            # ESIM restores the parameters only: the optimizer keeps its current state.
+            self.run.load_best(self.model)
             optimizer = self.model.optimizer
-            state = [keras.ops.convert_to_numpy(v) for v in optimizer.variables]
-            self.model.load_weights(self.run.best_weights)
-            for variable, value in zip(optimizer.variables, state):
-                variable.assign(value)
             optimizer.learning_rate.assign(optimizer.learning_rate * 0.5)
             self.log(
                 f"no improvement: learning rate halved (x{self.halvings}), best weights "

@@ -11,7 +11,9 @@
     checkpoints/mid-<epoch>-<step>.weights.h5 + mid.json  the same part-way through the next
                          epoch, with the epoch's running metrics and dropout streams (resume
                          inside a long epoch; removed when the epoch finishes)
-    checkpoints/best.weights.h5  weights of the best epoch on the dev split (selection)
+    checkpoints/best.weights.h5  weights of the best epoch on the dev split (selection),
+                         without the optimizer's state: what evaluation, prediction and
+                         export read
     epochs.jsonl         one record per finished epoch: train loss, dev metrics, seconds
     logs/                TensorBoard summaries
     predictions/         per-split predictions in file order
@@ -47,6 +49,15 @@ class RunDirectory:
     def best_weights(self):
         return self.path / "checkpoints" / "best.weights.h5"
 
+    def save_best(self, model):
+        """Saves `model`'s weights as the selected ones, its optimizer's state left out (none
+        of what reads them needs it; Adam's two slots would triple the size)."""
+        self.save_atomically(model, self.best_weights, weights_only=True, skip=_optimizer(model))
+
+    def load_best(self, model):
+        """Loads the selected weights into `model`, its optimizer's state left as it is."""
+        model.load_weights(self.best_weights, objects_to_skip=_optimizer(model))
+
     @property
     def metrics_file(self):
         return self.path / "metrics.json"
@@ -77,19 +88,28 @@ class RunDirectory:
         write_atomic(self.path / "epochs.jsonl", text.encode("utf-8"))
 
     @staticmethod
-    def save_atomically(model, path, weights_only=False):
-        """Saves to a temporary file with the same suffix (Keras checks it), then renames."""
+    def save_atomically(model, path, weights_only=False, skip=None):
+        """Saves to a temporary file with the same suffix (Keras checks it), then renames;
+        a weights file leaves out the state of the objects in `skip` (e.g. the optimizer)."""
+        import keras
+
         path = pathlib.Path(path)
         tmp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
         try:
             if weights_only:
-                model.save_weights(tmp)
+                keras.saving.save_weights(model, tmp, objects_to_skip=skip)
             else:
                 model.save(tmp)
             os.replace(tmp, path)
         finally:
             if tmp.exists():
                 tmp.unlink()
+
+
+def _optimizer(model):
+    """[the model's optimizer], or None for a model without one (not compiled)."""
+    optimizer = getattr(model, "optimizer", None)
+    return None if optimizer is None else [optimizer]
 
 
 def accelerators():

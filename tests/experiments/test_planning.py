@@ -84,24 +84,19 @@ def test_ensure_data_asks_for_every_split_the_pending_runs_read(monkeypatch, tmp
     assert checked == ["dev", "train"]
 
 
-def test_estimate_extrapolates_the_probe_to_every_pending_run():
-    probed = []
-
-    def probe(config):
-        probed.append(config.name)
-        return 0.5, 100
-
+def test_estimate_extrapolates_one_runs_first_steps_to_every_pending_run():
     gcnn = registry.get("gcnn/quora/gcnn")
     cnn = registry.get("gcnn/quora/cnn")
     pending = [
         gcnn.replace(epochs=4, scale="low-resource"),
         cnn.replace(epochs=6, scale="low-resource"),
     ]
-    estimate = planning.estimate(pending, probe)
-    assert probed == ["gcnn/quora/gcnn"]
+    estimate = planning.estimate(pending, "gcnn/quora/gcnn", 0.5, 100)
     assert (estimate.epochs, estimate.runs, estimate.total_seconds) == (6, 2, 0.5 * 100 * 6 * 2)
-    assert str(estimate).startswith("throughput probe (gcnn/quora/gcnn): 0.50 s/step, 100 steps")
+    assert str(estimate).startswith(
+        "throughput (gcnn/quora/gcnn, its first steps): 0.50 s/step, 100 steps"
+    )
     assert "at most ~10m00s for 2 runs x 6 epochs" in str(estimate)
     # The smoke scale trains one epoch whatever the configs say.
     smoke = [c.replace(scale="smoke") for c in pending]
-    assert planning.estimate(smoke, probe).total_seconds == 0.5 * 100 * 2 * 2
+    assert planning.estimate(smoke, "gcnn/quora/gcnn", 0.5, 100).total_seconds == 0.5 * 100 * 2 * 2

@@ -142,3 +142,25 @@ def test_tensorboard_pairs_dev_metrics_with_the_training_ones(tmp_path):
     train, validation = _tags(logs / "train"), _tags(logs / "validation")
     assert {"epoch_loss", "epoch_mae"} <= train and not any("dev" in tag for tag in train)
     assert validation == {"epoch_mae", "epoch_accuracy"}
+
+
+def test_the_best_checkpoint_holds_the_weights_and_no_optimizer_state(tmp_path):
+    import h5py
+
+    run = RunDirectory(tmp_path).create()
+    model = _model()
+    model.set_weights([np.array([[0.5], [-2.0]], "f"), np.array([0.25], "f")])
+    run.save_best(model)
+    full = tmp_path / "full.weights.h5"
+    model.save_weights(full)
+    with h5py.File(run.best_weights) as best, h5py.File(full) as everything:
+        assert "optimizer" not in best and len(everything["optimizer/vars"]) > 0
+    # Selected weights read into a fresh model (no optimizer) are the trained model's.
+    fresh = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    run.load_best(fresh)
+    for got, expected in zip(fresh.get_weights(), model.get_weights(), strict=True):
+        np.testing.assert_array_equal(got, expected)
+    # Loading them into a training model leaves its optimizer's state as it is.
+    model.optimizer.iterations.assign(5)
+    run.load_best(model)
+    assert int(model.optimizer.iterations.numpy()) == 5

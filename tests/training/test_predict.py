@@ -1,5 +1,6 @@
 """A trained run predicts on raw pairs; its export does the same in a fresh process."""
 
+import json
 import subprocess
 import sys
 
@@ -45,9 +46,19 @@ def test_saved_run_reproduces_its_test_predictions(run_dir):
     np.testing.assert_allclose(saved.predict_examples(examples), stored, atol=1e-5)
 
 
-def saved_data_dir(run_dir):
-    import json
+@pytest.mark.slow
+def test_only_the_resumable_checkpoint_keeps_the_optimizer(run_dir):
+    import h5py
 
+    checkpoints = run_dir / "checkpoints"
+    last = checkpoints / json.loads((checkpoints / "last.json").read_text())["weights"]
+    with h5py.File(checkpoints / "best.weights.h5") as best, h5py.File(last) as resumable:
+        assert "optimizer" not in best and len(resumable["optimizer/vars"]) > 0
+        assert set(best["layers"]) == set(resumable["layers"])
+    assert (checkpoints / "best.weights.h5").stat().st_size < last.stat().st_size
+
+
+def saved_data_dir(run_dir):
     return json.loads((run_dir / "environment.json").read_text())["data_dir"]
 
 
