@@ -3,7 +3,7 @@
 A run directory (or an exported folder) carries everything needed: `config.json`,
 `dataset.json` (the labels, and how the dataset's files are read), `preprocessing/` (text
 policy, vocabularies, cut-offs), `model_inputs.json` and the selected weights.
-`SavedModel.export` writes a self-contained folder with the `.keras` model.
+`TrainedModel.export` writes a self-contained folder with the `.keras` model.
 """
 
 import json
@@ -91,7 +91,7 @@ def _run_dataset(run, config):
     return data_registry.DatasetSpec.from_dict(recorded)
 
 
-class SavedModel:
+class TrainedModel:
     """A trained model with its preprocessing, loaded from a run or an export.
 
     Args:
