@@ -3,7 +3,9 @@
 A run directory (or an exported folder) carries everything needed: `config.json`,
 `dataset.json` (the labels, and how the dataset's files are read), `preprocessing/` (text
 policy, vocabularies, cut-offs), `model_inputs.json` and the selected weights.
-`TrainedModel.export` writes a self-contained folder with the `.keras` model.
+`TrainedModel.load` reads either in one call; `TrainedModel.export` writes a self-contained
+folder with the `.keras` model and a TensorFlow SavedModel whose signatures load without
+gcnn_match (`gcnn_match.training.serving`).
 """
 
 import json
@@ -23,6 +25,7 @@ from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
 from gcnn_match.data.reading import ReadStats
 from gcnn_match.files import read_json, write_text_atomic
 from gcnn_match.models.registry import ModelInputs, build_model, import_all
+from gcnn_match.training import serving
 from gcnn_match.training.run_dir import RunDirectory
 from gcnn_match.training.tasks import model_outputs, predict_split, task_for
 
@@ -121,6 +124,19 @@ class TrainedModel:
         return self.dataset.labels
 
     @classmethod
+    def load(cls, path):
+        """The trained model of a run directory or of an export, whichever `path` is.
+
+        Example:
+
+            model = TrainedModel.load("runs/gcnn/quora/gcnn/low-resource-seed1")  # or an export
+            model.predict_pairs([("How do I learn Python?", "How can I learn Python fast?")])
+            # (1, classes) float32: one row per pair, its columns in the order of model.labels
+        """
+        path = pathlib.Path(path)
+        return cls.from_export(path) if (path / "export.json").is_file() else cls.from_run(path)
+
+    @classmethod
     def from_run(cls, run_dir):
         run = RunDirectory(run_dir)
         if not run.best_weights.exists():
@@ -170,11 +186,13 @@ class TrainedModel:
         return cls(model, encoder, dataset, ExperimentConfig.from_dict(meta["config"]))
 
     def export(self, export_dir):
-        """Writes model.keras + preprocessing/ + export.json into `export_dir`."""
+        """Writes model.keras + preprocessing/ + saved_model/ (`serving.write_saved_model`) +
+        export.json into `export_dir`."""
         export_dir = pathlib.Path(export_dir)
         export_dir.mkdir(parents=True, exist_ok=True)
         self.model.save(export_dir / "model.keras")
         self.encoder.save(export_dir / "preprocessing")
+        saved_model = serving.write_saved_model(self, export_dir / "saved_model")
         write_text_atomic(
             export_dir / "export.json",
             json.dumps(
@@ -183,6 +201,7 @@ class TrainedModel:
                     "config": self.config.to_dict(),
                     "vocab_size": len(self.encoder.vocab),
                     "vocab_fingerprint": self.encoder.vocab.fingerprint(),
+                    "saved_model": saved_model,
                 },
                 indent=2,
             ),
@@ -277,6 +296,12 @@ class TrainedModel:
         return examples
 
     def predict_pairs(self, pairs, batch_size=None):
-        """Class probabilities for raw `(text_a, text_b)` pairs."""
+        """Class probabilities (N, classes) for raw `(text_a, text_b)` pairs, tokenized as the
+        run was (`predict_examples`); columns in the order of `labels`.
+
+        Example:
+
+            TrainedModel.load(path).predict_pairs([("What is AI?", "What is an AI?")])
+        """
         examples = [Example(a=a, b=b, label=None, uid=str(i)) for i, (a, b) in enumerate(pairs)]
         return self.predict_examples(examples, batch_size)
