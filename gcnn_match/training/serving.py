@@ -10,8 +10,10 @@
 - "token_ids": the model's id inputs ("a_ids", "b_ids", and "a_chars"/"b_chars", "a_pos"/"b_pos",
   "a_segments" where the model reads them; int32, 0 = padding), for tokens made outside.
 
-Outputs: a classification run gives "probabilities" (pairs, classes) float32, "predicted"
-(pairs,) and "class_names" (classes,) strings; a ranking run gives "scores" (pairs,) float32.
+The object also has `serve`, "serving_default" called with one dict of its inputs (the
+default endpoint of `keras.layers.TFSMLayer`). Outputs: a classification run gives
+"probabilities" (pairs, classes) float32, "predicted" (pairs,) and "class_names" (classes,)
+strings; a ranking run gives "scores" (pairs,) float32.
 Batches are padded as `predict.py` pads them (`ExperimentConfig.padding`, `bucket_width`).
 """
 
@@ -24,6 +26,11 @@ from gcnn_match.data import pos
 from gcnn_match.data.vocab import PAD_ID, UNK_ID
 
 GRAPH_TOKENIZERS = ("whitespace", "chars")
+# What the Python tokenizers of `gcnn_match.data.tokenizers` call, for a client's own code.
+_PYTHON_TOKENIZERS = {
+    "treebank": "nltk.tokenize.NLTKWordTokenizer().tokenize(text), on the whole text",
+    "tweet": "nltk.tokenize.TweetTokenizer().tokenize(text)",
+}
 
 
 @functools.cache
@@ -159,24 +166,31 @@ class PairServing(tf.Module):
         """The outputs for the model's id inputs (`PairEncoder.feature_names`)."""
         return self._outputs(features)
 
-    def id_specs(self):
-        """The `tf.TensorSpec` of every id input, by name."""
-        specs = {}
+    def _endpoints(self):
+        """name -> (function, its input specs by name): "token_ids", and "serving_default",
+        on raw text where the text step runs in the graph, else the same as "token_ids"."""
+        ids = {}
         for name in self._encoder.feature_names():
             inner = [self._encoder.max_chars] if name.endswith("_chars") else []
-            specs[name] = tf.TensorSpec([None, None, *inner], tf.int32, name=name)
-        return specs
+            ids[name] = tf.TensorSpec([None, None, *inner], tf.int32, name=name)
+        endpoints = {"token_ids": (self.from_ids, ids), "serving_default": (self.from_ids, ids)}
+        if self.text is not None:
+            text = {name: tf.TensorSpec([None], tf.string, name=name) for name in ("a", "b")}
+            endpoints["serving_default"] = (self.from_text, text)
+        return endpoints
 
     def signatures(self):
-        """{"token_ids": ..., "serving_default": ...} concrete functions."""
-        ids = tf.function(self.from_ids).get_concrete_function(**self.id_specs())
-        default = ids
-        if self.text is not None:
-            text = tf.TensorSpec([None], tf.string)
-            default = tf.function(self.from_text).get_concrete_function(
-                a=tf.TensorSpec.from_spec(text, name="a"), b=tf.TensorSpec.from_spec(text, name="b")
-            )
-        return {"serving_default": default, "token_ids": ids}
+        """{"serving_default": ..., "token_ids": ...} concrete functions (keyword inputs)."""
+        return {
+            name: tf.function(function).get_concrete_function(**specs)
+            for name, (function, specs) in self._endpoints().items()
+        }
+
+    def serve_function(self):
+        """The function of "serving_default" on one dict of its inputs: the call that
+        `keras.layers.TFSMLayer` makes of its default endpoint, `serve`."""
+        function, specs = self._endpoints()["serving_default"]
+        return tf.function(lambda inputs: function(**inputs), input_signature=[specs])
 
 
 def describe_tokenization(encoder):
@@ -187,17 +201,18 @@ def describe_tokenization(encoder):
         "lowercase": encoder.policy.lowercase,
         "max_len_a": encoder.max_len_a,
         "max_len_b": encoder.max_len_b,
-        "vocab": "preprocessing/vocab.txt (line i = token of id i; a tab then its count)",
+        "vocab": (
+            "preprocessing/vocab.txt: line i = the token of id i, backslash-escaped "
+            "(\\\\, \\t, \\n, \\r), then a tab and its count"
+        ),
         "padding_id": PAD_ID,
         "unknown_id": UNK_ID,
     }
     if description["in_graph"]:
         return description
     description["why_not_in_graph"] = graph_tokenization(encoder)
-    if encoder.policy.tokenizer == "treebank":
-        description["tokenizer_call"] = (
-            "nltk.tokenize.NLTKWordTokenizer().tokenize(text), on the whole text"
-        )
+    if encoder.policy.tokenizer in _PYTHON_TOKENIZERS:
+        description["tokenizer_call"] = _PYTHON_TOKENIZERS[encoder.policy.tokenizer]
     if encoder.char_vocab is not None:
         description["chars"] = (
             f"the first {encoder.max_chars} characters of each kept token, ids from "
@@ -206,8 +221,10 @@ def describe_tokenization(encoder):
         description["max_chars"] = encoder.max_chars
     if encoder.pos:
         description["pos"] = (
-            "one PTB tag per kept token from preprocessing/pos_tagger.json; id = pos_ids[tag], "
-            "pos_ids['<other>'] for any other tag"
+            "the PTB tags of the text's tokens by the run's tagger (preprocessing/"
+            "pos_tagger.json, gcnn_match.data.pos.tag_tokens), cut like the tokens; id = "
+            "pos_ids[tag], pos_ids['<other>'] for any other tag; the bracket spellings ( [ { "
+            "-LSB- -LCB- are -LRB-, ) ] } -RSB- -RCB- are -RRB-"
         )
         description["pos_ids"] = dict(pos.POS_IDS)
     if encoder.segments:
@@ -220,6 +237,7 @@ def write_saved_model(trained, directory):
     export.json record of it (its signatures and the tokenization of the "token_ids" inputs)."""
     module = PairServing(trained.model, trained.encoder, trained.labels, trained.config)
     signatures = module.signatures()
+    module.serve = module.serve_function()
     tf.saved_model.save(module, str(directory), signatures=signatures)
     return {
         "path": directory.name,

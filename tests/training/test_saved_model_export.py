@@ -64,6 +64,9 @@ for name, inputs in request["calls"].items():
     tensors = {key: tf.constant(value) for key, value in inputs.items()}
     outputs = model.signatures[name](**tensors)
     answers[name] = {key: value.numpy().tolist() for key, value in outputs.items()}
+    if name == "serving_default":  # the same, as TFSMLayer calls it
+        outputs = model.serve(tensors)
+        answers["serve"] = {key: value.numpy().tolist() for key, value in outputs.items()}
 print(json.dumps(answers, default=bytes.decode))
 """
 
@@ -117,6 +120,7 @@ def test_saved_model_matches_predict_py_without_the_package(family, shared_data,
     encoded = encoder.encode("pairs", examples, tokenize_examples(examples, encoder.policy))
     calls = {"token_ids": {k: _padded(v) for k, v in encoded.features.items()}}
     in_graph = FAMILIES[family][2]
+    calls["serving_default"] = calls["token_ids"]
     if in_graph:
         calls["serving_default"] = {"a": [e.a for e in examples], "b": [e.b for e in examples]}
     request = tmp_path / "request.json"
@@ -133,6 +137,7 @@ def test_saved_model_matches_predict_py_without_the_package(family, shared_data,
     default_inputs = ["a", "b"] if in_graph else sorted(encoder.feature_names())
     assert sorted(record["signatures"]["serving_default"]["inputs"]) == default_inputs
     assert record["tokenization"]["in_graph"] == in_graph
+    assert sorted(answers) == ["serve", "serving_default", "token_ids"]
     for name, outputs in answers.items():
         key = "scores" if ranking else "probabilities"
         np.testing.assert_allclose(outputs[key], expected, atol=1e-5, err_msg=name)
