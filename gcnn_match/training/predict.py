@@ -11,6 +11,7 @@ gcnn_match (`gcnn_match.training.serving`).
 import json
 import pathlib
 import re
+import shutil
 import zipfile
 
 import keras
@@ -185,14 +186,18 @@ class TrainedModel:
         dataset = data_registry.DatasetSpec.from_dict(meta["dataset"])
         return cls(model, encoder, dataset, ExperimentConfig.from_dict(meta["config"]))
 
-    def export(self, export_dir):
-        """Writes model.keras + preprocessing/ + saved_model/ (`serving.write_saved_model`) +
-        export.json into `export_dir`."""
+    def export(self, export_dir, saved_model=True):
+        """Writes model.keras + preprocessing/ + export.json into `export_dir`, and with
+        `saved_model` the TensorFlow SavedModel saved_model/ (`serving.write_saved_model`,
+        recorded in export.json), which takes seconds more."""
         export_dir = pathlib.Path(export_dir)
         export_dir.mkdir(parents=True, exist_ok=True)
         self.model.save(export_dir / "model.keras")
         self.encoder.save(export_dir / "preprocessing")
-        saved_model = serving.write_saved_model(self, export_dir / "saved_model")
+        record = None
+        shutil.rmtree(export_dir / "saved_model", ignore_errors=True)  # another model's
+        if saved_model:
+            record = serving.write_saved_model(self, export_dir / "saved_model")
         write_text_atomic(
             export_dir / "export.json",
             json.dumps(
@@ -201,7 +206,7 @@ class TrainedModel:
                     "config": self.config.to_dict(),
                     "vocab_size": len(self.encoder.vocab),
                     "vocab_fingerprint": self.encoder.vocab.fingerprint(),
-                    "saved_model": saved_model,
+                    "saved_model": record,
                 },
                 indent=2,
             ),

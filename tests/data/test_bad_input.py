@@ -337,7 +337,7 @@ def run_weights_not_its_model(tmp_path, server):
 
 def export_vocabulary_not_its_model(tmp_path, server):
     run, _ = _saved_run(tmp_path)
-    export = TrainedModel.from_run(run.path).export(tmp_path / "export")
+    export = TrainedModel.from_run(run.path).export(tmp_path / "export", saved_model=False)
     Vocabulary(["what", "is", "it", "!"]).save(export / "preprocessing" / "vocab.txt")
     return (
         lambda: TrainedModel.from_export(export),

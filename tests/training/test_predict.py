@@ -90,7 +90,7 @@ def test_an_export_whose_model_would_run_code_is_refused(run_dir, tmp_path, monk
     import keras
 
     export = tmp_path / "export"
-    TrainedModel.from_run(run_dir).export(export)
+    TrainedModel.from_run(run_dir).export(export, saved_model=False)
     marker = tmp_path / "code-ran"
     monkeypatch.setenv("GCNN_MATCH_TEST_MARKER", str(marker))
     inputs = keras.Input((2,))
@@ -130,7 +130,7 @@ def _tampered_export(tmp_path, monkeypatch):
     kwargs = dict(variant="cnn", hidden=4, context_layers=1, aggregation_layers=1, mlp_hidden=4)
     model = build_model(config.model, inputs, **kwargs)
     saved = TrainedModel(model, encoder, data_registry.get_dataset("quora"), config)
-    export = saved.export(tmp_path / "export")
+    export = saved.export(tmp_path / "export", saved_model=False)
     pair = keras.Input((2,))
     marker = tmp_path / "code-ran"
     monkeypatch.setenv("GCNN_MATCH_TEST_MARKER", str(marker))
