@@ -69,16 +69,16 @@ def entry_point(main):
     return functools.partial(run, main)
 
 
-def saved_model(run_dir, export_dir):
-    """The `SavedModel` that evaluate.py and predict.py score with: `--run_dir`'s, or else
+def trained_model(run_dir, export_dir):
+    """The `TrainedModel` that evaluate.py and predict.py score with: `--run_dir`'s, or else
     `--export_dir`'s. Neither flag is an `app.UsageError`; a folder that is not a run or an
     export, or files of different runs, exits with its one-line reason."""
     # Imported here: the scripts that only report (claims.py, compare.py) need no model code.
-    from gcnn_match.training.predict import SavedModel
+    from gcnn_match.training.predict import TrainedModel
 
     if not (run_dir or export_dir):
         raise app.UsageError("give --run_dir or --export_dir")
     try:
-        return SavedModel.from_run(run_dir) if run_dir else SavedModel.from_export(export_dir)
+        return TrainedModel.from_run(run_dir) if run_dir else TrainedModel.from_export(export_dir)
     except (FileNotFoundError, ValueError) as error:
         raise SystemExit(f"error: {error}") from None

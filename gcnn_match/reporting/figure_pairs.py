@@ -1,6 +1,6 @@
 """The sentence pair a per-paper figure shows, encoded the way the trained run reads it.
 
-    saved = SavedModel.from_run(run_dir)
+    saved = TrainedModel.from_run(run_dir)
     example = split_example(saved.config, data_dir, "test", 12)     # or Example(a=.., b=..)
     pair = encode_pair(saved, example, tag="test-12")
     pair.features      # {"a_ids": (1, L_a), "b_ids": (1, L_b), ...} for `saved.model`
@@ -55,7 +55,7 @@ def split_example(config, data_dir, split, index):
 
 
 def encode_pair(saved, example, tag):
-    """The `FigurePair` of `example` for the `SavedModel` `saved`."""
+    """The `FigurePair` of `example` for the `TrainedModel` `saved`."""
     encoder = saved.encoder
     tokenized = tokenize_examples([example], encoder.policy, tagger=encoder.tagger)[0]
     encoded = encoder.encode_pair(tokenized)

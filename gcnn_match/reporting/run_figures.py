@@ -35,7 +35,7 @@ from gcnn_match.reporting.length_groups import (
     run_correct,
     text_lengths,
 )
-from gcnn_match.training.predict import SavedModel
+from gcnn_match.training.predict import TrainedModel
 from gcnn_match.training.run_dir import RunDirectory
 
 FIGURES = ("attconv", "length_groups", "clstm", "coin")
@@ -119,7 +119,7 @@ def _load(run_dir, figure):
         raise SkipFigure(f"{run_dir}: a {config.model!r} run; this figure needs a {wanted!r} run")
     if not RunDirectory(run_dir).best_weights.exists():
         raise SkipFigure(f"{run_dir}: no selected weights yet (checkpoints/best.weights.h5)")
-    return SavedModel.from_run(run_dir)
+    return TrainedModel.from_run(run_dir)
 
 
 def _describe(saved, pair):

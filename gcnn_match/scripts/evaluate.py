@@ -54,7 +54,7 @@ flags.DEFINE_bool(
 
 def main(argv):
     del argv
-    saved = cli.saved_model(FLAGS.run_dir, FLAGS.export_dir)
+    saved = cli.trained_model(FLAGS.run_dir, FLAGS.export_dir)
     dataset = saved.dataset
     if not (FLAGS.split or FLAGS.input):
         raise app.UsageError("give --split or --input")

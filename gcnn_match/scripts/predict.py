@@ -55,7 +55,7 @@ flags.DEFINE_bool(
 
 def main(argv):
     del argv
-    saved = cli.saved_model(FLAGS.run_dir, FLAGS.export_dir)
+    saved = cli.trained_model(FLAGS.run_dir, FLAGS.export_dir)
     if FLAGS.run_dir and FLAGS.export_dir and not FLAGS.input:
         print(f"exported to {saved.export(FLAGS.export_dir)}")
         return

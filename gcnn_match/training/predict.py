@@ -3,12 +3,15 @@
 A run directory (or an exported folder) carries everything needed: `config.json`,
 `dataset.json` (the labels, and how the dataset's files are read), `preprocessing/` (text
 policy, vocabularies, cut-offs), `model_inputs.json` and the selected weights.
-`SavedModel.export` writes a self-contained folder with the `.keras` model.
+`TrainedModel.load` reads either in one call; `TrainedModel.export` writes a self-contained
+folder with the `.keras` model and a TensorFlow SavedModel whose signatures load without
+gcnn_match (`gcnn_match.training.serving`).
 """
 
 import json
 import pathlib
 import re
+import shutil
 import zipfile
 
 import keras
@@ -23,7 +26,7 @@ from gcnn_match.data.pipeline import PairEncoder, tokenize_examples
 from gcnn_match.data.reading import ReadStats
 from gcnn_match.files import read_json, write_text_atomic
 from gcnn_match.models.registry import ModelInputs, build_model, import_all
-from gcnn_match.training import raw_input
+from gcnn_match.training import raw_input, serving
 from gcnn_match.training.run_dir import RunDirectory
 from gcnn_match.training.tasks import model_outputs, predict_split, task_for
 
@@ -92,7 +95,7 @@ def _run_dataset(run, config):
     return data_registry.DatasetSpec.from_dict(recorded)
 
 
-class SavedModel:
+class TrainedModel:
     """A trained model with its preprocessing, loaded from a run or an export.
 
     Args:
@@ -120,6 +123,19 @@ class SavedModel:
     def labels(self):
         """Class names, index = class id."""
         return self.dataset.labels
+
+    @classmethod
+    def load(cls, path):
+        """The trained model of a run directory or of an export, whichever `path` is.
+
+        Example:
+
+            model = TrainedModel.load("runs/gcnn/quora/gcnn/low-resource-seed1")  # or an export
+            model.predict_pairs([("How do I learn Python?", "How can I learn Python fast?")])
+            # (1, classes) float32: one row per pair, its columns in the order of model.labels
+        """
+        path = pathlib.Path(path)
+        return cls.from_export(path) if (path / "export.json").is_file() else cls.from_run(path)
 
     @classmethod
     def from_run(cls, run_dir):
@@ -170,12 +186,18 @@ class SavedModel:
         dataset = data_registry.DatasetSpec.from_dict(meta["dataset"])
         return cls(model, encoder, dataset, ExperimentConfig.from_dict(meta["config"]))
 
-    def export(self, export_dir):
-        """Writes model.keras + preprocessing/ + export.json into `export_dir`."""
+    def export(self, export_dir, saved_model=True):
+        """Writes model.keras + preprocessing/ + export.json into `export_dir`, and with
+        `saved_model` the TensorFlow SavedModel saved_model/ (`serving.write_saved_model`,
+        recorded in export.json), which takes seconds more."""
         export_dir = pathlib.Path(export_dir)
         export_dir.mkdir(parents=True, exist_ok=True)
         self.model.save(export_dir / "model.keras")
         self.encoder.save(export_dir / "preprocessing")
+        record = None
+        shutil.rmtree(export_dir / "saved_model", ignore_errors=True)  # another model's
+        if saved_model:
+            record = serving.write_saved_model(self, export_dir / "saved_model")
         write_text_atomic(
             export_dir / "export.json",
             json.dumps(
@@ -184,6 +206,7 @@ class SavedModel:
                     "config": self.config.to_dict(),
                     "vocab_size": len(self.encoder.vocab),
                     "vocab_fingerprint": self.encoder.vocab.fingerprint(),
+                    "saved_model": record,
                 },
                 indent=2,
             ),
@@ -278,9 +301,15 @@ class SavedModel:
         return examples
 
     def predict_pairs(self, pairs, batch_size=None, raw_text=True):
-        """Class probabilities for `(text_a, text_b)` pairs as typed, rewritten into the
-        tokenization of the run's training text (`raw_input.rewrite_examples`); `raw_text`
-        False reads them as already tokenized that way."""
+        """Class probabilities (N, classes) for `(text_a, text_b)` pairs as typed, rewritten
+        into the tokenization of the run's training text (`raw_input.rewrite_examples`), then
+        tokenized as the run was (`predict_examples`); columns in the order of `labels`.
+        `raw_text` False reads them as already tokenized that way.
+
+        Example:
+
+            TrainedModel.load(path).predict_pairs([("What is AI?", "What is an AI?")])
+        """
         examples = [Example(a=a, b=b, label=None, uid=str(i)) for i, (a, b) in enumerate(pairs)]
         if raw_text:
             name = raw_input.run_tokenization(self.encoder, self.dataset)

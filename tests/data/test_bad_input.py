@@ -32,7 +32,7 @@ from gcnn_match.experiments import registry
 from gcnn_match.files import write_json
 from gcnn_match.models.registry import ModelInputs, build_model, input_features
 from gcnn_match.training.loop import model_input_shapes
-from gcnn_match.training.predict import SavedModel
+from gcnn_match.training.predict import TrainedModel
 from gcnn_match.training.run_dir import RunDirectory
 
 PAYLOAD = b"q1\tq2\t1\n" * 5000
@@ -351,7 +351,7 @@ def run_vocabulary_not_its_weights(tmp_path, server):
     run, _ = _saved_run(tmp_path)
     Vocabulary(["what", "is", "it", "?", "new"]).save(run / "preprocessing" / "vocab.txt")
     return (
-        lambda: SavedModel.from_run(run.path),
+        lambda: TrainedModel.from_run(run.path),
         ValueError,
         f"{run / 'preprocessing' / 'vocab.txt'}: 7 entries",
         f"the weights were trained with 6 ({run / 'model_inputs.json'})",
@@ -364,7 +364,7 @@ def run_weights_not_its_model(tmp_path, server):
     other, _ = _saved_run(tmp_path / "other", tokens=("a", "b"))
     (run / "checkpoints" / "best.weights.h5").write_bytes(other.best_weights.read_bytes())
     return (
-        lambda: SavedModel.from_run(run.path),
+        lambda: TrainedModel.from_run(run.path),
         ValueError,
         f"{run.best_weights}",
         "does not fit the model that config.json and model_inputs.json describe "
@@ -375,10 +375,10 @@ def run_weights_not_its_model(tmp_path, server):
 
 def export_vocabulary_not_its_model(tmp_path, server):
     run, _ = _saved_run(tmp_path)
-    export = SavedModel.from_run(run.path).export(tmp_path / "export")
+    export = TrainedModel.from_run(run.path).export(tmp_path / "export", saved_model=False)
     Vocabulary(["what", "is", "it", "!"]).save(export / "preprocessing" / "vocab.txt")
     return (
-        lambda: SavedModel.from_export(export),
+        lambda: TrainedModel.from_export(export),
         ValueError,
         f"{export / 'preprocessing' / 'vocab.txt'}",
         "is not the vocabulary model.keras was exported with",
@@ -471,7 +471,7 @@ def test_texts_over_the_cut_off_keep_their_first_tokens_and_are_counted():
 @pytest.mark.slow
 def test_empty_texts_are_kept_counted_and_predicted_finitely(tmp_path):
     run, _ = _saved_run(tmp_path)
-    saved = SavedModel.from_run(run.path)
+    saved = TrainedModel.from_run(run.path)
     probabilities = saved.predict_pairs(
         [("", "what is it ?"), ("what is it ?", "   "), ("what is it ?", "what is it ?")]
     )

@@ -22,7 +22,7 @@ from gcnn_match.models.registry import ModelInputs, build_model
 from gcnn_match.reporting import run_figures
 from gcnn_match.reporting.figure_pairs import UNKNOWN_MARK, encode_pair
 from gcnn_match.training.loop import model_input_shapes, run_experiment
-from gcnn_match.training.predict import SavedModel
+from gcnn_match.training.predict import TrainedModel
 from gcnn_match.training.run_dir import RunDirectory, environment_record
 
 # Trains or runs real processes: left out of `make test-fast`.
@@ -101,7 +101,7 @@ def test_attconv_figure_of_the_paper_pair_and_of_a_test_example(runs):
 
 def test_the_pair_is_encoded_by_the_run_s_own_preprocessing(runs):
     _, paths = runs
-    saved = SavedModel.from_run(paths["light"])
+    saved = TrainedModel.from_run(paths["light"])
     example, tag = run_figures.choose_example("attconv", saved.config, saved.labels)
     pair = encode_pair(saved, example, tag)
     assert tag == "paper" and pair.label is None

@@ -14,7 +14,7 @@ from gcnn_match.evidence import predictions
 from gcnn_match.experiments import registry
 from gcnn_match.training.fever_score import fever_metrics
 from gcnn_match.training.loop import run_experiment
-from gcnn_match.training.predict import SavedModel
+from gcnn_match.training.predict import TrainedModel
 
 # Trains or runs real processes: left out of `make test-fast`.
 pytestmark = pytest.mark.slow
@@ -64,7 +64,7 @@ def test_fever_row_trains_and_is_scored_by_the_official_scorer(tmp_path, name, s
     assert lines["correct"].mean() == pytest.approx(metrics["test_label_accuracy"])
     assert {"dev_fever_score", "test_evidence_recall"} <= set(metrics)
     # A saved run evaluated later (experiments/evaluate.py --split) reports the same scores.
-    again = SavedModel.from_run(run_dir).evaluate_split(split, tmp_path)
+    again = TrainedModel.from_run(run_dir).evaluate_split(split, tmp_path)
     assert again["fever_score"] == metrics["test_fever_score"]
     assert again["label_accuracy"] == metrics["test_label_accuracy"]
 

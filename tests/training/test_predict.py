@@ -9,7 +9,7 @@ import pytest
 
 from gcnn_match.experiments import registry
 from gcnn_match.training.loop import run_experiment
-from gcnn_match.training.predict import SavedModel
+from gcnn_match.training.predict import TrainedModel
 
 REPO = __import__("pathlib").Path(__file__).resolve().parents[2]
 PAIRS = [
@@ -37,7 +37,7 @@ def run_dir(shared_data, tmp_path_factory):
 
 @pytest.mark.slow
 def test_saved_run_reproduces_its_test_predictions(run_dir):
-    saved = SavedModel.from_run(run_dir)
+    saved = TrainedModel.from_run(run_dir)
     lines = (run_dir / "predictions" / "test.tsv").read_text().splitlines()[1:6]
     stored = np.array([[float(x) for x in line.split("\t")[3:]] for line in lines])
     from gcnn_match.data import registry as data_registry
@@ -64,7 +64,7 @@ def saved_data_dir(run_dir):
 
 @pytest.mark.slow
 def test_export_predicts_the_same_in_a_fresh_process(run_dir, tmp_path):
-    saved = SavedModel.from_run(run_dir)
+    saved = TrainedModel.from_run(run_dir)
     expected = saved.predict_pairs(PAIRS)
     assert expected.shape == (2, 2) and np.allclose(expected.sum(axis=1), 1.0, atol=1e-5)
     saved.export(tmp_path / "export")
@@ -89,19 +89,19 @@ def test_export_predicts_the_same_in_a_fresh_process(run_dir, tmp_path):
 
 def test_not_a_run_directory_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="not a trained run directory"):
-        SavedModel.from_run(tmp_path)
+        TrainedModel.from_run(tmp_path)
 
 
 def test_not_an_export_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="is not an export"):
-        SavedModel.from_export(tmp_path)
+        TrainedModel.from_export(tmp_path)
 
 
 def test_an_export_whose_model_would_run_code_is_refused(run_dir, tmp_path, monkeypatch):
     import keras
 
     export = tmp_path / "export"
-    SavedModel.from_run(run_dir).export(export)
+    TrainedModel.from_run(run_dir).export(export, saved_model=False)
     marker = tmp_path / "code-ran"
     monkeypatch.setenv("GCNN_MATCH_TEST_MARKER", str(marker))
     inputs = keras.Input((2,))
@@ -113,7 +113,7 @@ def test_an_export_whose_model_would_run_code_is_refused(run_dir, tmp_path, monk
     keras.Model(inputs, touch(inputs)).save(export / "model.keras")
     marker.unlink()
     with pytest.raises(ValueError, match="safe_mode"):
-        SavedModel.from_export(export)
+        TrainedModel.from_export(export)
     assert not marker.exists()
 
 
@@ -140,8 +140,8 @@ def _tampered_export(tmp_path, monkeypatch):
     inputs = ModelInputs(vocab_size=len(encoder.vocab), num_classes=2, embedding_dim=4)
     kwargs = dict(variant="cnn", hidden=4, context_layers=1, aggregation_layers=1, mlp_hidden=4)
     model = build_model(config.model, inputs, **kwargs)
-    saved = SavedModel(model, encoder, data_registry.get_dataset("quora"), config)
-    export = saved.export(tmp_path / "export")
+    saved = TrainedModel(model, encoder, data_registry.get_dataset("quora"), config)
+    export = saved.export(tmp_path / "export", saved_model=False)
     pair = keras.Input((2,))
     marker = tmp_path / "code-ran"
     monkeypatch.setenv("GCNN_MATCH_TEST_MARKER", str(marker))
@@ -161,7 +161,7 @@ def _refusal(export):
 def test_an_export_with_a_lambda_layer_is_refused_in_one_line(tmp_path, monkeypatch):
     export, marker = _tampered_export(tmp_path, monkeypatch)
     with pytest.raises(ValueError) as info:
-        SavedModel.from_export(export)
+        TrainedModel.from_export(export)
     assert str(info.value) == _refusal(export) and not marker.exists()
 
 

@@ -223,10 +223,10 @@ def test_report_table_shows_map_mrr_and_p_at_1(wikiqa_run):
 
 @pytest.mark.slow
 def test_saved_ranking_run_scores_and_evaluates_like_its_records(wikiqa_run, shared_data):
-    from gcnn_match.training.predict import SavedModel
+    from gcnn_match.training.predict import TrainedModel
 
     _, run_dir, metrics = wikiqa_run
-    saved = SavedModel.from_run(run_dir)
+    saved = TrainedModel.from_run(run_dir)
     examples = list(data_registry.read_split("wikiqa", "test", shared_data))
     examples = [examples[i] for i in first_whole_groups(examples, 300)]
     rows = _predictions(run_dir / "predictions" / "test.tsv")
