@@ -14,8 +14,10 @@ from gcnn_match.data.experiment_data import apply_scale, prepare_data
 from gcnn_match.data.pipeline import tokenize_examples
 from gcnn_match.experiments import registry
 from gcnn_match.models.registry import build_model, input_features
+from gcnn_match.training import raw_input
 from gcnn_match.training.loop import model_inputs
 from gcnn_match.training.predict import TrainedModel
+from tests.data.typed_text import as_typed
 
 # family: (row, tiny model kwargs, whether its tokenization runs in the graph, the standard
 # deviation of the noise added to its untrained weights; see `_smoke_export`)
@@ -62,7 +64,7 @@ model = tf.saved_model.load(request["saved_model"])
 answers = {}
 for name, inputs in request["calls"].items():
     tensors = {key: tf.constant(value) for key, value in inputs.items()}
-    outputs = model.signatures[name](**tensors)
+    outputs = model.signatures["serving_default" if name == "typed" else name](**tensors)
     answers[name] = {key: value.numpy().tolist() for key, value in outputs.items()}
     if name == "serving_default":  # the same, as TFSMLayer calls it
         outputs = model.serve(tensors)
@@ -114,7 +116,8 @@ def test_saved_model_matches_predict_py_without_the_package(family, shared_data,
     trained = TrainedModel.from_export(export)  # what predict.py --export_dir scores with
     examples = _real_pairs(config, shared_data)
     ranking = config.task == "ranking"
-    expected = (trained.score_examples if ranking else trained.predict_examples)(examples)
+    score = trained.score_examples if ranking else trained.predict_examples
+    expected = score(examples)
     assert np.ptp(expected, axis=0).max() > 1e-3  # the pairs differ: a wrong id would show
     encoder = trained.encoder
     encoded = encoder.encode("pairs", examples, tokenize_examples(examples, encoder.policy))
@@ -123,6 +126,9 @@ def test_saved_model_matches_predict_py_without_the_package(family, shared_data,
     calls["serving_default"] = calls["token_ids"]
     if in_graph:
         calls["serving_default"] = {"a": [e.a for e in examples], "b": [e.b for e in examples]}
+        # The same pairs as a user types them: the graph rewrites them as predict.py does.
+        typed = [(as_typed(e.a.split()), as_typed(e.b.split())) for e in examples]
+        calls["typed"] = {"a": [a for a, _ in typed], "b": [b for _, b in typed]}
     request = tmp_path / "request.json"
     request.write_text(json.dumps({"saved_model": str(export / "saved_model"), "calls": calls}))
     done = subprocess.run(
@@ -137,10 +143,17 @@ def test_saved_model_matches_predict_py_without_the_package(family, shared_data,
     default_inputs = ["a", "b"] if in_graph else sorted(encoder.feature_names())
     assert sorted(record["signatures"]["serving_default"]["inputs"]) == default_inputs
     assert record["tokenization"]["in_graph"] == in_graph
-    assert sorted(answers) == ["serve", "serving_default", "token_ids"]
+    assert sorted(answers) == sorted(
+        ["serve", "serving_default", "token_ids"] + in_graph * ["typed"]
+    )
     for name, outputs in answers.items():
         key = "scores" if ranking else "probabilities"
-        np.testing.assert_allclose(outputs[key], expected, atol=1e-5, err_msg=name)
+        want = expected
+        if name == "typed":
+            pairs = [Example(a=a, b=b, label=None, uid=str(i)) for i, (a, b) in enumerate(typed)]
+            tokenization = raw_input.run_tokenization(trained.encoder, trained.dataset)
+            want = score(raw_input.rewrite_examples(pairs, tokenization))
+        np.testing.assert_allclose(outputs[key], want, atol=1e-5, err_msg=name)
         if not ranking:
             assert outputs["class_names"] == list(trained.labels)
             assert outputs["predicted"] == [trained.labels[i] for i in expected.argmax(axis=1)]
