@@ -48,7 +48,7 @@ def tokenize_examples(examples, policy, cache_path=None, tagger=None, label="tok
     report their progress under `label` (`gcnn_match.progress.Progress`).
     """
     cache = _read_token_cache(cache_path, policy) if cache_path is not None else {}
-    out, changed = [], False
+    out, fresh = [], []
     progress = Progress(len(examples), label)
     for ex in examples:
         progress.update()
@@ -56,16 +56,20 @@ def tokenize_examples(examples, policy, cache_path=None, tagger=None, label="tok
         if pair is None:
             a, b = policy.tokenize_pair(ex)
             a_pos, b_pos = policy.pos_pair(ex)
-            if tagger is not None and a_pos is None:
-                a_pos, b_pos = pos.tag_tokens(tagger, a), pos.tag_tokens(tagger, b)
             pair = TokenizedPair(
                 list(a), list(b), a_pos and list(a_pos), b_pos and list(b_pos), policy.segments(ex)
             )
             cache[ex.uid] = pair
-            changed = True
+            fresh.append(pair)
         out.append(pair)
     progress.close()
-    if cache_path is not None and changed:
+    untagged = [pair for pair in fresh if tagger is not None and pair.a_pos is None]
+    if untagged:
+        sentences = [side for pair in untagged for side in (pair.a, pair.b)]
+        tags = pos.tag_sentences(tagger, sentences, label=label)
+        for pair, a_pos, b_pos in zip(untagged, tags[::2], tags[1::2]):
+            pair.a_pos, pair.b_pos = a_pos, b_pos
+    if cache_path is not None and fresh:
         _write_token_cache(cache_path, policy, cache)
     return out
 
