@@ -32,8 +32,10 @@ Tagging (datasets without parses, e.g. Quora): `load_tagger` returns NLTK's pret
 averaged perceptron tagger when its model is installed, otherwise trains NLTK's
 `PerceptronTagger` on the PTB tags of the SNLI parse trees (SNLI dev + any train split;
 the SNLI test split's sentences are held out to measure accuracy), fixes the tags of "?",
-"!" and wh-words that SNLI captions lack, and caches it. NLTK is
-imported only when a tagger is needed, so models can import the inventory cheaply.
+"!" and wh-words that SNLI captions lack, and caches it. Its training reads the SNLI files
+only until it has `max_train_sentences` sentences. `tag_sentences` tags a dataset: each
+distinct sentence once, in a pool of processes when there are many. NLTK is imported only
+when a tagger is needed, so models can import the inventory cheaply.
 """
 
 import hashlib
