@@ -23,6 +23,7 @@ from gcnn_match.data.pipeline import (
     file_cache_key,
     tokenize_examples,
     unknown_rate,
+    worth_caching,
 )
 from gcnn_match.data.reading import ReadStats
 from gcnn_match.data.splits import group_holdout_split, nested_subset
@@ -199,7 +200,7 @@ def _read(config, split, data_dir, cache_dir, policy, notes, sources, tagging):
     sources[split] = str(path)
     tagger = tagging.for_split(examples)
     cache = None
-    if cache_dir is not None:
+    if cache_dir is not None and worth_caching(policy, examples, tagger):
         key = file_cache_key(path, policy.to_dict(), tagger and pos.cache_identity(tagger))
         cache = pathlib.Path(cache_dir) / "tokens" / f"{config.dataset}-{split}-{key}.json"
     label = f"{config.dataset}/{split}: tokenizing" + (" and POS-tagging" if tagger else "")

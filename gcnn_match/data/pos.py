@@ -32,18 +32,23 @@ Tagging (datasets without parses, e.g. Quora): `load_tagger` returns NLTK's pret
 averaged perceptron tagger when its model is installed, otherwise trains NLTK's
 `PerceptronTagger` on the PTB tags of the SNLI parse trees (SNLI dev + any train split;
 the SNLI test split's sentences are held out to measure accuracy), fixes the tags of "?",
-"!" and wh-words that SNLI captions lack, and caches it. NLTK is
-imported only when a tagger is needed, so models can import the inventory cheaply.
+"!" and wh-words that SNLI captions lack, and caches it. Its training reads the SNLI files
+only until it has `max_train_sentences` sentences. `tag_sentences` tags a dataset: each
+distinct sentence once, in a pool of processes when there are many. NLTK is imported only
+when a tagger is needed, so models can import the inventory cheaply.
 """
 
 import hashlib
 import json
+import multiprocessing
+import os
 import pathlib
 import random
 import time
 
 from gcnn_match.data import registry
 from gcnn_match.files import write_text_atomic
+from gcnn_match.progress import Progress
 
 PAD_ID = 0
 
@@ -155,6 +160,70 @@ def tag_tokens(tagger, tokens):
     return [tag for _, tag in tagger.tag(list(tokens))]
 
 
+# Unique sentences from which `tag_sentences` uses a pool of processes, and sentences per task.
+PARALLEL_MIN_SENTENCES = 20_000
+_CHUNK_SENTENCES = 2_000
+_worker_tagger = None  # the tagger a forked worker of `tag_sentences` inherits
+
+
+def tag_sentences(tagger, sentences, processes=None, label="POS-tagging"):
+    """PTB tags for each of `sentences` (token lists), exactly `tag_tokens`' tags.
+
+    Each distinct sentence is tagged once. With `PARALLEL_MIN_SENTENCES` distinct sentences or
+    more, chunks of them are tagged by a pool of forked processes (`processes`, default one
+    per usable core); tagging is a function of the sentence alone and the chunks are joined
+    in order, so the result does not depend on the number of processes.
+
+    Args:
+        tagger: an NLTK tagger (`load_tagger`, `load_saved_tagger`).
+        sentences: token lists.
+        processes: worker processes; 1 tags in this process.
+        label: the progress line's label (`gcnn_match.progress.Progress`).
+
+    Returns:
+        One list of tags per sentence, in order.
+    """
+    index = {}
+    for sentence in sentences:
+        index.setdefault(tuple(sentence), len(index))
+    unique = list(index)
+    chunks = [unique[i : i + _CHUNK_SENTENCES] for i in range(0, len(unique), _CHUNK_SENTENCES)]
+    processes = processes or _usable_cores()
+    progress = Progress(len(unique), label, unit="sentences")
+    tagged = []
+    for chunk_tags in _map_chunks(tagger, chunks, processes, len(unique)):
+        tagged += chunk_tags
+        progress.update(len(chunk_tags))
+    progress.close()
+    return [list(tagged[index[tuple(sentence)]]) for sentence in sentences]
+
+
+def _map_chunks(tagger, chunks, processes, count):
+    """The tags of each chunk, in order: in a pool of forked workers when that pays off."""
+    global _worker_tagger
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    if processes < 2 or count < PARALLEL_MIN_SENTENCES or not fork:
+        yield from (_tag_chunk(chunk, tagger) for chunk in chunks)
+        return
+    _worker_tagger = tagger
+    try:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            yield from pool.imap(_tag_chunk, chunks)
+    finally:
+        _worker_tagger = None
+
+
+def _tag_chunk(chunk, tagger=None):
+    tagger = tagger if tagger is not None else _worker_tagger
+    return [tag_tokens(tagger, sentence) for sentence in chunk]
+
+
+def _usable_cores():
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def _train_on_snli(data_dir, train_splits, files, nr_iter, max_train_sentences, seed, log):
     """A tagger trained on the SNLI parses of `train_splits`, measured on the held-out split.
 
@@ -163,12 +232,9 @@ def _train_on_snli(data_dir, train_splits, files, nr_iter, max_train_sentences, 
     """
     held_out = tagged_sentences(data_dir, [HELD_OUT_SPLIT])
     held_out_words = {tuple(word for word, _ in sentence) for sentence in held_out}
-    train = [
-        sentence
-        for sentence in tagged_sentences(data_dir, train_splits)
-        if tuple(word for word, _ in sentence) not in held_out_words
-    ]
-    train = train[:max_train_sentences] if max_train_sentences else train
+    train = tagged_sentences(
+        data_dir, train_splits, limit=max_train_sentences, exclude=held_out_words
+    )
     log(
         f"training a PTB tagger on {len(train)} SNLI sentences ({'+'.join(train_splits)}), "
         f"{nr_iter} passes"
@@ -307,11 +373,19 @@ def tagging_accuracy(tagger, sentences):
     return correct / max(total, 1)
 
 
-def tagged_sentences(data_dir, splits):
-    """Unique (word, tag) sentences of both sides of the SNLI `splits`, in file order."""
-    seen, out = set(), []
+def tagged_sentences(data_dir, splits, limit=None, exclude=()):
+    """Unique (word, tag) sentences of both sides of the SNLI `splits`, in file order.
+
+    Args:
+        data_dir: the data folder.
+        splits: SNLI split names, read in this order.
+        limit: stop reading once this many sentences are collected (None or 0: read all).
+        exclude: word tuples of sentences to skip (e.g. the held-out split's).
+    """
+    seen, out = set(exclude), []
     for split in splits:
-        for example in registry.read_split(TAGGER_DATASET, split, data_dir):
+        examples = registry.read_split(TAGGER_DATASET, split, data_dir)
+        for example in examples:
             for tokens, tags in (
                 (example.a_tokens, example.a_pos),
                 (example.b_tokens, example.b_pos),
@@ -320,6 +394,9 @@ def tagged_sentences(data_dir, splits):
                     continue
                 seen.add(tuple(tokens))
                 out.append(list(zip(tokens, tags)))
+                if limit and len(out) >= limit:
+                    examples.close()
+                    return out
     return out
 
 

@@ -15,6 +15,7 @@ from gcnn_match.data.pipeline import (
     training_schedule,
     unknown_rate,
     unsort,
+    worth_caching,
 )
 from gcnn_match.data.tokenizers import TextPolicy
 
@@ -117,6 +118,19 @@ def test_token_cache_is_reused(tmp_path):
     assert [p.a for p in cached] == [p.a for p in first]
     other_policy = TextPolicy(tokenizer="whitespace", lowercase=True, use_given_tokens=True)
     assert tokenize_examples(changed, other_policy, cache)[0].a == ["different"]
+
+
+def test_tokens_are_cached_only_where_tokenizing_is_expensive():
+    text = _examples(2)
+    parsed = [Example(a="A dog", b="runs", label=0, uid="p", a_tokens=["A"], b_tokens=["r"])]
+    for tokenizer in ("whitespace", "chars"):
+        assert not worth_caching(TextPolicy(tokenizer=tokenizer), text)
+    for tokenizer in ("treebank", "tweet"):
+        assert worth_caching(TextPolicy(tokenizer=tokenizer), text)
+        given = TextPolicy(tokenizer=tokenizer, use_given_tokens=True)
+        assert not worth_caching(given, parsed)  # the parse tokens are taken as they are
+        assert worth_caching(given, text)  # no parse: the tokenizer runs
+    assert worth_caching(POLICY, parsed, tagger=_FakeTagger())  # tagging is always kept
 
 
 class _FakeTagger:

@@ -1,7 +1,9 @@
 """The fixed 47-id POS inventory and the SNLI-trained PTB tagger (GCNN char+POS feature)."""
 
 import collections
+import itertools
 import json
+import os
 import types
 
 import pytest
@@ -232,3 +234,52 @@ def test_the_drivers_tagger_on_all_of_snli_dev(shared_data, monkeypatch):
     record = tagger.provenance
     assert (record["train_sentences"], record["held_out_sentences"]) == (12_780, 12_961)
     assert round(100 * record["held_out_accuracy"], 1) == 96.9
+
+
+def test_the_training_reader_stops_once_it_has_its_sentences(tmp_path, monkeypatch):
+    sentences = [[("A", "DT"), (f"dog{i}", "NN"), (".", ".")] for i in range(200)]
+    _write_fake_snli(tmp_path, sentences + [sentences[1]])  # test holds dev's second sentence
+    read, read_split = [], registry.read_split
+
+    def counting_read_split(*args, **kwargs):
+        for example in read_split(*args, **kwargs):
+            read.append(example.uid)
+            yield example
+
+    held_out = {tuple(w for w, _ in s) for s in pos.tagged_sentences(tmp_path, ["test"])}
+    everything = pos.tagged_sentences(tmp_path, ["dev"])
+    monkeypatch.setattr(pos.registry, "read_split", counting_read_split)
+    first = pos.tagged_sentences(tmp_path, ["dev"], limit=10, exclude=held_out)
+    assert first == [s for s in everything if tuple(w for w, _ in s) not in held_out][:10]
+    assert sentences[1] not in first
+    assert len(read) == 11  # the 10 sentences and the held-out one, of 200 lines
+
+
+class _PidTagger:
+    """Tags every token with the id of the process that tagged it."""
+
+    def tag(self, tokens):
+        return [(token, str(os.getpid())) for token in tokens]
+
+
+def test_tagging_many_sentences_runs_in_a_pool_and_keeps_the_order(monkeypatch):
+    monkeypatch.setattr(pos, "PARALLEL_MIN_SENTENCES", 10)
+    monkeypatch.setattr(pos, "_CHUNK_SENTENCES", 3)
+    sentences = [[f"w{i}", "x"] for i in range(12)] + [["w0", "x"]]  # a repeat is tagged once
+    tags = pos.tag_sentences(_PidTagger(), sentences, processes=2)
+    assert [len(t) for t in tags] == [2] * 13 and tags[-1] == tags[0]
+    assert str(os.getpid()) not in {tag for sentence in tags for tag in sentence}
+    serial = pos.tag_sentences(_PidTagger(), sentences[:9], processes=2)  # under the minimum
+    assert {tag for sentence in serial for tag in sentence} == {str(os.getpid())}
+
+
+@pytest.mark.slow
+def test_pooled_tagging_gives_the_serial_tags_on_real_sentences(shared_data, monkeypatch):
+    tagger = pos.train_tagger(pos.tagged_sentences(shared_data, ["dev"], limit=2000), nr_iter=1)
+    sentences = []
+    for dataset in ("quora", "snli"):
+        for example in itertools.islice(registry.read_split(dataset, "test", shared_data), 2000):
+            sentences += [example.a.split(), example.b.split()]
+    monkeypatch.setattr(pos, "PARALLEL_MIN_SENTENCES", 1000)
+    pooled = pos.tag_sentences(tagger, sentences, processes=2)
+    assert pooled == [pos.tag_tokens(tagger, sentence) for sentence in sentences]
