@@ -119,6 +119,16 @@ def run_walkthrough(walk, tmp_path):
     return trained, *done
 
 
+def run_python_examples(text, named, made):
+    """Runs each python block of the README in a fresh process, the walkthrough's run directory
+    (`named`) replaced by the one the tiny training made; their completed processes."""
+    done = []
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+        done.append(_run([sys.executable, "-c", block.replace(named, str(made))]))
+        assert done[-1].returncode == 0, done[-1].stderr[-2000:]
+    return done
+
+
 def check_walkthrough_outputs(trained, predicted, evaluated):
     """The header of every file is decided once and printed, predictions come in file order
     with a probability per label, and the accuracy is that of the predictions."""
@@ -134,7 +144,8 @@ def check_walkthrough_outputs(trained, predicted, evaluated):
 
 
 def test_readme_commands_run_as_printed(tmp_path):
-    commands = readme_commands((REPO / "README.md").read_text("utf-8"))
+    text = (REPO / "README.md").read_text("utf-8")
+    commands = readme_commands(text)
     walk = _walkthrough(commands)
     for command in commands:
         if command in walk:
@@ -153,4 +164,10 @@ def test_readme_commands_run_as_printed(tmp_path):
             _check_extras(command[2:])
         else:
             pytest.fail(f"README prints a command this test does not know: {command}")
-    check_walkthrough_outputs(*run_walkthrough(walk, tmp_path))
+    trained, predicted, evaluated = run_walkthrough(walk, tmp_path)
+    check_walkthrough_outputs(trained, predicted, evaluated)
+    made = re.search(r"^run directory: (.+)$", trained.stdout, re.M).group(1)
+    (example,) = run_python_examples(text, _run_dir(walk[1]), made)
+    probabilities, parameters = example.stdout.splitlines()[-2:]
+    assert re.fullmatch(r"\{'CONTRADICTION': .*, 'ENTAILMENT': .*, 'NEUTRAL': .*\}", probabilities)
+    assert int(parameters) > 0
