@@ -73,8 +73,8 @@ test: install
 
 # The edit loop: the equation, mask, reader and unit checks, without the tests marked slow
 # (processes, training, XLA compiles, over a second each) or data (the real files). A test of
-# neither mark whose call uses over 3 s of CPU fails here (GCNN_MATCH_FAST_LIMIT_S changes the
-# limit; CPU time, so a job beside the tests fails none). The tests are independent and mostly single-threaded, so they run in JOBS
+# neither mark whose call takes over 3 s both of CPU and of the clock fails here
+# (GCNN_MATCH_FAST_LIMIT_S changes the limit; a job beside the tests fails none). The tests are independent and mostly single-threaded, so they run in JOBS
 # pytest-xdist workers (CONTRIBUTING.md gives the count and the time).
 JOBS ?= 2
 test-fast: install

@@ -177,6 +177,7 @@ def _capped(frame, cap=6):
     return frame.assign(config=f"low-resource-e300-epochs{cap}", max_epochs=cap, epochs=cap)
 
 
+@pytest.mark.slow  # assesses every claim of a table
 def test_a_claim_on_an_undertrained_row_is_neither_confirmed_nor_contradicted(tmp_path):
     write_lines(tmp_path, "gcnn-quora", _capped(row_lines(GCNN, 0.9)), _capped(row_lines(CNN, 0.7)))
     _record(tmp_path, GCNN, [1, 1, 1, 1, 1], 6)

@@ -352,6 +352,7 @@ def test_a_row_names_the_judged_metric_and_the_side_its_draws_lean_to(tmp_path):
     assert "(multinli, dev_matched_accuracy against the paper's test_matched_accuracy)<a" in matched
 
 
+@pytest.mark.slow  # renders every claim of a table
 def test_a_claim_s_note_follows_its_quote(tmp_path):
     outcomes = assess.assess(select("ATTCONV"), tmp_path)
     text = claims_report.render_markdown(outcomes, "make claims")

@@ -11,7 +11,7 @@ from gcnn_match.data import registry as data_registry
 from gcnn_match.experiments import registry
 from gcnn_match.training import raw_input
 from gcnn_match.training.loop import run_experiment
-from gcnn_match.training.predict import SavedModel
+from gcnn_match.training.predict import TrainedModel
 from tests.conftest import REPO, subprocess_env
 from tests.data.typed_text import as_typed, capitalised
 
@@ -35,7 +35,7 @@ def _typed(examples):
 
 @pytest.mark.slow
 def test_typed_pairs_score_as_the_benchmark_s_after_the_rewrite(run_dir, shared_data):
-    saved = SavedModel.from_run(run_dir)
+    saved = TrainedModel.from_run(run_dir)
     assert saved.encoder.tokenization == "ptb-pretokenized"
     rates = saved.encoder.unknown_rates
     assert rates["train"] == 0 and 0 < rates["dev"] < 0.2
@@ -77,7 +77,7 @@ def test_predict_py_says_what_it_did_with_raw_text(run_dir, tmp_path):
     assert out.returncode == 0, out.stderr
     assert "raw text: rewritten as ptb-pretokenized" in out.stderr
     assert "unknown tokens: " in out.stderr and "on the run's dev split" in out.stderr
-    saved = SavedModel.from_run(run_dir)
+    saved = TrainedModel.from_run(run_dir)
     typed = ("How do I learn Python quickly?", "What's the fastest way to learn Python?")
     shipped = ("How do I learn Python quickly ?", "What 's the fastest way to learn Python ?")
     probabilities = [float(x) for x in out.stdout.splitlines()[1].split("\t")[2:]]
