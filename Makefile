@@ -5,6 +5,7 @@
 #   make reproduce-quora SCALE=low-resource DATA_DIR=../shared/data [ROWS=GCNN,CNN] [SEEDS=1,2,3]
 #   make claims DATA_DIR=../shared/data        # CLAIMS.md: the papers' claims against our records
 #   make curves DATA_DIR=../shared/data [CURVES=gcnn-quora] # learning curves of the headline claims
+#   make rehearse [SIZE=tiny]                  # the protocol at full size on synthetic files
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -112,10 +113,11 @@ bench: install
 	$(PY) experiments/bench.py --data_dir=$(DATA_DIR) $(if $(MODELS),--models="$(MODELS)") \
 	  $(if $(STEPS),--steps=$(STEPS))
 
-# BENCHMARKS.md#full-size-on-this-machine: the protocol at the official files' size on synthetic
+# BENCHMARKS.md's "Full size on this machine" (written once a record exists): the protocol at the official files' size on synthetic
 # text (Quora 384,348 training pairs, SNLI 550,152 lines, 300-d vectors: several GB in a temporary
 # folder); each row's time to its first training step, peak memory, checkpoint size and host
-# pipeline pairs/s, into results/rehearsal-<machine>.json. SIZE=tiny: a few hundred pairs.
+# pipeline pairs/s, into results/rehearsal-<machine>.json. SIZE=tiny: a few hundred pairs (into
+# results/rehearsal-<machine>-tiny.json; the section is printed, BENCHMARKS.md left as it is).
 rehearse: install
 	$(PY) experiments/rehearse.py $(if $(SIZE),--size=$(SIZE))
 

@@ -1,8 +1,9 @@
 """Rehearses the full protocol at its real size on this machine, on synthetic files in the
-official layouts; writes results/rehearsal-<machine>.json and BENCHMARKS.md's section.
+official layouts; writes results/rehearsal-<machine>.json and BENCHMARKS.md's section (the
+real size; --size=tiny records beside it and prints its section).
 
     python experiments/rehearse.py                            # the real size (GBs of files)
-    python experiments/rehearse.py --size=tiny --json=/tmp/rehearsal.json --output=/tmp/B.md
+    python experiments/rehearse.py --size=tiny --json=/tmp/rehearsal.json
     python experiments/rehearse.py --report_only                # re-render from the record
 
 The splits (Quora's BiMPM partition, SNLI's jsonl with parses) and a GloVe text file are
@@ -37,8 +38,14 @@ flags.DEFINE_list(
 )
 flags.DEFINE_integer("steps", 10, "Training steps before the epoch is stopped.")
 flags.DEFINE_integer("seed", 0, "Seed of the synthetic text and vectors.")
-flags.DEFINE_string("json", None, "JSON record (default: results/rehearsal-<machine>.json).")
-flags.DEFINE_string("output", "BENCHMARKS.md", "Markdown report.")
+flags.DEFINE_string(
+    "json",
+    None,
+    "JSON record (default: results/rehearsal-<machine>.json, -<size> added below the real size).",
+)
+flags.DEFINE_string(
+    "output", None, "Markdown report (default: BENCHMARKS.md at the real size, else none)."
+)
 flags.DEFINE_bool("report_only", False, "Re-render --output from --json; write and run nothing.")
 
 REHEARSE = "gcnn_match.benchmarks.rehearsal:rehearse_row"
@@ -103,7 +110,8 @@ def measure():
 
 def main(argv):
     del argv
-    path = pathlib.Path(FLAGS.json or f"results/rehearsal-{machine_name()}.json")
+    suffix = "" if FLAGS.size == "real" else f"-{FLAGS.size}"
+    path = pathlib.Path(FLAGS.json or f"results/rehearsal-{machine_name()}{suffix}.json")
     if FLAGS.report_only:
         record = read_json(path)
         if record is None:
@@ -113,7 +121,9 @@ def main(argv):
         write_json(path, record)
     markdown = render(record)
     print(markdown)
-    update_section(pathlib.Path(FLAGS.output), SECTION, markdown, heading="# Benchmarks")
+    output = FLAGS.output or ("BENCHMARKS.md" if record["size"] == "real" else None)
+    if output:
+        update_section(pathlib.Path(output), SECTION, markdown, heading="# Benchmarks")
 
 
 run = cli.entry_point(main)
