@@ -5,6 +5,7 @@
 #   make reproduce-quora SCALE=low-resource DATA_DIR=../shared/data [ROWS=GCNN,CNN] [SEEDS=1,2,3]
 #   make claims DATA_DIR=../shared/data        # CLAIMS.md: the papers' claims against our records
 #   make curves DATA_DIR=../shared/data [CURVES=gcnn-quora] # learning curves of the headline claims
+#   make rehearse [SIZE=tiny]                  # the protocol at full size on synthetic files
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -34,7 +35,7 @@ export GCNN_MATCH_TEST_DATA
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
 .PHONY: install install-latest test test-fast lint format bench latency figures claims curves floor \
-	reproduce-mnli data-mnli gpu-plan
+	reproduce-mnli data-mnli gpu-plan rehearse
 
 EXTRAS := $(ACCEL),glove,plots,dev,fever,yahoo,jax,aso
 # The exact versions that produced REPRODUCTION.md and BENCHMARKS.md (constraints.txt);
@@ -111,6 +112,14 @@ data-mnli: data-multinli
 bench: install
 	$(PY) experiments/bench.py --data_dir=$(DATA_DIR) $(if $(MODELS),--models="$(MODELS)") \
 	  $(if $(STEPS),--steps=$(STEPS))
+
+# BENCHMARKS.md's "Full size on this machine" (written once a record exists): the protocol at the official files' size on synthetic
+# text (Quora 384,348 training pairs, SNLI 550,152 lines, 300-d vectors: several GB in a temporary
+# folder); each row's time to its first training step, peak memory, checkpoint size and host
+# pipeline pairs/s, into results/rehearsal-<machine>.json. SIZE=tiny: a few hundred pairs (into
+# results/rehearsal-<machine>-tiny.json; the section is printed, BENCHMARKS.md left as it is).
+rehearse: install
+	$(PY) experiments/rehearse.py $(if $(SIZE),--size=$(SIZE))
 
 # Each table on one GPU (BENCHMARKS.md): every registered row's training step timed and its
 # peak memory measured on this device at the paper's batch size and cut-offs, on synthetic pairs

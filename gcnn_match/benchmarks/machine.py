@@ -1,9 +1,13 @@
 """What this machine and process offer a benchmark: the dense matmul rate (the peak that
 achieved GFLOP/s are read against), whether TensorFlow runs its oneDNN kernels, and where the
-tcmalloc library is that a process can be started with.
+tcmalloc library is that a process can be started with, and the machine's short name.
 """
 
+import os
 import pathlib
+import re
+import shutil
+import subprocess
 import time
 
 # Where Debian/Ubuntu (libtcmalloc-minimal4, libgoogle-perftools4) and RPM distributions put
@@ -51,3 +55,20 @@ def find_tcmalloc(dirs=TCMALLOC_DIRS):
             if path.is_file():
                 return str(path)
     return None
+
+
+def machine_name():
+    """A short name of this machine for record files: the first GPU's model as nvidia-smi
+    names it ("h200" for "NVIDIA H200"), else "cpu<logical cores>"."""
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        listed = subprocess.run(
+            [smi, "--query-gpu=name", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.split("\n")[0]
+        model = re.search(r"\b([A-Z]+\d+[A-Za-z]*)\b", listed.replace("NVIDIA", ""))
+        if model:
+            return model.group(1).lower()
+    return f"cpu{os.cpu_count()}"

@@ -149,13 +149,20 @@ class _PreparedRun(NamedTuple):
 
 
 def run_experiment(
-    config, run_dir, data_dir, cache_dir=None, resume=True, log=print, on_throughput=None
+    config,
+    run_dir,
+    data_dir,
+    cache_dir=None,
+    resume=True,
+    log=print,
+    on_throughput=None,
+    callbacks=(),
 ):
     """Trains `config` in `run_dir` (resuming if possible) and returns its final metrics.
 
     `on_throughput(seconds per step, steps per epoch)`, when given, is called once, after
     the run's first training steps (`StepTimer`); a run with nothing left to train never
-    calls it.
+    calls it. `callbacks` are Keras callbacks added to the run's own (after them).
     """
     distribution = distribution_lib.resolve(config.distribution)
     if not distribution.is_chief:  # every worker keeps records; the chief's are the run's
@@ -181,7 +188,18 @@ def run_experiment(
     first_epoch, first_step = _resume(run, model, config, distribution, resume, log)
     if first_epoch < config.epochs:
         start_at = (first_epoch, first_step)
-        _fit(run, model, config, task, prepared.data, distribution, start_at, log, on_throughput)
+        _fit(
+            run,
+            model,
+            config,
+            task,
+            prepared.data,
+            distribution,
+            start_at,
+            log,
+            on_throughput,
+            callbacks,
+        )
     metrics = _final_metrics(run, model, config, task, prepared, params, data_dir)
     metrics["wall_seconds"] = time.perf_counter() - start
     write_json(run.metrics_file, metrics)
@@ -269,10 +287,13 @@ def _resume(run, model, config, distribution, resume, log):
     return first_epoch, first_step
 
 
-def _fit(run, model, config, task, data, distribution, start_at, log, on_throughput):
+def _fit(
+    run, model, config, task, data, distribution, start_at, log, on_throughput, extra_callbacks=()
+):
     """Trains epochs [first_epoch, config.epochs) from step `first_step` of the first
     (`start_at`: (first_epoch, first_step)), with selection on dev, early stopping and resume
-    points (`RunMonitor`), and times its first steps for `on_throughput` (None: untimed)."""
+    points (`RunMonitor`), and times its first steps for `on_throughput` (None: untimed);
+    `extra_callbacks` follow the run's own."""
     first_epoch, first_step = start_at
     train = data.splits["train"]
     fits = training_fits(first_epoch, first_step, config.epochs)
@@ -311,6 +332,7 @@ def _fit(run, model, config, task, data, distribution, start_at, log, on_through
             on_throughput(seconds_per_step, steps_per_epoch)
 
         callbacks.append(StepTimer(steps, report))
+    callbacks += list(extra_callbacks)
     for (initial, end, skipped), (train_ds, _) in zip(fits, datasets):
         model.fit(
             train_ds,

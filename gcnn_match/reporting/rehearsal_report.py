@@ -1,0 +1,52 @@
+"""BENCHMARKS.md's "Full size on this machine" section, from a results/rehearsal-<machine>.json
+record (`gcnn_match.scripts.rehearse`)."""
+
+SECTION = "rehearsal"
+TITLE = "## Full size on this machine"
+
+
+def _seconds(value):
+    return "-" if value is None else f"{value:.1f}"
+
+
+def _mib(value):
+    return f"{value / 2**20:,.0f}"
+
+
+def render(record):
+    """The section's Markdown: the data written, then one line per row."""
+    size, data = record["size"], record["data"]
+    total = sum(data["files"].values())
+    lines = [
+        TITLE,
+        "",
+        f"`{record['command']}` on {record['machine']} ({record['environment']['cpu']}, "
+        f"{record['environment']['cpu_count']} cores): synthetic splits in each dataset's "
+        f"official layout at the {size!r} size (Quora {data['quora']} pairs, SNLI "
+        f"{data['snli']} lines, train/dev/test) and a {data['vectors']} vectors file, "
+        f"{_mib(total)} MiB in all, read through `--data_dir`. Each row runs in a fresh "
+        f"process from a cold cache, its one epoch stopped after {record['steps']} steps (or "
+        "at its end); seconds count from the process' start.",
+        "",
+        "| row | vocabulary | data ready s | model built s | first step s | steps | s/step | "
+        "run s | peak RSS MiB | checkpoints MiB | pipeline pairs/s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in record["rows"]:
+        if "error" in r:
+            lines.append(f"| {r['name']} | failed: {r['error']} |" + " |" * 9)
+            continue
+        lines.append(
+            f"| {r['name']} | {r['vocab_size']:,} | {_seconds(r.get('data_ready_seconds'))} "
+            f"| {_seconds(r.get('model_built_seconds'))} | {_seconds(r['first_step_seconds'])} "
+            f"| {r['steps']} | {_seconds(r['seconds_per_step'])} | {_seconds(r['run_seconds'])} "
+            f"| {_mib(r['peak_rss_bytes'])} | {_mib(r['checkpoint_bytes'])} "
+            f"| {r['pipeline_pairs_per_second']:.0f} |"
+        )
+    lines += [
+        "",
+        "Run s includes the stopped epoch's dev evaluation and checkpoint and the final "
+        "dev/test evaluation; pipeline pairs/s is the host input pipeline alone (no model).",
+        "",
+    ]
+    return "\n".join(lines)
