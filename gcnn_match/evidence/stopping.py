@@ -64,3 +64,43 @@ def check(values, patience, rules=CANDIDATE_RULES):
             for p, m in rules
         ],
     }
+
+
+# The rows worth a whole-schedule run: a schedule of at least MIN_SCHEDULE epochs whose seeds
+# all ended within WITHIN epochs, most of them on the patience rule (not on an epoch cap).
+MIN_SCHEDULE, WITHIN = 20, 10
+
+
+def stopped_on_patience(best_epochs, epochs_run, patience):
+    """How many seeds ended on the patience rule: `patience` epochs after their best one."""
+    return sum(run - best >= patience for best, run in zip(best_epochs, epochs_run))
+
+
+def needs_check(schedule, patience, best_epochs, epochs_run):
+    """Whether a row's recorded seeds stopped so early that dev noise, not a dev maximum, may
+    have ended them: every seed ran at most WITHIN of a schedule of at least MIN_SCHEDULE
+    epochs, and at least half of them stopped on `patience`.
+
+    Args:
+        schedule: the row's registered epochs.
+        patience: its registered early-stopping patience.
+        best_epochs, epochs_run: per seed of its record, the selected and the last epoch.
+    """
+    if schedule < MIN_SCHEDULE or not epochs_run or max(epochs_run) > WITHIN:
+        return False
+    return 2 * stopped_on_patience(best_epochs, epochs_run, patience) >= len(epochs_run)
+
+
+def best_after_stop(checked):
+    """Whether a checked curve (`check`'s record) peaks after the registered rule stopped it."""
+    return checked["best_epoch"] > checked["patience_stop_epoch"]
+
+
+def highest_after_stop(checked):
+    """(epoch, value) of the highest dev value after the registered stop; None when the stop
+    is the curve's last epoch. The first such epoch wins a tie."""
+    later = checked["dev"][checked["patience_stop_epoch"] :]
+    if not later:
+        return None
+    offset = max(range(len(later)), key=lambda i: (later[i], -i))
+    return checked["patience_stop_epoch"] + offset + 1, later[offset]

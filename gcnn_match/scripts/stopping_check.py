@@ -7,11 +7,18 @@ where the registered patience, and a few other stopping rules, would have ended 
         --override=early_stopping_patience=100
     python experiments/stopping_check.py --runs_dir=runs/fullschedule --scale=low-resource
 
-Writes results/stopping-check-<table>-<scale>.json for each table with at least one such run:
-per row, the seed's dev curve, its best epoch over the schedule, the registered patience's
-stop, each candidate rule's stop, and the epochs the table's record selected and ran.
+    python experiments/stopping_check.py --report_only        # re-render the docs' sections
+
+Writes results/stopping-check-<table>-<scale>.json for each table with a row that needs the
+check (`stopping.needs_check`) or a whole-schedule run: per checked row, the seed's dev curve,
+its best epoch over the schedule, the registered patience's stop, each candidate rule's stop,
+and the epochs the table's record selected and ran (curves of an earlier record stay unless
+--runs_dir holds a newer one); the rows that need the check; those not yet checked, with their
+hours. Then renders the section "Early stopping on the whole schedule" of each paper's
+docs/<paper>.md (`reporting/stopping_report.py`).
 """
 
+import pathlib
 import shlex
 import sys
 
@@ -22,7 +29,9 @@ from gcnn_match import cli
 from gcnn_match.config import overrides
 from gcnn_match.evidence import runs, stopping
 from gcnn_match.experiments import registry
-from gcnn_match.files import write_json
+from gcnn_match.files import read_json, write_json
+from gcnn_match.reporting import stopping_report
+from gcnn_match.reporting.marked_sections import update_section
 from gcnn_match.training.run_dir import RunDirectory
 
 FLAGS = flags.FLAGS
@@ -30,6 +39,9 @@ flags.DEFINE_string("runs_dir", "runs", "Where the whole-schedule runs were trai
 flags.DEFINE_enum("scale", "low-resource", ["full", "low-resource"], "Protocol of the runs.")
 flags.DEFINE_integer("seed", 1, "Seed of the runs.")
 flags.DEFINE_string("results_dir", "results", "Folder of the tables' records and of the output.")
+flags.DEFINE_bool(
+    "report_only", False, "Re-render the docs' sections from the records; train and write nothing."
+)
 
 
 def whole_schedule_run(config):
@@ -45,14 +57,28 @@ def whole_schedule_run(config):
 
 
 def recorded(config):
-    """The table record's shown run set of `config`: its selected and run epochs."""
+    """The table record's shown run set of `config`: its selected and run epochs, and the cap a
+    command set below the schedule (None: the registered schedule)."""
     found = runs.run_sets_of(FLAGS.results_dir, registry.table_id(config), FLAGS.scale, config.name)
-    if not found:
+    if not found or "epochs_run" not in found[0]:
         return {}
     return {
         "recorded_best_epoch": found[0]["best_epoch"],
         "recorded_epochs_run": found[0]["epochs_run"],
+        "recorded_epoch_cap": runs.epoch_cap(found[0], config.epochs),
+        "recorded_seconds_per_epoch": found[0]["seconds_per_epoch"][0],
     }
+
+
+def needs_check(config):
+    """Whether the record of `config` is one `stopping.needs_check` asks a whole run of."""
+    seen = recorded(config)
+    return bool(seen) and stopping.needs_check(
+        config.epochs,
+        config.early_stopping_patience,
+        seen["recorded_best_epoch"],
+        seen["recorded_epochs_run"],
+    )
 
 
 def row_check(config):
@@ -74,24 +100,57 @@ def row_check(config):
     }
 
 
+def pending(config):
+    """A row that needs the check and has none: its name and the hours of one seed over its
+    whole schedule at the record's speed."""
+    hours = recorded(config)["recorded_seconds_per_epoch"] * config.epochs / 3600
+    return {"name": config.name, "row": config.row, "hours": round(hours, 3)}
+
+
+def table_record(table, command):
+    """The record of one table: the curves checked (those of this --runs_dir replace those of
+    the same rows in the earlier record), the rows that need the check, those still pending."""
+    configs = registry.select(table=table)
+    earlier = {
+        r["name"]: r for r in read_json(record_path(table, FLAGS.scale), {"rows": []})["rows"]
+    }
+    fresh = {c.name: found for c in configs if (found := row_check(c)) is not None}
+    # An earlier curve keeps its dev values; its record fields are read again.
+    kept = {c.name: {**earlier[c.name], **recorded(c)} for c in configs if c.name in earlier}
+    checked = [fresh.get(c.name, kept.get(c.name)) for c in configs]
+    needed = [c for c in configs if needs_check(c)]
+    record = {
+        "command": command,
+        "scale": FLAGS.scale,
+        "needs_check": [c.name for c in needed],
+        "rows": [c for c in checked if c is not None],
+        "pending": sorted(
+            (pending(c) for c in needed if c.name not in fresh and c.name not in earlier),
+            key=lambda p: p["hours"],
+        ),
+    }
+    return record
+
+
+def record_path(table, scale):
+    return stopping_report.record_path(FLAGS.results_dir, table, scale)
+
+
 def main(argv):
     del argv
     command = "python experiments/stopping_check.py " + shlex.join(sys.argv[1:])
-    for table in registry.tables():
-        checked = [row_check(c) for c in registry.select(table=table)]
-        checked = [c for c in checked if c is not None]
-        if not checked:
-            continue
-        path = f"{FLAGS.results_dir}/stopping-check-{table}-{FLAGS.scale}.json"
-        write_json(path, {"command": command, "scale": FLAGS.scale, "rows": checked})
-        for c in checked:
-            print(
-                f"{c['name']}: best {c['best_epoch']}/{c['registered_epochs']} "
-                f"({c['best_value']:.4f}); patience {c['registered_patience']} stops at "
-                f"{c['patience_stop_epoch']}, selects {c['patience_selected_epoch']} "
-                f"({c['patience_selected_value']:.4f})"
-            )
-        print(f"wrote {path}")
+    if not FLAGS.report_only:
+        for table in registry.tables():
+            record = table_record(table, command)
+            if record["rows"] or record["needs_check"]:
+                write_json(record_path(table, FLAGS.scale), record)
+                print(
+                    f"wrote {record_path(table, FLAGS.scale)}: {len(record['rows'])} checked, "
+                    f"{len(record['pending'])} pending"
+                )
+    for doc, markdown in stopping_report.doc_sections(FLAGS.results_dir).items():
+        update_section(pathlib.Path(doc), stopping_report.SECTION, markdown)
+        print(f"rendered {doc}")
 
 
 run = cli.entry_point(main)

@@ -38,3 +38,24 @@ def test_check_compares_the_whole_schedule_s_best_with_the_registered_stop():
             "selected_value": 0.60,
         }
     ]
+
+
+def test_a_row_needs_a_check_when_most_seeds_stopped_on_patience_within_ten_epochs():
+    assert stopping.needs_check(100, 5, [2, 3, 1], [7, 8, 6])
+    # Two of three ran into a cap of 6 before patience could end them.
+    assert not stopping.needs_check(20, 5, [2, 4, 4], [7, 6, 6])
+    # One seed ran beyond 10 epochs.
+    assert not stopping.needs_check(100, 5, [2, 6, 1], [7, 11, 6])
+    # A schedule below 20 epochs is not checked.
+    assert not stopping.needs_check(15, 5, [2, 3], [7, 8])
+    assert not stopping.needs_check(20, 5, [], [])
+
+
+def test_the_highest_value_after_the_stop_and_whether_the_best_comes_later():
+    checked = stopping.check(CURVE, patience=5)
+    assert stopping.best_after_stop(checked)
+    assert stopping.highest_after_stop(checked) == (11, 0.60)
+    flat = stopping.check([0.6, 0.5, 0.5, 0.4], patience=2)
+    assert not stopping.best_after_stop(flat)
+    assert stopping.highest_after_stop(flat) == (4, 0.4)
+    assert stopping.highest_after_stop(stopping.check([0.5, 0.6], patience=2)) is None
