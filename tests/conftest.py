@@ -137,7 +137,12 @@ def pytest_runtest_makereport(item, call):
     report = yield
     cpu = item.stash.get(_CALL_CPU_S, 0.0) if call.when == "call" else 0.0
     marked = any(item.iter_markers("slow")) or any(item.iter_markers("data"))
-    if min(cpu, call.duration) > FAST_LIMIT_S and report.passed and not marked and _fast_tier(item.config):
+    if (
+        min(cpu, call.duration) > FAST_LIMIT_S
+        and report.passed
+        and not marked
+        and _fast_tier(item.config)
+    ):
         report.outcome = "failed"
         report.longrepr = (
             f"{item.nodeid} used {cpu:.1f} s of CPU ({call.duration:.1f} s on the clock), over "
