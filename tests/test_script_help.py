@@ -53,17 +53,29 @@ def test_every_experiments_file_runs_a_tool():
     assert len(TOOLS) > 10
 
 
-@pytest.mark.parametrize("tool", TOOLS)
-def test_help_shows_the_usage_as_written_and_the_tools_flags(tool, tool_flags, capsys, monkeypatch):
-    module = tool_flags(tool)
-    program = cli.console_script(tool)
+def _help(module, capsys, monkeypatch):
+    """What `--help` of the tool `module` prints, run as its console script."""
+    program = cli.console_script(module.__name__.rpartition(".")[2])
     monkeypatch.setattr(sys, "argv", [f"/venv/bin/{program}", "--help"])
     with pytest.raises(SystemExit):
         cli.run(module.main)
-    out = capsys.readouterr().out
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_help_shows_the_usage_as_written_and_the_tools_flags(tool, tool_flags, capsys, monkeypatch):
+    module = tool_flags(tool)
+    out = _help(module, capsys, monkeypatch)
     lines = [line.rstrip() for line in out.splitlines()]
     source = cli.usage(_docstring_source(tool), console=True)
     missing = [line for line in source.splitlines() if line.rstrip() not in lines]
     assert not missing, out
     key_flags = flags.FLAGS.get_key_flags_for_module(module.__name__)
     assert key_flags and all(re.search(rf"--(\[no\])?{f.name}\b", out) for f in key_flags), out
+
+
+@pytest.mark.parametrize("tool", ["evaluate", "predict"])
+def test_help_of_a_scoring_tool_lists_the_shared_input_flags(tool, tool_flags, capsys, monkeypatch):
+    out = _help(tool_flags(tool), capsys, monkeypatch)
+    shared = ("run_dir", "export_dir", "input", "format", "a", "b", "header", "raw_text")
+    assert all(re.search(rf"^  --(\[no\])?{name}:", out, re.M) for name in shared), out

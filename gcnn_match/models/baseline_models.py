@@ -14,18 +14,15 @@ logits (B, num_classes).
 (1, 2)
 """
 
-from gcnn_match.models.paper_models import _registered_model
+import functools
 
+from gcnn_match.models import paper_models
 
-def ESIM(
-    vocabulary_size=None,
-    *,
-    num_classes,
-    embedding_matrix=None,
-    embedding_dim=300,
-    embeddings_trainable=True,
-    **kwargs,
-):
+_builder = functools.partial(paper_models.paper_builder, module=__name__)
+
+ESIM = _builder(
+    "ESIM",
+    "esim",
     """The sequential enhanced LSTM (ESIM) as GCNN's tables train it ("esim").
 
     Reference: Chen, Zhu, Ling, Wei, Jiang and Inkpen, "Enhanced LSTM for Natural Language
@@ -33,13 +30,7 @@ def ESIM(
     of ATTCONV's Tables 5 and 7.
 
     Args:
-        vocabulary_size: word ids 0..vocabulary_size - 1, 0 the padding; None: the rows of
-            `embedding_matrix`.
-        num_classes: output classes.
-        embedding_matrix: pretrained word vectors (vocabulary_size, dim), fine-tuned from
-            there; None: random vectors of width `embedding_dim`.
-        embedding_dim: width of random vectors (300).
-        embeddings_trainable: fine-tune the word vectors (ESIM does).
+        {word_args}
         **kwargs: the other arguments of `gcnn_match.models.esim.build_esim`:
             `encoder_units`, `projection_units`, `composition_units`, `mlp_hidden`, the
             dropout rates.
@@ -50,40 +41,19 @@ def ESIM(
     ...              projection_units=4, composition_units=4, mlp_hidden=4)
     >>> model.output.shape
     (None, 3)
-    """
-    return _registered_model(
-        "esim",
-        vocabulary_size,
-        num_classes,
-        embedding_matrix,
-        embedding_dim,
-        embeddings_trainable,
-        **kwargs,
-    )
+    """,
+)
 
-
-def BiCNN(
-    vocabulary_size=None,
-    *,
-    num_classes,
-    embedding_matrix=None,
-    embedding_dim=300,
-    embeddings_trainable=True,
-    **kwargs,
-):
+BiCNN = _builder(
+    "BiCNN",
+    "bicnn",
     """The Siamese CNN without attention, ATTCONV's "Bi-CNN" ("bicnn").
 
     Reference: Yin and Schütze, "Attentive Convolution: Equipping CNNs with RNN-style Attention
     Mechanisms", TACL 2018 (row "Bi-CNN" of Tables 5 and 7).
 
     Args:
-        vocabulary_size: word ids 0..vocabulary_size - 1, 0 the padding; None: the rows of
-            `embedding_matrix`.
-        num_classes: output classes.
-        embedding_matrix: pretrained word vectors (vocabulary_size, dim), fine-tuned from
-            there; None: random vectors of width `embedding_dim`.
-        embedding_dim: width of random vectors (300, ATTCONV's).
-        embeddings_trainable: fine-tune the word vectors (ATTCONV's rows do).
+        {word_args}
         **kwargs: the other arguments of `gcnn_match.models.attconv.build_bicnn`: `hidden`,
             `kernel_size`, `classifier`.
 
@@ -92,40 +62,19 @@ def BiCNN(
     >>> model = BiCNN(vocabulary_size=50, num_classes=2, embedding_dim=8, hidden=8)
     >>> model.output.shape
     (None, 2)
-    """
-    return _registered_model(
-        "bicnn",
-        vocabulary_size,
-        num_classes,
-        embedding_matrix,
-        embedding_dim,
-        embeddings_trainable,
-        **kwargs,
-    )
+    """,
+)
 
-
-def APCNN(
-    vocabulary_size=None,
-    *,
-    num_classes,
-    embedding_matrix=None,
-    embedding_dim=300,
-    embeddings_trainable=True,
-    **kwargs,
-):
+APCNN = _builder(
+    "APCNN",
+    "apcnn",
     """The CNN with attentive pooling ("apcnn").
 
     Reference: dos Santos, Tan, Xiang and Zhou, "Attentive Pooling Networks", arXiv 2016; row
     "APCNN" of ATTCONV's Tables 3, 5 and 7.
 
     Args:
-        vocabulary_size: word ids 0..vocabulary_size - 1, 0 the padding; None: the rows of
-            `embedding_matrix`.
-        num_classes: output classes.
-        embedding_matrix: pretrained word vectors (vocabulary_size, dim), fine-tuned from
-            there; None: random vectors of width `embedding_dim`.
-        embedding_dim: width of random vectors (300, ATTCONV's).
-        embeddings_trainable: fine-tune the word vectors (ATTCONV's rows do).
+        {word_args}
         **kwargs: the other arguments of `gcnn_match.models.attconv.build_apcnn`: `hidden`,
             `kernel_size`, `classifier`.
 
@@ -134,27 +83,12 @@ def APCNN(
     >>> model = APCNN(vocabulary_size=50, num_classes=2, embedding_dim=8, hidden=8)
     >>> model.output.shape
     (None, 2)
-    """
-    return _registered_model(
-        "apcnn",
-        vocabulary_size,
-        num_classes,
-        embedding_matrix,
-        embedding_dim,
-        embeddings_trainable,
-        **kwargs,
-    )
+    """,
+)
 
-
-def ABCNN(
-    vocabulary_size=None,
-    *,
-    num_classes,
-    embedding_matrix=None,
-    embedding_dim=300,
-    embeddings_trainable=True,
-    **kwargs,
-):
+ABCNN = _builder(
+    "ABCNN",
+    "abcnn",
     """The CNN with attention-based pooling ("abcnn").
 
     Reference: Yin, Schütze, Xiang and Zhou, "ABCNN: Attention-Based Convolutional Neural
@@ -162,13 +96,7 @@ def ABCNN(
     and 7.
 
     Args:
-        vocabulary_size: word ids 0..vocabulary_size - 1, 0 the padding; None: the rows of
-            `embedding_matrix`.
-        num_classes: output classes.
-        embedding_matrix: pretrained word vectors (vocabulary_size, dim), fine-tuned from
-            there; None: random vectors of width `embedding_dim`.
-        embedding_dim: width of random vectors (300, ATTCONV's).
-        embeddings_trainable: fine-tune the word vectors (ATTCONV's rows do).
+        {word_args}
         **kwargs: the other arguments of `gcnn_match.models.abcnn.build_abcnn`: `hidden`,
             `kernel_size`, `classifier`.
 
@@ -177,27 +105,12 @@ def ABCNN(
     >>> model = ABCNN(vocabulary_size=50, num_classes=2, embedding_dim=8, hidden=8)
     >>> model.output.shape
     (None, 2)
-    """
-    return _registered_model(
-        "abcnn",
-        vocabulary_size,
-        num_classes,
-        embedding_matrix,
-        embedding_dim,
-        embeddings_trainable,
-        **kwargs,
-    )
+    """,
+)
 
-
-def MultichannelCNN(
-    vocabulary_size=None,
-    *,
-    num_classes,
-    embedding_matrix=None,
-    embedding_dim=300,
-    embeddings_trainable=True,
-    **kwargs,
-):
+MultichannelCNN = _builder(
+    "MultichannelCNN",
+    "multichannel_cnn",
     """Kim's CNN-multichannel, a single-text classifier of text "b" ("multichannel_cnn").
 
     Reference: Kim, "Convolutional Neural Networks for Sentence Classification", EMNLP 2014;
@@ -205,13 +118,7 @@ def MultichannelCNN(
     single-text dataset puts its text on both sides) and does not read it.
 
     Args:
-        vocabulary_size: word ids 0..vocabulary_size - 1, 0 the padding; None: the rows of
-            `embedding_matrix`.
-        num_classes: output classes.
-        embedding_matrix: pretrained word vectors (vocabulary_size, dim), both channels'
-            start; None: random vectors of width `embedding_dim`.
-        embedding_dim: width of random vectors (300, ATTCONV's).
-        embeddings_trainable: fine-tune the non-static channel (Kim does).
+        {word_args}
         **kwargs: the other arguments of
             `gcnn_match.models.multichannel_cnn.build_multichannel_cnn`: `filters`,
             `kernel_sizes`, `dropout`, `max_norm`, `multichannel`.
@@ -221,27 +128,17 @@ def MultichannelCNN(
     >>> model = MultichannelCNN(vocabulary_size=50, num_classes=5, embedding_dim=8, filters=4)
     >>> model.output.shape
     (None, 5)
-    """
-    return _registered_model(
-        "multichannel_cnn",
-        vocabulary_size,
-        num_classes,
-        embedding_matrix,
-        embedding_dim,
-        embeddings_trainable,
-        **kwargs,
-    )
+    """,
+    word_args=dict(
+        embedding_matrix="pretrained word vectors (vocabulary_size, dim), both channels' "
+        "start; None: random vectors of width `embedding_dim`.",
+        embeddings_trainable="fine-tune the non-static channel (Kim does).",
+    ),
+)
 
-
-def CNNInternalAttention(
-    vocabulary_size=None,
-    *,
-    num_classes,
-    embedding_matrix=None,
-    embedding_dim=300,
-    embeddings_trainable=True,
-    **kwargs,
-):
+CNNInternalAttention = _builder(
+    "CNNInternalAttention",
+    "cnn_internal_attention",
     """A CNN over text "b" pooled by internal attention ("cnn_internal_attention").
 
     Reference: Adel and Schütze, "Exploring Different Dimensions of Attention for Uncertainty
@@ -249,13 +146,7 @@ def CNNInternalAttention(
     takes "a_ids" (a single-text dataset puts its text on both sides) and does not read it.
 
     Args:
-        vocabulary_size: word ids 0..vocabulary_size - 1, 0 the padding; None: the rows of
-            `embedding_matrix`.
-        num_classes: output classes.
-        embedding_matrix: pretrained word vectors (vocabulary_size, dim), fine-tuned from
-            there; None: random vectors of width `embedding_dim`.
-        embedding_dim: width of random vectors (300, ATTCONV's).
-        embeddings_trainable: fine-tune the word vectors (ATTCONV's rows do).
+        {word_args}
         **kwargs: the other arguments of
             `gcnn_match.models.cnn_internal_attention.build_cnn_internal_attention`:
             `hidden`, `kernel_size`, `normalize`.
@@ -266,27 +157,12 @@ def CNNInternalAttention(
     ...                              hidden=4)
     >>> model.output.shape
     (None, 5)
-    """
-    return _registered_model(
-        "cnn_internal_attention",
-        vocabulary_size,
-        num_classes,
-        embedding_matrix,
-        embedding_dim,
-        embeddings_trainable,
-        **kwargs,
-    )
+    """,
+)
 
-
-def BiLSTM(
-    vocabulary_size=None,
-    *,
-    num_classes,
-    embedding_matrix=None,
-    embedding_dim=300,
-    embeddings_trainable=True,
-    **kwargs,
-):
+BiLSTM = _builder(
+    "BiLSTM",
+    "lstm_encoders",
     """The LSTM sentence-encoder classifier, ATTCONV's "Bi-LSTM" ("lstm_encoders").
 
     Reference: Bowman, Angeli, Potts and Manning, "A large annotated corpus for learning
@@ -294,13 +170,7 @@ def BiLSTM(
     Tables 5 and 7.
 
     Args:
-        vocabulary_size: word ids 0..vocabulary_size - 1, 0 the padding; None: the rows of
-            `embedding_matrix`.
-        num_classes: output classes.
-        embedding_matrix: pretrained word vectors (vocabulary_size, dim), fine-tuned from
-            there; None: random vectors of width `embedding_dim`.
-        embedding_dim: width of random vectors (300, ATTCONV's).
-        embeddings_trainable: fine-tune the word vectors (ATTCONV's rows do).
+        {word_args}
         **kwargs: the other arguments of
             `gcnn_match.models.lstm_encoders.build_lstm_encoders`: `units`, `bidirectional`
             (False, Bowman et al.'s left-to-right LSTM), `projection_units`, `mlp_layers`,
@@ -312,29 +182,12 @@ def BiLSTM(
     ...                projection_units=4, mlp_units=4)
     >>> model.output.shape
     (None, 3)
-    """
-    return _registered_model(
-        "lstm_encoders",
-        vocabulary_size,
-        num_classes,
-        embedding_matrix,
-        embedding_dim,
-        embeddings_trainable,
-        **kwargs,
-    )
+    """,
+)
 
-
-def AttentiveLSTM(
-    vocabulary_size=None,
-    *,
-    num_classes,
-    embedding_matrix=None,
-    embedding_dim=300,
-    embeddings_trainable=True,
-    attention="word_by_word",
-    project_inputs=True,
-    **kwargs,
-):
+AttentiveLSTM = _builder(
+    "AttentiveLSTM",
+    "conditional_lstm",
     """Conditional LSTMs with word-by-word attention ("conditional_lstm").
 
     Reference: Rocktäschel, Grefenstette, Hermann, Kočiský and Blunsom, "Reasoning about
@@ -342,13 +195,7 @@ def AttentiveLSTM(
     5 and 7 (k = 100, the word vectors projected to k).
 
     Args:
-        vocabulary_size: word ids 0..vocabulary_size - 1, 0 the padding; None: the rows of
-            `embedding_matrix`.
-        num_classes: output classes.
-        embedding_matrix: pretrained word vectors (vocabulary_size, dim), fine-tuned from
-            there; None: random vectors of width `embedding_dim`.
-        embedding_dim: width of random vectors (300, ATTCONV's).
-        embeddings_trainable: fine-tune the word vectors (ATTCONV's rows do).
+        {word_args}
         attention: "word_by_word"; "final" (attention from the last hypothesis state) and
             None (no attention) are the C-LSTMs paper's other rows of this family.
         project_inputs: map the word vectors to `units` before the LSTMs (Rocktäschel et al.
@@ -361,15 +208,6 @@ def AttentiveLSTM(
     >>> model = AttentiveLSTM(vocabulary_size=50, num_classes=3, embedding_dim=8, units=4)
     >>> model.output.shape
     (None, 3)
-    """
-    return _registered_model(
-        "conditional_lstm",
-        vocabulary_size,
-        num_classes,
-        embedding_matrix,
-        embedding_dim,
-        embeddings_trainable,
-        attention=attention,
-        project_inputs=project_inputs,
-        **kwargs,
-    )
+    """,
+    keywords=dict(attention="word_by_word", project_inputs=True),
+)

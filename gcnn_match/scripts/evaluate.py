@@ -21,35 +21,20 @@ from absl import app, flags
 
 from gcnn_match import cli
 from gcnn_match.data import registry
-from gcnn_match.data.own_data import HEADERS
-from gcnn_match.data.own_data_reader import FORMATS, parse_column
 from gcnn_match.data.reading import ReaderError
+from gcnn_match.scripts import _pair_input_flags
 from gcnn_match.training import raw_input
 
 FLAGS = flags.FLAGS
-flags.DEFINE_string("run_dir", None, "A trained run directory.")
-flags.DEFINE_string("export_dir", None, "An export folder (instead of --run_dir).")
+_pair_input_flags.define_flags(
+    input_help="A labelled pairs file instead of --split.",
+    export_help="An export folder (instead of --run_dir).",
+)
+flags.adopt_module_key_flags(_pair_input_flags)
 flags.DEFINE_string("data_dir", "data", "Dataset folder for --split.")
 flags.DEFINE_string("split", None, "A split of the run's dataset (e.g. test, dev).")
-flags.DEFINE_string("input", None, "A labelled pairs file instead of --split.")
-flags.DEFINE_enum("format", None, FORMATS, "Input format (default: see above).")
-flags.DEFINE_string("a", None, "Column of the first text.")
-flags.DEFINE_string("b", None, "Column of the second text.")
 flags.DEFINE_string("label", None, "Column of the label (class name or index).")
-flags.DEFINE_enum(
-    "header",
-    "auto",
-    list(HEADERS),
-    "Whether the tsv/csv input starts with a header line. auto: when it holds the column names "
-    "or its label field is not one of the run's labels.",
-)
 flags.DEFINE_string("group", None, "Column of the question a candidate answers (ranking runs).")
-flags.DEFINE_bool(
-    "raw_text",
-    True,
-    "The input is text as typed: rewrite it into the tokenization of the run's training text "
-    "(docs/own-data.md, 'Raw text'). --noraw_text reads input already tokenized that way.",
-)
 
 
 def main(argv):
@@ -63,14 +48,7 @@ def main(argv):
             f"--split: {dataset.name} has no split {FLAGS.split!r} (splits: "
             f"{', '.join(dataset.splits)}); a file of your own is --input"
         )
-    given = {"fmt": FLAGS.format}
-    given.update(
-        {
-            key: parse_column(FLAGS[key].value)
-            for key in ("a", "b", "label", "group")
-            if FLAGS[key].value
-        }
-    )
+    given = _pair_input_flags.given_columns(("a", "b", "label", "group"))
     try:
         if FLAGS.split:
             examples = list(registry.read_split(dataset.name, FLAGS.split, FLAGS.data_dir))

@@ -20,37 +20,18 @@ import numpy as np
 from absl import app, flags
 
 from gcnn_match import cli
-from gcnn_match.data.own_data import HEADERS
-from gcnn_match.data.own_data_reader import FORMATS, parse_column
 from gcnn_match.data.reading import ReaderError
 from gcnn_match.files import write_text_atomic
+from gcnn_match.scripts import _pair_input_flags
 from gcnn_match.training import raw_input
 
 FLAGS = flags.FLAGS
-flags.DEFINE_string("run_dir", None, "A trained run directory.")
-flags.DEFINE_string(
-    "export_dir", None, "Export folder: read from it, or (with --run_dir) write the export there."
+_pair_input_flags.define_flags(
+    input_help="Pairs file, or '-' for standard input (same formats).",
+    export_help="Export folder: read from it, or (with --run_dir) write the export there.",
 )
-flags.DEFINE_string("input", None, "Pairs file, or '-' for standard input (same formats).")
-flags.DEFINE_enum("format", None, FORMATS, "Input format (default: see above).")
-flags.DEFINE_string(
-    "a", None, "Column (0-based index, or name in the header / jsonl key) of the first text."
-)
-flags.DEFINE_string("b", None, "Column of the second text.")
-flags.DEFINE_enum(
-    "header",
-    "auto",
-    list(HEADERS),
-    "Whether the tsv/csv input starts with a header line. auto: when it holds the column names "
-    "or its label field is not one of the run's labels.",
-)
+flags.adopt_module_key_flags(_pair_input_flags)
 flags.DEFINE_string("output", "-", "Where to write the predictions ('-' = standard output).")
-flags.DEFINE_bool(
-    "raw_text",
-    True,
-    "The input is text as typed: rewrite it into the tokenization of the run's training text "
-    "(docs/own-data.md, 'Raw text'). --noraw_text reads input already tokenized that way.",
-)
 
 
 def main(argv):
@@ -61,8 +42,7 @@ def main(argv):
         return
     if not FLAGS.input:
         raise app.UsageError("give --input (a file, or '-' for standard input)")
-    given = {"fmt": FLAGS.format}
-    given.update({key: parse_column(FLAGS[key].value) for key in "ab" if FLAGS[key].value})
+    given = _pair_input_flags.given_columns()
     log = functools.partial(print, file=sys.stderr)
     try:
         examples = saved.read_file(FLAGS.input, given, FLAGS.header, log=log)

@@ -1,31 +1,14 @@
 """The driver prepares each run's data once, and its duration estimate costs no extra start-up."""
 
-import keras
 import pytest
 
-from gcnn_match.experiments import driver, registry
+from gcnn_match.experiments import driver
 from gcnn_match.training import loop
-
-
-class _Interrupt(Exception):
-    pass
+from tests.training.crash_resume import crash_in_second_epoch, tiny_config
 
 
 def _planned(tmp_path):
-    config = registry.get("gcnn/quora/cnn").replace(
-        scale="smoke",
-        batch_size=32,
-        max_train_examples=320,
-        max_eval_examples=96,
-        model_kwargs={
-            "variant": "cnn",
-            "hidden": 8,
-            "context_layers": 1,
-            "aggregation_layers": 1,
-            "mlp_hidden": 8,
-        },
-    )
-    return [(config, tmp_path / "run")]
+    return [(tiny_config(scale="smoke"), tmp_path / "run")]
 
 
 def _counting_preparation(monkeypatch):
@@ -40,30 +23,13 @@ def _counting_preparation(monkeypatch):
     return calls
 
 
-def _crash_in_second_epoch(monkeypatch):
-    real_fit = keras.Model.fit
-
-    def fit(self, *args, **kwargs):
-        class Crash(keras.callbacks.Callback):
-            def on_epoch_begin(self, epoch, logs=None):
-                if epoch == 1:
-                    raise _Interrupt()
-
-        kwargs["callbacks"] = list(kwargs.get("callbacks", [])) + [Crash()]
-        return real_fit(self, *args, **kwargs)
-
-    monkeypatch.setattr(keras.Model, "fit", fit)
-    return real_fit
-
-
 @pytest.mark.slow
 def test_each_run_prepares_its_data_once_and_a_resume_starts_once(
     shared_data, tmp_path, monkeypatch, capsys
 ):
     planned, cache = _planned(tmp_path), tmp_path / "cache"
     calls = _counting_preparation(monkeypatch)
-    real_fit = _crash_in_second_epoch(monkeypatch)
-    with pytest.raises(_Interrupt):
+    with crash_in_second_epoch():
         driver.train_pending(planned, shared_data, cache)
     first = capsys.readouterr().out
     assert calls == ["gcnn/quora/cnn"]
@@ -71,7 +37,6 @@ def test_each_run_prepares_its_data_once_and_a_resume_starts_once(
     assert first.count("throughput (gcnn/quora/cnn, its first steps): ") == 1
     assert "10 steps/epoch; at most ~" in first and "for 1 runs x 2 epochs" in first
 
-    monkeypatch.setattr(keras.Model, "fit", real_fit)
     calls.clear()
     driver.train_pending(planned, shared_data, cache)
     resumed = capsys.readouterr().out

@@ -159,3 +159,18 @@ def test_every_export_is_documented_with_its_paper():
         doc = inspect.getdoc(getattr(gcnn_match.models, name))
         for part in ("Reference:", "Args:", "num_classes:", "**kwargs:", "Example:"):
             assert part in doc, f"{name}'s docstring has no {part!r}"
+
+
+def test_every_export_shows_its_keywords_and_takes_no_others():
+    words = ["vocabulary_size", "num_classes", "embedding_matrix", "embedding_dim"]
+    for name in gcnn_match.models.__all__:
+        builder = getattr(gcnn_match.models, name)
+        parameters = inspect.signature(builder).parameters
+        assert builder.__name__ == name and list(parameters)[:4] == words, name
+        assert parameters["embedding_dim"].default == (100 if "CLSTMs" in name else 300), name
+    assert inspect.signature(GCNN).parameters["pos_tags"].default is False
+    assert inspect.signature(AttentiveLSTM).parameters["attention"].default == "word_by_word"
+    with pytest.raises(TypeError, match="too many positional"):
+        BiCNN(20, 2)
+    with pytest.raises(TypeError, match="num_classes"):
+        COIN(vocabulary_size=20)

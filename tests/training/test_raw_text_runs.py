@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from gcnn_match.config.overrides import apply_overrides
 from gcnn_match.data import registry as data_registry
 from gcnn_match.experiments import registry
 from gcnn_match.training import raw_input
@@ -16,14 +17,30 @@ from tests.conftest import REPO, subprocess_env
 from tests.data.typed_text import as_typed, capitalised
 
 PAIRS = 2000  # Quora test pairs: a binomial standard error of about 1.1 points at 65%
+# The smoke run of the GCNN row with a narrow model on the 50-d vectors: 0.13 M weights besides
+# the word table, where the row's 300-d model has 8.0 M; in its two epochs it still learns
+# enough (about 63% on the balanced test pairs) for typed text to cost it points.
+SMALL = (
+    ("model_kwargs.hidden", 64),
+    ("model_kwargs.mlp_hidden", 64),
+    ("model_kwargs.context_layers", 1),
+    ("model_kwargs.aggregation_layers", 1),
+    ("embedding_width", None),
+    ("optimizer.learning_rate", 2e-3),
+)
 
 
 @pytest.fixture(scope="module")
 def run_dir(shared_data, tmp_path_factory):
-    config = registry.get("gcnn/quora/gcnn").replace(scale="smoke")
+    config = apply_overrides(registry.get("gcnn/quora/gcnn").replace(scale="smoke"), SMALL)
     path = tmp_path_factory.mktemp("run")
     run_experiment(config, path, shared_data, tmp_path_factory.mktemp("cache"), log=lambda *_: None)
     return path
+
+
+@pytest.fixture(scope="module")
+def saved(run_dir):
+    return TrainedModel.from_run(run_dir)
 
 
 def _typed(examples):
@@ -34,8 +51,7 @@ def _typed(examples):
 
 
 @pytest.mark.slow
-def test_typed_pairs_score_as_the_benchmark_s_after_the_rewrite(run_dir, shared_data):
-    saved = TrainedModel.from_run(run_dir)
+def test_typed_pairs_score_as_the_benchmark_s_after_the_rewrite(saved, shared_data):
     assert saved.encoder.tokenization == "ptb-pretokenized"
     rates = saved.encoder.unknown_rates
     assert rates["train"] == 0 and 0 < rates["dev"] < 0.2
@@ -64,7 +80,7 @@ def test_typed_pairs_score_as_the_benchmark_s_after_the_rewrite(run_dir, shared_
 
 
 @pytest.mark.slow
-def test_predict_py_says_what_it_did_with_raw_text(run_dir, tmp_path):
+def test_predict_py_says_what_it_did_with_raw_text(run_dir, saved, tmp_path):
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text("How do I learn Python quickly?\tWhat's the fastest way to learn Python?\n")
     out = subprocess.run(
@@ -77,7 +93,6 @@ def test_predict_py_says_what_it_did_with_raw_text(run_dir, tmp_path):
     assert out.returncode == 0, out.stderr
     assert "raw text: rewritten as ptb-pretokenized" in out.stderr
     assert "unknown tokens: " in out.stderr and "on the run's dev split" in out.stderr
-    saved = TrainedModel.from_run(run_dir)
     typed = ("How do I learn Python quickly?", "What's the fastest way to learn Python?")
     shipped = ("How do I learn Python quickly ?", "What 's the fastest way to learn Python ?")
     probabilities = [float(x) for x in out.stdout.splitlines()[1].split("\t")[2:]]

@@ -2,59 +2,27 @@
 
 import json
 
-import keras
 import pytest
 
-from gcnn_match.experiments import registry
 from gcnn_match.training import loop
-
-
-class _Interrupt(Exception):
-    pass
+from tests.training.crash_resume import crash_in_second_epoch, tiny_config
 
 
 def _config():
-    return registry.get("gcnn/quora/cnn").replace(
-        scale="low-resource",
-        epochs=2,
-        batch_size=32,
-        max_train_examples=320,
-        max_eval_examples=96,
-        model_kwargs={
-            "variant": "cnn",
-            "hidden": 16,
-            "context_layers": 1,
-            "aggregation_layers": 1,
-            "mlp_hidden": 16,
-        },
-    )
+    return tiny_config(scale="low-resource", epochs=2)
 
 
 @pytest.mark.slow
-def test_resume_after_a_crash_matches_an_uninterrupted_run(shared_data, tmp_path, monkeypatch):
+def test_resume_after_a_crash_matches_an_uninterrupted_run(shared_data, tmp_path):
     cache = tmp_path / "cache"
     reference = loop.run_experiment(
         _config(), tmp_path / "ref", shared_data, cache, log=lambda *_: None
     )
-
-    real_fit = keras.Model.fit
-
-    def crash_in_second_epoch(self, *args, **kwargs):
-        class Crash(keras.callbacks.Callback):
-            def on_epoch_begin(self, epoch, logs=None):
-                if epoch == 1:
-                    raise _Interrupt()
-
-        kwargs["callbacks"] = list(kwargs.get("callbacks", [])) + [Crash()]
-        return real_fit(self, *args, **kwargs)
-
-    monkeypatch.setattr(keras.Model, "fit", crash_in_second_epoch)
-    with pytest.raises(_Interrupt):
+    with crash_in_second_epoch():
         loop.run_experiment(_config(), tmp_path / "run", shared_data, cache, log=lambda *_: None)
     assert not (tmp_path / "run" / "metrics.json").exists()
     assert json.loads((tmp_path / "run/checkpoints/last.json").read_text())["epoch"] == 1
 
-    monkeypatch.setattr(keras.Model, "fit", real_fit)
     lines = []
     resumed = loop.run_experiment(_config(), tmp_path / "run", shared_data, cache, log=lines.append)
     assert any("resuming after epoch 1" in line for line in lines)
