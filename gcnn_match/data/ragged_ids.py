@@ -20,8 +20,8 @@ class RaggedIds:
     Args:
         values: (T,) int32 ids of all rows; with `table`, indices into its rows.
         row_splits: (N + 1,) int64 non-decreasing offsets into `values`, from 0 to T.
-        table: optional (K, ...) int32 array; row i is then `table[values[...]]`, of shape
-            (length, *table.shape[1:]).
+        table: optional (K, ...) int32 array whose row 0 is all zeros (padding); row i is
+            then `table[values[...]]`, of shape (length, *table.shape[1:]).
     """
 
     def __init__(self, values, row_splits, table=None):
@@ -35,6 +35,8 @@ class RaggedIds:
                 f"row_splits must rise from 0 to the {len(self.values)} values, "
                 f"got {self.row_splits[-1]}"
             )
+        if self.table is not None and (not len(self.table) or self.table[0].any()):
+            raise ValueError("a table's row 0 must be all zeros: batches pad with index 0")
 
     @classmethod
     def from_rows(cls, rows):
