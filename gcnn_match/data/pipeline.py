@@ -438,10 +438,12 @@ def _segments_row(segments, length):
 def unknown_rate(pairs, vocab):
     """The share of the tokens of `pairs` (both sides, before the cut-offs) that `vocab` maps to
     `<unk>`; None when the pairs hold no token."""
-    tokens = [token for pair in pairs for token in (*pair.a, *pair.b)]
-    if not tokens:
-        return None
-    return sum(token not in vocab for token in tokens) / len(tokens)
+    tokens = unknown = 0
+    for pair in pairs:
+        for side in (pair.a, pair.b):
+            tokens += len(side)
+            unknown += sum(token not in vocab for token in side)
+    return unknown / tokens if tokens else None
 
 
 def training_schedule(lengths, batch_size, seed, epoch, sort_window=50):
