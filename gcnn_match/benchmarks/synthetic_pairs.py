@@ -16,6 +16,7 @@ from gcnn_match.data import pos
 from gcnn_match.data import registry as data_registry
 from gcnn_match.data.catalogue.fever import FEVER_SENTENCE_TOKENS
 from gcnn_match.data.pipeline import EncodedSplit
+from gcnn_match.data.ragged_ids import RaggedIds
 from gcnn_match.models.registry import ModelInputs
 
 MAX_CHARS = 16  # PairEncoder's default characters per token
@@ -44,7 +45,7 @@ def _side(rng, lengths, vocab_size, features, side, sentences):
         ]
     if features.segments and side == "a":
         out["a_segments"] = [_segments(n, sentences) for n in lengths]
-    return out
+    return {name: RaggedIds.from_rows(rows) for name, rows in out.items()}
 
 
 def synthetic_split(config, shape, features, units, vocab_size, seed=0):

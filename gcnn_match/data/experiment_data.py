@@ -357,9 +357,12 @@ def prepare_data(config, data_dir, cache_dir=None, features=None, encoder=None):
         encoder.unknown_rates = {
             role: unknown_rate(pairs, encoder.vocab) for role, (_, pairs) in by_role.items()
         }
-    splits = {
-        role: encoder.encode(role, examples, pairs) for role, (examples, pairs) in by_role.items()
-    }
-    for role, (_, pairs) in by_role.items():
+    splits = {}
+    for role in list(by_role):
+        # Each split's examples and tokens are let go once it is encoded: the run reads its
+        # ids, labels, uids and groups only.
+        examples, pairs = by_role.pop(role)
         notes.extend(encoder.length_notes(role, pairs))
+        splits[role] = encoder.encode(role, examples, pairs)
+        del examples, pairs
     return PreparedData(encoder, splits, sources, notes)

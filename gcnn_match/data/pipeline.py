@@ -8,16 +8,19 @@ tokenize (or POS-tag) again. Everything saved is data (text, JSON): loading a sh
 cache never runs code.
 """
 
+import collections
 import dataclasses
 import hashlib
 import json
 import os
 import pathlib
+from array import array
 from typing import Dict, List, Optional
 
 import numpy as np
 
 from gcnn_match.data import pos
+from gcnn_match.data.ragged_ids import RaggedIds
 from gcnn_match.data.tokenizers import TextPolicy, char_ids
 from gcnn_match.data.vocab import Vocabulary
 from gcnn_match.files import write_atomic
@@ -136,14 +139,16 @@ def file_cache_key(path, *parts):
 
 @dataclasses.dataclass
 class EncodedSplit:
-    """Variable-length id arrays per example, ready to batch.
+    """The id arrays of a split, ready to batch.
 
     `features` maps "a_ids"/"b_ids" (and "a_chars"/"b_chars", "a_pos"/"b_pos", "a_segments"
-    when enabled) to one array per example; labels are class indices, PAD_LABEL when unknown.
+    when enabled) to a `RaggedIds` with one row per example; the character features index a
+    table of character rows, one per distinct token string of the split. Labels are class
+    indices, PAD_LABEL when unknown.
     """
 
     name: str
-    features: Dict[str, List[np.ndarray]]
+    features: Dict[str, RaggedIds]
     labels: np.ndarray
     uids: List[str]
     groups: List[Optional[str]]
@@ -153,10 +158,8 @@ class EncodedSplit:
 
     def lengths(self):
         """Bucketing key: the longer side of each pair."""
-        return np.array(
-            [max(len(a), len(b)) for a, b in zip(self.features["a_ids"], self.features["b_ids"])],
-            dtype=np.int32,
-        )
+        a, b = self.features["a_ids"].lengths(), self.features["b_ids"].lengths()
+        return np.maximum(a, b).astype(np.int32)
 
 
 class PairEncoder:
@@ -219,11 +222,17 @@ class PairEncoder:
         segments=False,
         tokenization=None,
     ):
-        """Builds the vocabularies from training `pairs` (a list of `TokenizedPair`)."""
-        vocab = Vocabulary.build([p.a for p in pairs] + [p.b for p in pairs], min_count=min_count)
-        char_vocab = None
-        if chars:
-            char_vocab = Vocabulary.build([list(tok) for p in pairs for tok in p.a + p.b])
+        """Builds the vocabularies from training `pairs` (a list of `TokenizedPair`).
+
+        The character vocabulary counts the characters of every token occurrence, each
+        distinct token once weighted by its count (`character_counts`).
+        """
+        counts = collections.Counter()
+        for pair in pairs:
+            counts.update(pair.a)
+            counts.update(pair.b)
+        vocab = Vocabulary.from_counts(counts, min_count=min_count)
+        char_vocab = Vocabulary.from_counts(character_counts(counts)) if chars else None
         return cls(
             policy,
             vocab,
@@ -238,32 +247,53 @@ class PairEncoder:
         )
 
     def encode_pair(self, pair):
-        tokens = {"a": pair.a[: self.max_len_a], "b": pair.b[: self.max_len_b]}
+        """Feature name -> the ids of one `TokenizedPair`: (L,) int32, (L, max_chars) for the
+        characters."""
+        return {name: ragged.row(0) for name, ragged in self.encode_features([pair]).items()}
+
+    def encode_features(self, pairs):
+        """Feature name -> `RaggedIds`, one row per pair of `pairs`, tokens cut at the cut-offs.
+
+        Every token gets the index of its string among the distinct strings of `pairs`; word
+        ids and character rows are looked up once per distinct string. The character
+        features keep those indices (+1) into a shared table whose row 0 is padding, so an
+        unknown word keeps its own spelling.
+        """
+        types = {}  # token string -> index, in order of first appearance
+        cuts = {"a": self.max_len_a, "b": self.max_len_b}
+        indices = {
+            side: _ragged_rows(
+                [types.setdefault(token, len(types)) for token in getattr(pair, side)[:cut]]
+                for pair in pairs
+            )
+            for side, cut in cuts.items()
+        }
+        strings = list(types)
+        word_ids = np.asarray(self.vocab.encode(strings), dtype=np.int32)
+        table = self._char_table(strings) if self.char_vocab is not None else None
         out = {}
-        for side in ("a", "b"):
-            out[f"{side}_ids"] = np.asarray(self.vocab.encode(tokens[side]), dtype=np.int32)
-            if self.char_vocab is not None:
-                ids = char_ids(tokens[side], self.char_vocab, self.max_chars)
-                grid = np.zeros((len(ids), self.max_chars), dtype=np.int32)
-                for i, word in enumerate(ids):
-                    grid[i, : len(word)] = word
-                out[f"{side}_chars"] = grid
+        for side, ragged in indices.items():
+            out[f"{side}_ids"] = RaggedIds(word_ids[ragged.values], ragged.row_splits)
+            if table is not None:
+                out[f"{side}_chars"] = RaggedIds(ragged.values + 1, ragged.row_splits, table)
             if self.pos:
-                tags = (pair.a_pos if side == "a" else pair.b_pos) or []
-                tags = tags[: len(tokens[side])]
-                if len(tags) != len(tokens[side]):
-                    raise ValueError(
-                        f"POS tags do not align with tokens ({len(tags)} vs {len(tokens[side])})"
-                    )
-                out[f"{side}_pos"] = np.asarray(pos.pos_ids(tags), dtype=np.int32)
-        if self.segments:
-            if pair.a_segments is None:
-                raise ValueError(
-                    "this model reads the sentences of 'a' separately, but the "
-                    "data gives no sentence segments (a FEVER contexts file does)"
+                out[f"{side}_pos"] = _ragged_rows(
+                    _pos_row(getattr(pair, f"{side}_pos"), n)
+                    for pair, n in zip(pairs, ragged.lengths())
                 )
-            out["a_segments"] = np.asarray(pair.a_segments[: len(tokens["a"])], dtype=np.int32)
+        if self.segments:
+            out["a_segments"] = _ragged_rows(
+                _segments_row(pair.a_segments, n) for pair, n in zip(pairs, indices["a"].lengths())
+            )
         return out
+
+    def _char_table(self, strings):
+        """(len(strings) + 1, max_chars) int32: row 0 padding, row i + 1 the character ids of
+        `strings[i]`'s first `max_chars` characters, zero-padded."""
+        table = np.zeros((len(strings) + 1, self.max_chars), dtype=np.int32)
+        for row, ids in enumerate(char_ids(strings, self.char_vocab, self.max_chars), start=1):
+            table[row, : len(ids)] = ids
+        return table
 
     def length_notes(self, name, pairs):
         """The counted handling of texts without tokens and of texts over the cut-offs, as
@@ -287,15 +317,16 @@ class PairEncoder:
         return notes
 
     def encode(self, name, examples, pairs):
-        features = {}
-        for pair in pairs:
-            for key, value in self.encode_pair(pair).items():
-                features.setdefault(key, []).append(value)
+        """The `EncodedSplit` `name` of `examples` and their `TokenizedPair`s, in order."""
         labels = np.array(
             [PAD_LABEL if ex.label is None else ex.label for ex in examples], dtype=np.int32
         )
         return EncodedSplit(
-            name, features, labels, [ex.uid for ex in examples], [ex.group for ex in examples]
+            name,
+            self.encode_features(pairs),
+            labels,
+            [ex.uid for ex in examples],
+            [ex.group for ex in examples],
         )
 
     def feature_names(self):
@@ -368,13 +399,51 @@ class PairEncoder:
         )
 
 
+def character_counts(token_counts):
+    """Character -> occurrences in a corpus of the given token -> count."""
+    counts = collections.Counter()
+    for token, count in token_counts.items():
+        for character in token:
+            counts[character] += count
+    return counts
+
+
+def _ragged_rows(rows):
+    """`RaggedIds` of an iterable of int lists, filled without keeping the lists."""
+    values, splits = array("i"), array("q", [0])
+    for row in rows:
+        values.extend(row)
+        splits.append(len(values))
+    return RaggedIds(np.frombuffer(values, np.int32), np.frombuffer(splits, np.int64))
+
+
+def _pos_row(tags, length):
+    """POS ids of the first `length` `tags` (None: no tags), which must cover the tokens."""
+    tags = (tags or [])[:length]
+    if len(tags) != length:
+        raise ValueError(f"POS tags do not align with tokens ({len(tags)} vs {length})")
+    return pos.pos_ids(tags)
+
+
+def _segments_row(segments, length):
+    """The sentence of each of the first `length` tokens of a."""
+    if segments is None:
+        raise ValueError(
+            "this model reads the sentences of 'a' separately, but the "
+            "data gives no sentence segments (a FEVER contexts file does)"
+        )
+    return segments[:length]
+
+
 def unknown_rate(pairs, vocab):
     """The share of the tokens of `pairs` (both sides, before the cut-offs) that `vocab` maps to
     `<unk>`; None when the pairs hold no token."""
-    tokens = [token for pair in pairs for token in (*pair.a, *pair.b)]
-    if not tokens:
-        return None
-    return sum(token not in vocab for token in tokens) / len(tokens)
+    tokens = unknown = 0
+    for pair in pairs:
+        for side in (pair.a, pair.b):
+            tokens += len(side)
+            unknown += sum(token not in vocab for token in side)
+    return unknown / tokens if tokens else None
 
 
 def training_schedule(lengths, batch_size, seed, epoch, sort_window=50):
@@ -428,24 +497,18 @@ def evaluation_schedule(lengths, batch_size, sort=True):
     return [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
 
 
-def _ragged(arrays, tf):
-    lengths = np.array([len(x) for x in arrays], dtype=np.int64)
-    inner = arrays[0].shape[1:] if arrays else ()
-    values = (
-        np.concatenate(arrays, axis=0)
-        if arrays and lengths.sum()
-        else np.zeros((0, *inner), np.int32)
-    )
-    return tf.RaggedTensor.from_row_lengths(values, lengths)
-
-
 def even_batches(batches, multiple):
     """Grows every batch to a multiple of `multiple` pairs, for engines that split a batch into
     that many equal parts (data-parallel replicas). A filler entry -1 - i stands for a copy of
     pair i, the batch's first; `batches_dataset` gives fillers sample weight 0."""
     if multiple <= 1:
         return batches
-    return [np.concatenate([b, np.full(-len(b) % multiple, -1 - b[0], b.dtype)]) for b in batches]
+    return [_evened(b, multiple) for b in batches]
+
+
+def _evened(batch, multiple):
+    """One batch of `even_batches`."""
+    return np.concatenate([batch, np.full(-len(batch) % multiple, -1 - batch[0], batch.dtype)])
 
 
 def batches_dataset(
@@ -476,12 +539,37 @@ def batches_dataset(
     import tensorflow as tf
 
     batches = even_batches(batches, multiple)
-    features = {k: _ragged(split.features[k], tf) for k in feature_names}
-    labels = tf.constant(split.labels if targets is None else targets)
     index = tf.RaggedTensor.from_row_lengths(
         np.concatenate(batches).astype(np.int64) if batches else np.zeros(0, np.int64),
         np.array([len(b) for b in batches], dtype=np.int64),
     )
+    return _padded_batches(
+        split,
+        tf.data.Dataset.from_tensor_slices(index),
+        feature_names,
+        max_lens,
+        bucket_width,
+        padding,
+        targets,
+        multiple,
+    )
+
+
+def _padded_batches(
+    split, index, feature_names, max_lens, bucket_width, padding, targets, multiple
+):
+    """`index` (a dataset of (B,) int64 index batches, fillers negative) mapped to the padded
+    batches `batches_dataset` describes. The features' `RaggedIds` become `tf.RaggedTensor`s
+    of their own arrays; a feature with a table is padded as indices, then its rows gathered."""
+    import tensorflow as tf
+
+    features, tables = {}, {}
+    for key in feature_names:
+        ragged = split.features[key]
+        features[key] = tf.RaggedTensor.from_row_splits(ragged.values, ragged.row_splits)
+        if ragged.table is not None:
+            tables[key] = tf.constant(ragged.table)
+    labels = tf.constant(split.labels if targets is None else targets)
 
     def gather(idx):
         real = idx >= 0
@@ -498,18 +586,30 @@ def batches_dataset(
                     ((length + bucket_width - 1) // bucket_width) * bucket_width, cap
                 )
             target = tf.maximum(target, 1)  # a batch of empty sentences still has one slot
-            pad = [[0, 0], [0, target - tf.shape(dense)[1]]] + [[0, 0]] * (dense.shape.rank - 2)
-            out[key] = tf.pad(dense, pad)
+            dense = tf.pad(dense, [[0, 0], [0, target - tf.shape(dense)[1]]])
+            out[key] = tf.gather(tables[key], dense) if key in tables else dense
         if multiple <= 1:
             return out, tf.gather(labels, idx)
         real = tf.cast(real, tf.float32)
         weights = real * tf.cast(tf.size(idx), tf.float32) / tf.reduce_sum(real)
         return out, tf.gather(labels, idx), weights
 
-    ds = tf.data.Dataset.from_tensor_slices(index).map(
-        gather, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True
-    )
+    ds = index.map(gather, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
     return ds.prefetch(tf.data.AUTOTUNE)
+
+
+def epoch_batches(lengths, batch_size, seed, first_epoch, epochs, group_ids=None, first_step=0):
+    """The index batches of epochs [first_epoch, epochs) in order, each epoch's schedule
+    (`training_schedule`, `group_training_schedule` with `group_ids`) made when its first
+    batch is asked for; the first `first_step` batches are left out."""
+    skip = first_step
+    for epoch in range(first_epoch, epochs):
+        if group_ids is None:
+            batches = training_schedule(lengths, batch_size, seed, epoch)
+        else:
+            batches = group_training_schedule(group_ids, lengths, batch_size, seed, epoch)
+        yield from batches[skip:]
+        skip -= min(skip, len(batches))
 
 
 def training_dataset(
@@ -534,22 +634,30 @@ def training_dataset(
     `targets` replaces the labels and `multiple` evens the batches (see `batches_dataset`).
     `first_step` leaves out the first batches of `first_epoch`, those a run resumed inside it
     trained before (the schedule depends only on the seed and the epoch, so the rest is exact).
+    An epoch's batches are scheduled when the dataset reaches it (`epoch_batches`).
     """
+    import tensorflow as tf
+
     lengths = split.lengths()
     if group_ids is not None:
         group_ids = np.asarray(group_ids)
-    batches = []
-    for epoch in range(first_epoch, epochs):
-        if group_ids is None:
-            batches.extend(training_schedule(lengths, batch_size, seed, epoch))
-        else:
-            batches.extend(group_training_schedule(group_ids, lengths, batch_size, seed, epoch))
-    batches = batches[first_step:]
+
+    def batches():
+        schedule = epoch_batches(
+            lengths, batch_size, seed, first_epoch, epochs, group_ids, first_step
+        )
+        for batch in schedule:
+            yield _evened(batch, multiple).astype(np.int64)
+
+    index = tf.data.Dataset.from_generator(
+        batches, output_signature=tf.TensorSpec([None], tf.int64)
+    )
     units = len(split) if group_ids is None else len(np.unique(group_ids[group_ids >= 0]))
     steps = -(-units // batch_size)
-    return batches_dataset(
-        split, batches, feature_names, max_lens, bucket_width, padding, targets, multiple
-    ), steps
+    dataset = _padded_batches(
+        split, index, feature_names, max_lens, bucket_width, padding, targets, multiple
+    )
+    return dataset, steps
 
 
 def evaluation_dataset(

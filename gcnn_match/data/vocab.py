@@ -69,6 +69,13 @@ class Vocabulary:
         return cls._from_counter(counter, min_count, max_size)
 
     @classmethod
+    def from_counts(
+        cls, counts: Mapping[str, int], min_count: int = 1, max_size: int | None = None
+    ) -> "Vocabulary":
+        """`build` from counted tokens (token -> count), which are left unchanged."""
+        return cls._from_counter(collections.Counter(counts), min_count, max_size)
+
+    @classmethod
     def _from_counter(cls, counter, min_count, max_size) -> "Vocabulary":
         for special in (PAD, UNK):
             counter.pop(special, None)

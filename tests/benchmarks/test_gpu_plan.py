@@ -46,13 +46,14 @@ def test_synthetic_pairs_carry_every_input_of_the_model_within_the_cut_offs(name
     expected |= {"a_segments"} if features.segments else set()
     assert set(split.features) == expected
     for side, cut in (("a", config.max_len_a), ("b", config.max_len_b)):
-        lengths = [len(x) for x in split.features[f"{side}_ids"]]
-        assert 1 <= min(lengths) and max(lengths) <= cut
-        assert max(int(x.max()) for x in split.features[f"{side}_ids"]) < shape.vocab_size
+        ids = split.features[f"{side}_ids"]
+        assert 1 <= ids.lengths().min() and ids.lengths().max() <= cut
+        assert ids.values.max() < shape.vocab_size
     if features.segments:
         sentences = config.max_len_a // 40
-        for ids, segments in zip(split.features["a_ids"], split.features["a_segments"]):
-            assert len(segments) == len(ids) and 1 <= segments.min() <= segments.max() <= sentences
+        segments = split.features["a_segments"]
+        assert (segments.row_splits == split.features["a_ids"].row_splits).all()
+        assert 1 <= segments.values.min() <= segments.values.max() <= sentences
     if config.task == "ranking":
         per_question = math.ceil(shape.candidates)
         assert len(split) == 30 * per_question

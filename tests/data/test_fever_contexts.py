@@ -126,9 +126,9 @@ def test_segments_follow_the_given_tokens_through_the_encoder(tmp_path):
     first = examples[0]
     assert pairs[0].a == [t.lower() for t in first.a_tokens]
     assert pairs[0].b[-1] == "."  # the claim goes through the tokenizer
-    segments = encoded.features["a_segments"][0]
+    segments = encoded.features["a_segments"].row(0)
     assert segments.tolist() == list(first.a_segments[:12])
-    assert len(segments) == len(encoded.features["a_ids"][0]) == 12  # cut with the tokens
+    assert len(segments) == len(encoded.features["a_ids"].row(0)) == 12  # cut with the tokens
     with pytest.raises(ValueError, match="use_given_tokens"):
         TextPolicy(tokenizer="treebank").segments(first)
     with pytest.raises(ValueError, match="segments"):

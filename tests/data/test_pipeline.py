@@ -92,14 +92,15 @@ def test_evaluation_order_is_restored():
     ds, order = evaluation_dataset(split, 16, encoder.feature_names(), {"a": 20, "b": 10})
     firsts = np.concatenate([f["a_ids"].numpy()[:, 0] for f, _ in ds])
     restored = unsort(firsts, order)
-    np.testing.assert_array_equal(restored, [ids[0] for ids in split.features["a_ids"]])
+    a_ids = split.features["a_ids"]
+    np.testing.assert_array_equal(restored, a_ids.values[a_ids.row_splits[:-1]])
     labels = np.concatenate([y.numpy() for _, y in ds])
     np.testing.assert_array_equal(unsort(labels, order), split.labels)
 
 
 def test_encoder_truncates_and_round_trips(tmp_path):
     encoder, split = _encoded(max_len_a=3, max_len_b=2)
-    assert max(len(x) for x in split.features["a_ids"]) == 3
+    assert split.features["a_ids"].lengths().max() == 3
     encoder.save(tmp_path / "prep")
     loaded = PairEncoder.load(tmp_path / "prep")
     pair = tokenize_examples([Example("w1 w2 zzz w3", "w4", None, "u")], POLICY)[0]
@@ -178,7 +179,7 @@ def test_pos_ids_come_from_the_fixed_inventory_and_the_tagger_fills_missing_tags
     encoder = PairEncoder.fit(pairs, POLICY, 20, 10, pos=True, tagger=_FakeTagger())
     split = encoder.encode("train", examples, pairs)
     assert encoder.feature_names() == ["a_ids", "b_ids", "a_pos", "b_pos"]
-    first = split.features["a_pos"][0]
+    first = split.features["a_pos"].row(0)
     expected = [pos.POS_IDS["NN" if t.startswith("w1") else "VB"] for t in pairs[0].a[:20]]
     assert first.tolist() == expected
 

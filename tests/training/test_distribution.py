@@ -27,6 +27,7 @@ from gcnn_match.data.pipeline import (
     training_dataset,
     unsort,
 )
+from gcnn_match.data.ragged_ids import RaggedIds
 from gcnn_match.experiments import registry
 from gcnn_match.training import distribution
 from gcnn_match.training.loop import run_experiment
@@ -48,7 +49,7 @@ TINY = {
 
 def _split(lengths, labels=None):
     """An EncodedSplit whose pair k has `lengths[k]` tokens of id k + 1 on both sides."""
-    ids = [np.full(n, k + 1, np.int32) for k, n in enumerate(lengths)]
+    ids = RaggedIds.from_rows([np.full(n, k + 1, np.int32) for k, n in enumerate(lengths)])
     labels = np.arange(len(lengths)) % 2 if labels is None else labels
     return EncodedSplit(
         "t",

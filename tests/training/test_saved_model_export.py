@@ -73,8 +73,9 @@ print(json.dumps(answers, default=bytes.decode))
 """
 
 
-def _padded(arrays):
-    """Equal-length rows of the variable-length id arrays, 0 after the end."""
+def _padded(ragged):
+    """Equal-length rows of a feature's `RaggedIds`, 0 after the end."""
+    arrays = [ragged.row(i) for i in range(len(ragged))]
     width = max(1, max(len(x) for x in arrays))
     out = np.zeros((len(arrays), width, *arrays[0].shape[1:]), np.int32)
     for row, x in zip(out, arrays):
