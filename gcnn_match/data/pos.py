@@ -163,23 +163,19 @@ def tag_tokens(tagger, tokens):
 # Unique sentences from which `tag_sentences` uses a pool of processes, and sentences per task.
 PARALLEL_MIN_SENTENCES = 20_000
 _CHUNK_SENTENCES = 2_000
-_worker_tagger = None  # the tagger of a pool worker, set by `_start_worker`
+_worker_tagger = None  # the tagger a forked worker of `tag_sentences` inherits
 
 
 def tag_sentences(tagger, sentences, processes=None, label="POS-tagging"):
     """PTB tags for each of `sentences` (token lists), exactly `tag_tokens`' tags.
 
     Each distinct sentence is tagged once. With `PARALLEL_MIN_SENTENCES` distinct sentences or
-    more, chunks of them are tagged by a pool of worker processes (`processes`, default one
-    per usable core), each holding a copy of `tagger`. The workers are forked from a fork
-    server, a fresh interpreter that has imported only the tagging modules, never from this
-    process, whose TensorFlow threads a fork would copy in an undefined state. Tagging is a
-    function of the sentence alone and the chunks are joined in order, so the result does not
-    depend on the number of processes.
+    more, chunks of them are tagged by a pool of forked processes (`processes`, default one
+    per usable core); tagging is a function of the sentence alone and the chunks are joined
+    in order, so the result does not depend on the number of processes.
 
     Args:
-        tagger: an NLTK tagger (`load_tagger`, `load_saved_tagger`); it is pickled for the
-            workers.
+        tagger: an NLTK tagger (`load_tagger`, `load_saved_tagger`).
         sentences: token lists.
         processes: worker processes; 1 tags in this process.
         label: the progress line's label (`gcnn_match.progress.Progress`).
@@ -203,28 +199,18 @@ def tag_sentences(tagger, sentences, processes=None, label="POS-tagging"):
 
 
 def _map_chunks(tagger, chunks, processes, count):
-    """The tags of each chunk, in order: in a pool of workers when that pays off."""
-    if processes < 2 or count < PARALLEL_MIN_SENTENCES:
+    """The tags of each chunk, in order: in a pool of forked workers when that pays off."""
+    global _worker_tagger
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    if processes < 2 or count < PARALLEL_MIN_SENTENCES or not fork:
         yield from (_tag_chunk(chunk, tagger) for chunk in chunks)
         return
-    context = _pool_context(preload=[__name__, type(tagger).__module__])
-    with context.Pool(processes, initializer=_start_worker, initargs=(tagger,)) as pool:
-        yield from pool.imap(_tag_chunk, chunks)
-
-
-def _pool_context(preload):
-    """The fork server's context (spawn where there is none); the server imports the modules
-    of `preload` when it starts (the first pool), so that each worker starts with them."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(preload)
-    return context
-
-
-def _start_worker(tagger):
-    global _worker_tagger
     _worker_tagger = tagger
+    try:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            yield from pool.imap(_tag_chunk, chunks)
+    finally:
+        _worker_tagger = None
 
 
 def _tag_chunk(chunk, tagger=None):
