@@ -37,7 +37,7 @@ def _row_line(title, row):
     later = stopping.highest_after_stop(row)
     after = "–" if later is None else f"{_value(metric, later[1])} (epoch {later[0]})"
     return (
-        f"| {title} | {row['row']} | {_recorded(row)} "
+        f"| {title} | {row['row']} | {row['seed']} | {_recorded(row)} "
         f"| {row['best_epoch']} of {row['registered_epochs']} "
         f"({_value(metric, row['best_value'])}) "
         f"| {row['registered_patience']}: stops {row['patience_stop_epoch']}, selects "
@@ -46,12 +46,21 @@ def _row_line(title, row):
     )
 
 
+def _first_curves(record):
+    """The lowest seed's curve of each row that needs the check: what decides its table."""
+    first = {}
+    for row in sorted(record["rows"], key=lambda r: r["seed"]):
+        if row["name"] in record["needs_check"]:
+            first.setdefault(row["name"], row)
+    return list(first.values())
+
+
 def decision(record):
     """What the checked curves decide for the table's registered patience: "too short" once
     more than half of the rows that need the check peak after their stop, "stands" once more
     than half stop on or after their peak, otherwise "open"."""
     needed = len(record["needs_check"])
-    checked = [r for r in record["rows"] if r["name"] in record["needs_check"]]
+    checked = _first_curves(record)
     later = sum(stopping.best_after_stop(r) for r in checked)
     if 2 * later > needed:
         return "too short"
@@ -69,7 +78,7 @@ DECISIONS = {
 
 def _summary(title, record):
     needed = record["needs_check"]
-    checked = [r for r in record["rows"] if r["name"] in needed]
+    checked = _first_curves(record)
     beside = len(record["rows"]) - len(checked)
     if not needed:
         return (
@@ -94,16 +103,18 @@ def _summary(title, record):
 
 def render(records):
     """The section's Markdown for `records`: (title, record) pairs of one paper's tables."""
-    lines = [f"`{records[0][1]['command']}`; dev only. Per table:", ""]
+    commands = dict.fromkeys(row["command"] for _, record in records for row in record["rows"])
+    lines = ["Checked by " + "; ".join(f"`{c}`" for c in commands) + " (dev only).", ""]
+    lines = (lines if commands else []) + ["Per table:", ""]
     lines += [_summary(title, record) for title, record in records]
     rows = [_row_line(title, row) for title, record in records for row in record["rows"]]
     if not rows:
         return "\n".join(lines) + "\n"
     lines += [
         "",
-        "| table | row | recorded selected / run epochs, per seed | best of the schedule "
+        "| table | row | seed | recorded selected / run epochs, per seed | best of the schedule "
         "| registered patience: stop, selected | highest dev after the stop | s/epoch |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
     return "\n".join(lines + rows) + "\n"
 

@@ -82,7 +82,8 @@ def needs_check(config):
 
 
 def row_check(config):
-    """The check of one row, or None where its whole-schedule run has not finished."""
+    """The check of one row at --seed, or None where its whole-schedule run has not
+    finished."""
     epochs = whole_schedule_run(config).epochs()
     if len(epochs) < config.epochs:
         return None
@@ -108,28 +109,34 @@ def pending(config):
 
 
 def table_record(table, command):
-    """The record of one table: the curves checked (those of this --runs_dir replace those of
-    the same rows in the earlier record), the rows that need the check, those still pending."""
+    """The record of one table: the curves checked, one per row and seed (those of this
+    --runs_dir replace the earlier record's of the same row and seed; each keeps the command
+    that checked it), the rows that need the check, those still pending."""
     configs = registry.select(table=table)
-    earlier = {
-        r["name"]: r for r in read_json(record_path(table, FLAGS.scale), {"rows": []})["rows"]
-    }
-    fresh = {c.name: found for c in configs if (found := row_check(c)) is not None}
-    # An earlier curve keeps its dev values; its record fields are read again.
-    kept = {c.name: {**earlier[c.name], **recorded(c)} for c in configs if c.name in earlier}
-    checked = [fresh.get(c.name, kept.get(c.name)) for c in configs]
+    earlier = read_json(record_path(table, FLAGS.scale), {"rows": []})
+    curves = {}
+    for row in earlier["rows"]:
+        curves[row["name"], row["seed"]] = {"command": earlier.get("command"), **row}
+    for config in configs:
+        found = row_check(config)
+        if found is not None:
+            curves[config.name, FLAGS.seed] = {"command": command, **found}
+    # A carried-over curve keeps its dev values; its record fields are read again.
+    rows = [
+        {**curves[key], **recorded(config)}
+        for config in configs
+        for key in sorted(k for k in curves if k[0] == config.name)
+    ]
+    checked = {row["name"] for row in rows}
     needed = [c for c in configs if needs_check(c)]
-    record = {
-        "command": command,
+    return {
         "scale": FLAGS.scale,
         "needs_check": [c.name for c in needed],
-        "rows": [c for c in checked if c is not None],
+        "rows": rows,
         "pending": sorted(
-            (pending(c) for c in needed if c.name not in fresh and c.name not in earlier),
-            key=lambda p: p["hours"],
+            (pending(c) for c in needed if c.name not in checked), key=lambda p: p["hours"]
         ),
     }
-    return record
 
 
 def record_path(table, scale):
@@ -141,13 +148,15 @@ def main(argv):
     command = "python experiments/stopping_check.py " + shlex.join(sys.argv[1:])
     if not FLAGS.report_only:
         for table in registry.tables():
-            record = table_record(table, command)
+            record, path = table_record(table, command), record_path(table, FLAGS.scale)
             if record["rows"] or record["needs_check"]:
-                write_json(record_path(table, FLAGS.scale), record)
+                write_json(path, record)
                 print(
-                    f"wrote {record_path(table, FLAGS.scale)}: {len(record['rows'])} checked, "
-                    f"{len(record['pending'])} pending"
+                    f"wrote {path}: {len(record['rows'])} checked, {len(record['pending'])} pending"
                 )
+            elif pathlib.Path(path).exists():
+                pathlib.Path(path).unlink()  # nothing to check or show any more
+                print(f"removed {path}")
     for doc, markdown in stopping_report.doc_sections(FLAGS.results_dir).items():
         update_section(pathlib.Path(doc), stopping_report.SECTION, markdown)
         print(f"rendered {doc}")

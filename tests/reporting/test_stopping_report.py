@@ -10,9 +10,11 @@ from gcnn_match.reporting import stopping_report
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-def _curve(name, values, patience=2):
+def _curve(name, values, patience=2, seed=1):
     return {
         "name": name,
+        "seed": seed,
+        "command": "python experiments/stopping_check.py",
         "row": name.upper(),
         "select_metric": "dev_accuracy",
         "registered_epochs": len(values),
@@ -30,7 +32,7 @@ LATE_PEAK = [0.6, 0.5, 0.5, 0.7, 0.4]  # stops at 3, peaks at 4
 
 
 def _record(rows, needs_check, pending=()):
-    return {"command": "cmd", "needs_check": needs_check, "rows": rows, "pending": list(pending)}
+    return {"needs_check": needs_check, "rows": rows, "pending": list(pending)}
 
 
 def test_the_patience_stands_once_most_rows_that_need_the_check_stop_on_their_peak():
@@ -51,10 +53,21 @@ def test_a_row_line_gives_the_peak_the_stop_and_the_highest_value_after_it():
         [("Table 1, x, low-resource", _record([_curve("a", LATE_PEAK)], ["a", "b"]))]
     )
     assert (
-        "| Table 1, x, low-resource | A | 1,2 / 3,4 | 4 of 5 (70.00) | 2: stops 3, selects 1 "
+        "| Table 1, x, low-resource | A | 1 | 1,2 / 3,4 | 4 of 5 (70.00) | 2: stops 3, selects 1 "
         "(60.00) | 70.00 (epoch 4) | 1.2 |"
     ) in markdown
     assert "dev's best comes after the registered stop on 1 (A)" in markdown
+
+
+def test_a_row_s_lowest_seed_decides_and_its_other_seeds_are_shown_beside():
+    rows = [_curve("a", LATE_PEAK, seed=2), _curve("a", EARLY_PEAK), _curve("b", EARLY_PEAK)]
+    record = _record(rows, ["a", "b", "c"])
+    assert stopping_report.decision(record) == "stands"
+    markdown = stopping_report.render([("T", record)])
+    assert "2 of the 3 rows that need the check are checked" in markdown
+    assert "1 other curve checked beside" in markdown
+    assert "| T | A | 2 |" in markdown
+    assert markdown.startswith("Checked by `python experiments/stopping_check.py` (dev only).")
 
 
 def test_pending_rows_are_listed_with_their_hours():
