@@ -563,12 +563,15 @@ def _padded_batches(
     of their own arrays; a feature with a table is padded as indices, then its rows gathered."""
     import tensorflow as tf
 
-    features, tables = {}, {}
+    features, tables, constants = {}, {}, {}
     for key in feature_names:
         ragged = split.features[key]
         features[key] = tf.RaggedTensor.from_row_splits(ragged.values, ragged.row_splits)
         if ragged.table is not None:
-            tables[key] = tf.constant(ragged.table)
+            # Both sides' character features share one table: one constant serves them.
+            if id(ragged.table) not in constants:
+                constants[id(ragged.table)] = tf.constant(ragged.table)
+            tables[key] = constants[id(ragged.table)]
     labels = tf.constant(split.labels if targets is None else targets)
 
     def gather(idx):
@@ -647,7 +650,7 @@ def training_dataset(
             lengths, batch_size, seed, first_epoch, epochs, group_ids, first_step
         )
         for batch in schedule:
-            yield _evened(batch, multiple).astype(np.int64)
+            yield (_evened(batch, multiple) if multiple > 1 else batch).astype(np.int64)
 
     index = tf.data.Dataset.from_generator(
         batches, output_signature=tf.TensorSpec([None], tf.int64)
