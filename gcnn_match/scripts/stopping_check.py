@@ -18,6 +18,7 @@ hours. Then renders the section "Early stopping on the whole schedule" of each p
 docs/<paper>.md (`reporting/stopping_report.py`).
 """
 
+import functools
 import pathlib
 import shlex
 import sys
@@ -59,13 +60,19 @@ def whole_schedule_run(config):
 def recorded(config):
     """The table record's shown run set of `config`: its selected and run epochs, and the cap a
     command set below the schedule (None: the registered schedule)."""
-    found = runs.run_sets_of(FLAGS.results_dir, registry.table_id(config), FLAGS.scale, config.name)
+    return _recorded(registry.table_id(config), config.name, config.epochs)
+
+
+@functools.cache
+def _recorded(table, name, epochs):
+    """`recorded`, read once per row (the callers only read the mapping)."""
+    found = runs.run_sets_of(FLAGS.results_dir, table, FLAGS.scale, name)
     if not found or "epochs_run" not in found[0]:
         return {}
     return {
         "recorded_best_epoch": found[0]["best_epoch"],
         "recorded_epochs_run": found[0]["epochs_run"],
-        "recorded_epoch_cap": runs.epoch_cap(found[0], config.epochs),
+        "recorded_epoch_cap": runs.epoch_cap(found[0], epochs),
         "recorded_seconds_per_epoch": found[0]["seconds_per_epoch"][0],
     }
 
@@ -96,7 +103,6 @@ def row_check(config):
         "registered_epochs": config.epochs,
         "registered_patience": config.early_stopping_patience,
         "seconds_per_epoch": float(np.median([record["train_seconds"] for record in epochs])),
-        **recorded(config),
         **stopping.check(values, config.early_stopping_patience),
     }
 
