@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import pathlib
+import sys
 from array import array
 from typing import Dict, List, Optional
 
@@ -93,10 +94,20 @@ def _read_token_cache(path, policy):
     try:
         stored = json.loads(pathlib.Path(path).read_bytes())
         if stored["format"] == _TOKEN_CACHE_FORMAT and stored["policy"] == policy.to_dict():
-            return {uid: TokenizedPair(*fields) for uid, fields in stored["pairs"].items()}
+            return {
+                uid: TokenizedPair(*map(_interned, fields)) for uid, fields in stored["pairs"].items()
+            }
     except (OSError, ValueError, LookupError, TypeError, AttributeError):
         pass  # missing or foreign: rebuilt
     return {}
+
+
+def _interned(field):
+    """A cached list of tokens or tags as `TextPolicy` makes them, one string object per
+    distinct text (JSON gives each occurrence its own); segments and None unchanged."""
+    if not field or not isinstance(field[0], str):
+        return field
+    return [sys.intern(text) for text in field]
 
 
 # Tokenizers that take longer to run again than their tokens take to read back from the JSON

@@ -22,6 +22,7 @@ import dataclasses
 import json
 import pathlib
 import re
+import sys
 from collections.abc import Callable, Iterator, Mapping
 
 from gcnn_match.data.example import Example
@@ -48,12 +49,14 @@ _LEAF = re.compile(r"\(([^\s()]+) ([^\s()]+)\)")
 def parse_tree_leaves(tree: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Tokens and POS tags from the `(TAG word)` leaves of a Penn tree, in order."""
     leaves = _LEAF.findall(tree)
-    return tuple(w for _, w in leaves), tuple(t for t, _ in leaves)
+    # Interned: a corpus of parses repeats a few dozen tags and some 100k words millions of
+    # times, and each occurrence would otherwise be a string object of its own.
+    return tuple(sys.intern(w) for _, w in leaves), tuple(sys.intern(t) for t, _ in leaves)
 
 
 def binary_parse_tokens(tree: str) -> tuple[str, ...]:
-    """Tokens of an unlabelled binary parse `( ( Two women ) ... )`."""
-    return tuple(t for t in tree.split() if t not in ("(", ")"))
+    """Tokens of an unlabelled binary parse `( ( Two women ) ... )`, interned."""
+    return tuple(sys.intern(t) for t in tree.split() if t not in ("(", ")"))
 
 
 def _nli_side(obj: dict, which: str):

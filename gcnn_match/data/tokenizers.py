@@ -9,6 +9,7 @@ the period ending the text is split off as usual.
 
 import dataclasses
 import functools
+import sys
 from collections.abc import Callable, Sequence
 
 from nltk.tokenize import NLTKWordTokenizer, TweetTokenizer
@@ -65,12 +66,20 @@ class TextPolicy:
         get_tokenizer(self.tokenizer)
 
     def tokenize(self, text: str) -> list[str]:
-        tokens = get_tokenizer(self.tokenizer)(text)
-        return [t.lower() for t in tokens] if self.lowercase else tokens
+        return self._cased(get_tokenizer(self.tokenizer)(text))
+
+    def _cased(self, tokens: Sequence[str]) -> list[str]:
+        """`tokens`, lower-cased by the policy, each an interned string: a split of 500k pairs
+        holds millions of token occurrences but only 100k or so distinct strings, and an
+        interned occurrence costs a pointer rather than a string object (the strings are
+        freed with their last occurrence)."""
+        if self.lowercase:
+            return [sys.intern(t.lower()) for t in tokens]
+        return [sys.intern(t) for t in tokens]
 
     def _side(self, text: str, given: Sequence[str] | None) -> list[str]:
         if self.use_given_tokens and given is not None:
-            return [t.lower() for t in given] if self.lowercase else list(given)
+            return self._cased(given)
         return self.tokenize(text)
 
     def tokenize_pair(self, example: Example) -> tuple[list[str], list[str]]:

@@ -153,6 +153,10 @@ def test_token_cache_round_trip_gives_identical_pairs(tmp_path):
 
     cached = tokenize_examples(examples, POLICY, tmp_path / "tokens.json", tagger=NoTagging())
     assert cached == fresh and cached[0].a_pos is not None
+    # Read back, a token or tag is one string object however often it occurs.
+    tokens = [t for pair in cached for side in (pair.a, pair.b, pair.a_pos) for t in side]
+    by_text = {}
+    assert all(by_text.setdefault(t, t) is t for t in tokens) and len(by_text) < len(tokens)
 
 
 @pytest.mark.parametrize("content", ["pickle", "garbage", "foreign json"])

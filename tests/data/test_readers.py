@@ -118,6 +118,10 @@ def test_nli_jsonl_tokens_from_parses_and_unlabelled(tmp_path):
     assert stats.skipped == {"gold_label '-'": 1}
     hidden = list(readers.read_nli_jsonl(path, unlabelled=True))
     assert len(hidden) == 3 and {ex.label for ex in hidden} == {None}
+    # One string object per distinct token and tag, across lines and parse kinds.
+    first, last = examples
+    assert first.a_tokens[1] is last.a_tokens[1] and first.a_pos[1] is last.a_pos[1]
+    assert first.b_tokens[3] is first.a_tokens[3]
 
 
 def test_bimpm_scitail_yelp_fever_formats(tmp_path):

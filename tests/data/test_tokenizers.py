@@ -142,3 +142,28 @@ def test_char_ids_truncate_and_map_unknowns():
     chars = Vocabulary(["a", "b", "c"])
     assert char_ids(["abcab", "", "xa"], chars, max_chars=3) == [[2, 3, 4], [], [1, 2]]
     assert len(char_ids(["a" * 40], chars)[0]) == 16
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        TextPolicy(tokenizer="whitespace"),
+        TextPolicy(tokenizer="treebank", lowercase=True),
+        TextPolicy(use_given_tokens=True, lowercase=True),
+    ],
+    ids=["whitespace", "treebank-lowercased", "given-lowercased"],
+)
+def test_policy_tokens_of_one_string_are_one_object(policy):
+    """Every occurrence of a token is the same string object, across sides and pairs, so that
+    a split holds each distinct token once however often it occurs."""
+    first = Example("the cat saw the dog .", "The dog saw", 0, "1")
+    second = Example("a dog", "the end", 0, "2")
+    first = dataclasses.replace(
+        first, a_tokens=tuple("the cat saw the dog .".split()), b_tokens=("The", "dog", "saw")
+    )
+    second = dataclasses.replace(second, a_tokens=("a", "dog"), b_tokens=("the", "end"))
+    tokens = [t for ex in (first, second) for side in policy.tokenize_pair(ex) for t in side]
+    by_text = {}
+    for token in tokens:
+        assert by_text.setdefault(token, token) is token
+    assert len(by_text) < len(tokens)
