@@ -156,23 +156,31 @@ def write_data(folder, size="real", seed=0):
 
 def first_steps_callback(steps, since):
     """A Keras callback that notes the seconds since `since` (a `time.time()`) at the end of
-    the first training step and of the `steps`-th, and then ends the epoch."""
+    the first training step and of the `steps`-th, and then ends the epoch; and the process'
+    peak resident bytes at the end of the first step (`first_step_peak_rss`)."""
     import keras
 
     class FirstSteps(keras.callbacks.Callback):
         def __init__(self):
             super().__init__()
             self.done, self.first_step_seconds, self.steps_seconds = 0, None, None
+            self.first_step_peak_rss = None
 
         def on_train_batch_end(self, batch, logs=None):
             self.done += 1
             if self.done == 1:
                 self.first_step_seconds = time.time() - since
+                self.first_step_peak_rss = _peak_rss_bytes()
             if self.done == steps:
                 self.steps_seconds = time.time() - since
                 self.model.stop_training = True
 
     return FirstSteps()
+
+
+def _peak_rss_bytes():
+    """The process' peak resident memory so far (Linux reports ru_maxrss in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _folder_bytes(folder):
@@ -233,8 +241,7 @@ def rehearse_row(config, data_dir, cache_dir, run_dir, steps=10, launched=None):
         callbacks=[first],
     )
     run_seconds = time.time() - launched
-    # Linux reports ru_maxrss in KiB.
-    peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak_rss = _peak_rss_bytes()
     inputs = json.loads((pathlib.Path(run_dir) / "model_inputs.json").read_text("utf-8"))
     return {
         "name": config.name,
@@ -245,6 +252,7 @@ def rehearse_row(config, data_dir, cache_dir, run_dir, steps=10, launched=None):
         "steps_seconds": first.steps_seconds,
         "seconds_per_step": rates[0] if rates else None,
         "run_seconds": run_seconds,
+        "first_step_peak_rss_bytes": first.first_step_peak_rss,
         "peak_rss_bytes": peak_rss,
         "checkpoint_bytes": _folder_bytes(pathlib.Path(run_dir) / "checkpoints"),
         "vocab_size": inputs["vocab_size"],

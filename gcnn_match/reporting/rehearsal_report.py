@@ -10,7 +10,7 @@ def _seconds(value):
 
 
 def _mib(value):
-    return f"{value / 2**20:,.0f}"
+    return "-" if value is None else f"{value / 2**20:,.0f}"
 
 
 def render(record):
@@ -29,24 +29,28 @@ def render(record):
         "at its end); seconds count from the process' start.",
         "",
         "| row | vocabulary | data ready s | model built s | first step s | steps | s/step | "
-        "run s | peak RSS MiB | checkpoints MiB | pipeline pairs/s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "run s | peak RSS to first step MiB | peak RSS MiB | checkpoints MiB | "
+        "pipeline pairs/s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in record["rows"]:
         if "error" in r:
-            lines.append(f"| {r['name']} | failed: {r['error']} |" + " |" * 9)
+            lines.append(f"| {r['name']} | failed: {r['error']} |" + " |" * 10)
             continue
         lines.append(
             f"| {r['name']} | {r['vocab_size']:,} | {_seconds(r.get('data_ready_seconds'))} "
             f"| {_seconds(r.get('model_built_seconds'))} | {_seconds(r['first_step_seconds'])} "
             f"| {r['steps']} | {_seconds(r['seconds_per_step'])} | {_seconds(r['run_seconds'])} "
-            f"| {_mib(r['peak_rss_bytes'])} | {_mib(r['checkpoint_bytes'])} "
+            f"| {_mib(r.get('first_step_peak_rss_bytes'))} | {_mib(r['peak_rss_bytes'])} "
+            f"| {_mib(r['checkpoint_bytes'])} "
             f"| {r['pipeline_pairs_per_second']:.0f} |"
         )
     lines += [
         "",
-        "Run s includes the stopped epoch's dev evaluation and checkpoint and the final "
-        "dev/test evaluation; pipeline pairs/s is the host input pipeline alone (no model).",
+        "Run s and peak RSS include the stopped epoch's dev evaluation and checkpoint and the "
+        "final dev/test evaluation; peak RSS to first step is the high-water mark at the end "
+        "of the first training step; pipeline pairs/s is the host input pipeline alone (no "
+        "model).",
         "",
     ]
     return "\n".join(lines)
