@@ -187,10 +187,12 @@ def _folder_bytes(folder):
     return sum(p.stat().st_size for p in pathlib.Path(folder).rglob("*") if p.is_file())
 
 
-def pipeline_pairs_per_second(config, data_dir, cache_dir, max_batches=200):
-    """Training pairs per second that the run's host pipeline (`task.training_dataset`: the
-    schedule, padding and bucketing) forms, no model: the first `max_batches` batches of an
-    epoch, on the splits as `prepare_data` encodes them (from the run's warm cache)."""
+def pipeline_rate(config, data_dir, cache_dir, warmup_batches=10, max_batches=400):
+    """The run's host pipeline (`task.training_dataset`: the schedule, padding and bucketing)
+    on its own, no model, on the splits as `prepare_data` encodes them (from the run's warm
+    cache): the seconds until its first `warmup_batches` batches are out (the epoch's
+    schedule, tracing the batch function), then the training pairs per second of the next
+    `max_batches`, the rate a model is fed at."""
     from gcnn_match.data.experiment_data import apply_scale, prepare_data
     from gcnn_match.models.registry import input_features
     from gcnn_match.training.tasks import task_for
@@ -199,11 +201,21 @@ def pipeline_pairs_per_second(config, data_dir, cache_dir, max_batches=200):
     data = prepare_data(
         config, data_dir, cache_dir, input_features(config.model, **config.model_kwargs)
     )
-    dataset, _ = task_for(config).training_dataset(data.splits["train"], data.encoder, 0, 1)
-    start, pairs = time.perf_counter(), 0
-    for _, labels in dataset.take(max_batches).as_numpy_iterator():
-        pairs += len(labels)
-    return pairs / (time.perf_counter() - start)
+    dataset, steps = task_for(config).training_dataset(data.splits["train"], data.encoder, 0, 1)
+    warmup_batches = min(warmup_batches, steps // 2)  # a small split: half its one epoch
+    batches = dataset.take(warmup_batches + max_batches).as_numpy_iterator()
+    start = time.perf_counter()
+    for _ in range(warmup_batches):
+        next(batches)
+    warm, pairs, measured = time.perf_counter(), 0, 0
+    for _, labels in batches:
+        pairs, measured = pairs + len(labels), measured + 1
+    return {
+        "pipeline_warmup_batches": warmup_batches,
+        "pipeline_warmup_seconds": warm - start,
+        "pipeline_batches": measured,
+        "pipeline_pairs_per_second": pairs / (time.perf_counter() - warm),
+    }
 
 
 def rehearse_row(config, data_dir, cache_dir, run_dir, steps=10, launched=None):
@@ -214,7 +226,7 @@ def rehearse_row(config, data_dir, cache_dir, run_dir, steps=10, launched=None):
     default: now) until the data were prepared, the model was built, the first and the
     `steps`-th step ended and the run ended; the run's seconds per step (`StepTimer`), its
     peak resident memory (before the pipeline is measured), its checkpoints' bytes, its
-    vocabulary and examples, and `pipeline_pairs_per_second`.
+    vocabulary and examples, and `pipeline_rate`.
     """
     import keras
 
@@ -258,5 +270,5 @@ def rehearse_row(config, data_dir, cache_dir, run_dir, steps=10, launched=None):
         "vocab_size": inputs["vocab_size"],
         "examples": metrics["examples"],
         "trainable_params": metrics["trainable_params"],
-        "pipeline_pairs_per_second": pipeline_pairs_per_second(config, data_dir, cache_dir),
+        **pipeline_rate(config, data_dir, cache_dir),
     }

@@ -94,9 +94,8 @@ def _read_token_cache(path, policy):
     try:
         stored = json.loads(pathlib.Path(path).read_bytes())
         if stored["format"] == _TOKEN_CACHE_FORMAT and stored["policy"] == policy.to_dict():
-            return {
-                uid: TokenizedPair(*map(_interned, fields)) for uid, fields in stored["pairs"].items()
-            }
+            pairs = stored["pairs"].items()
+            return {uid: TokenizedPair(*map(_interned, fields)) for uid, fields in pairs}
     except (OSError, ValueError, LookupError, TypeError, AttributeError):
         pass  # missing or foreign: rebuilt
     return {}

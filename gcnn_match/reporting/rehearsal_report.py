@@ -30,12 +30,12 @@ def render(record):
         "",
         "| row | vocabulary | data ready s | model built s | first step s | steps | s/step | "
         "run s | peak RSS to first step MiB | peak RSS MiB | checkpoints MiB | "
-        "pipeline pairs/s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "pipeline warm-up s | pipeline pairs/s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in record["rows"]:
         if "error" in r:
-            lines.append(f"| {r['name']} | failed: {r['error']} |" + " |" * 10)
+            lines.append(f"| {r['name']} | failed: {r['error']} |" + " |" * 11)
             continue
         lines.append(
             f"| {r['name']} | {r['vocab_size']:,} | {_seconds(r.get('data_ready_seconds'))} "
@@ -43,14 +43,27 @@ def render(record):
             f"| {r['steps']} | {_seconds(r['seconds_per_step'])} | {_seconds(r['run_seconds'])} "
             f"| {_mib(r.get('first_step_peak_rss_bytes'))} | {_mib(r['peak_rss_bytes'])} "
             f"| {_mib(r['checkpoint_bytes'])} "
+            f"| {_seconds(r.get('pipeline_warmup_seconds'))} "
             f"| {r['pipeline_pairs_per_second']:.0f} |"
+        )
+    counts = {
+        (r["pipeline_warmup_batches"], r["pipeline_batches"])
+        for r in record["rows"]
+        if "pipeline_warmup_batches" in r
+    }
+    pipeline = "its pairs/s"
+    if len(counts) == 1:
+        ((warmup, batches),) = counts
+        pipeline = (
+            f"the seconds to its first {warmup} batches (the epoch's schedule, tracing), then "
+            f"its pairs/s over the next {batches}"
         )
     lines += [
         "",
         "Run s and peak RSS include the stopped epoch's dev evaluation and checkpoint and the "
         "final dev/test evaluation; peak RSS to first step is the high-water mark at the end "
-        "of the first training step; pipeline pairs/s is the host input pipeline alone (no "
-        "model).",
+        f"of the first training step; the pipeline columns are the host input pipeline alone "
+        f"(no model): {pipeline}.",
         "",
     ]
     return "\n".join(lines)

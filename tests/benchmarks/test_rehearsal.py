@@ -74,6 +74,9 @@ ROW = {
     "first_step_peak_rss_bytes": 2 * 2**30,
     "peak_rss_bytes": 3 * 2**30,
     "checkpoint_bytes": 512 * 2**20,
+    "pipeline_warmup_batches": 10,
+    "pipeline_warmup_seconds": 0.52,
+    "pipeline_batches": 400,
     "pipeline_pairs_per_second": 9876.4,
 }
 
@@ -85,12 +88,16 @@ def test_the_section_has_a_line_per_row_and_names_a_failed_one():
     assert "4 MiB in all" in text
     assert (
         "| gcnn/quora/gcnn | 114,840 | 61.2 | 62.0 | 70.0 | 10 | 1.5 | 300.0 | 2,048 | 3,072 | 512 "
-        "| 9876 |" in text
+        "| 0.5 | 9876 |" in text
     )
     # A record without the first step's peak shows a dash there.
-    earlier = {k: v for k, v in ROW.items() if k != "first_step_peak_rss_bytes"}
-    assert "| 300.0 | - | 3,072 | 512 |" in render(_record([earlier]))
+    earlier = {k: v for k, v in ROW.items() if not k.startswith(("first_step_peak", "pipeline_w"))}
+    assert "| 300.0 | - | 3,072 | 512 | - | 9876 |" in render(_record([earlier]))
     assert "| gcnn/snli/gcnn_char_pos | failed: MemoryError |" in text
+    assert (
+        "first 10 batches (the epoch's schedule, tracing), then its pairs/s over the next 400"
+        in text
+    )
 
 
 def test_the_machine_is_named_by_its_gpu_else_its_cores(monkeypatch):
@@ -120,7 +127,7 @@ def test_the_tiny_rehearsal_records_a_row_and_renders_its_section(tmp_path):
     assert row["first_step_seconds"] <= row["steps_seconds"] < row["run_seconds"]
     assert 100 * 2**20 < row["first_step_peak_rss_bytes"] <= row["peak_rss_bytes"]
     assert row["checkpoint_bytes"] > 2**20
-    assert row["pipeline_pairs_per_second"] > 0
+    assert row["pipeline_warmup_seconds"] > 0 and row["pipeline_pairs_per_second"] > 0
     text = output.read_text("utf-8")
     assert "<!-- begin rehearsal -->\n" + TITLE in text
     assert "| gcnn/quora/gcnn | " in text
