@@ -10,6 +10,7 @@ cache never runs code.
 
 import collections
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -569,14 +570,15 @@ def _padded_batches(
     split, index, feature_names, max_lens, bucket_width, padding, targets, multiple
 ):
     """`index` (a dataset of (B,) int64 index batches, fillers negative) mapped to the padded
-    batches `batches_dataset` describes. The features' `RaggedIds` become `tf.RaggedTensor`s
-    of their own arrays; a feature with a table is padded as indices, then its rows gathered."""
+    batches `batches_dataset` describes. Each feature's `RaggedIds` is read as its flat values
+    and offsets (`_FlatRows`); a feature with a table is padded as indices, then its rows
+    gathered."""
     import tensorflow as tf
 
     features, tables, constants = {}, {}, {}
     for key in feature_names:
         ragged = split.features[key]
-        features[key] = tf.RaggedTensor.from_row_splits(ragged.values, ragged.row_splits)
+        features[key] = _FlatRows(ragged)
         if ragged.table is not None:
             # Both sides' character features share one table: one constant serves them.
             if id(ragged.table) not in constants:
@@ -584,22 +586,19 @@ def _padded_batches(
             tables[key] = constants[id(ragged.table)]
     labels = tf.constant(split.labels if targets is None else targets)
 
+    def width(cap, longest):
+        if padding == "fixed":
+            target = cap
+        else:
+            target = tf.minimum(((longest + bucket_width - 1) // bucket_width) * bucket_width, cap)
+        return tf.maximum(target, 1)  # a batch of empty sentences still has one slot
+
     def gather(idx):
         real = idx >= 0
         idx = tf.where(real, idx, -1 - idx)
         out = {}
-        for key, value in features.items():
-            dense = tf.gather(value, idx).to_tensor()
-            cap = max_lens[key[0]]
-            if padding == "fixed":
-                target = cap
-            else:
-                length = tf.shape(dense)[1]
-                target = tf.minimum(
-                    ((length + bucket_width - 1) // bucket_width) * bucket_width, cap
-                )
-            target = tf.maximum(target, 1)  # a batch of empty sentences still has one slot
-            dense = tf.pad(dense, [[0, 0], [0, target - tf.shape(dense)[1]]])
+        for key, rows in features.items():
+            dense = rows.padded(idx, functools.partial(width, max_lens[key[0]]))
             out[key] = tf.gather(tables[key], dense) if key in tables else dense
         if multiple <= 1:
             return out, tf.gather(labels, idx)
@@ -609,6 +608,33 @@ def _padded_batches(
 
     ds = index.map(gather, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
     return ds.prefetch(tf.data.AUTOTUNE)
+
+
+class _FlatRows:
+    """The rows of a `RaggedIds` as two tensors, padded per batch by direct indexing.
+
+    A batch's (B, width) grid reads each slot's value at its row's offset, and a slot past its
+    row's end reads a 0 appended after the values, so a batch costs O(B * width) whatever the
+    split's size (gathering from a `tf.RaggedTensor` costs time that grows with the split:
+    1.25 ms against 0.52 ms for 64 rows of a 550k-row split, 0.61 against 0.56 at 100k).
+    """
+
+    def __init__(self, ragged):
+        import tensorflow as tf
+
+        self.values = tf.concat([tf.constant(ragged.values), tf.zeros([1], tf.int32)], 0)
+        self.row_splits = tf.constant(ragged.row_splits)
+
+    def padded(self, idx, width_of):
+        """(B, width_of(longest row)) int32 rows `idx`, zero-padded after each row's end."""
+        import tensorflow as tf
+
+        starts = tf.gather(self.row_splits, idx)
+        lengths = tf.gather(self.row_splits, idx + 1) - starts
+        slots = tf.range(tf.cast(width_of(tf.reduce_max(lengths)), tf.int64))
+        inside = slots[None, :] < lengths[:, None]
+        past_end = tf.shape(self.values, out_type=tf.int64)[0] - 1
+        return tf.gather(self.values, tf.where(inside, starts[:, None] + slots, past_end))
 
 
 def epoch_batches(lengths, batch_size, seed, first_epoch, epochs, group_ids=None, first_step=0):

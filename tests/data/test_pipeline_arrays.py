@@ -9,13 +9,16 @@ import pytest
 from gcnn_match.data import pos
 from gcnn_match.data.example import Example
 from gcnn_match.data.pipeline import (
+    EncodedSplit,
     PairEncoder,
     TokenizedPair,
+    batches_dataset,
     evaluation_dataset,
     even_batches,
     training_dataset,
     training_schedule,
 )
+from gcnn_match.data.ragged_ids import RaggedIds
 from gcnn_match.data.tokenizers import TextPolicy
 from gcnn_match.data.vocab import PAD, UNK
 
@@ -203,3 +206,24 @@ def test_a_resumed_training_dataset_is_the_tail_of_the_whole_one(grouped, multip
             assert len(got) == len(want)
             for x, y in zip(got, want):
                 np.testing.assert_array_equal(x, y)
+
+
+def test_empty_rows_pad_to_one_slot_and_never_read_a_neighbour():
+    """Rows of length 0 (a text without tokens) are all padding, also when every row of the
+    split is empty, and a row never reads past its end into the next row's ids."""
+    split = EncodedSplit(
+        "s",
+        {
+            "a_ids": RaggedIds.from_rows([[5, 6, 7], [], [8]]),
+            "b_ids": RaggedIds.from_rows([[], [], []]),
+        },
+        np.array([0, 1, 0], np.int32),
+        ["u0", "u1", "u2"],
+        [None] * 3,
+    )
+    ds = batches_dataset(split, [np.array([1, 2]), np.array([0, 1])], ["a_ids", "b_ids"], CUTS)
+    (first, _), (second, _) = list(ds)
+    np.testing.assert_array_equal(first["a_ids"], np.pad([[0], [8]], [(0, 0), (0, 7)]))
+    np.testing.assert_array_equal(second["a_ids"], np.pad([[5, 6, 7], [0, 0, 0]], [(0, 0), (0, 5)]))
+    for batch in (first, second):
+        np.testing.assert_array_equal(batch["b_ids"], np.zeros((2, 1), np.int32))
