@@ -62,7 +62,7 @@ def render(record):
         "",
         "Run s and peak RSS include the stopped epoch's dev evaluation and checkpoint and the "
         "final dev/test evaluation; peak RSS to first step is the high-water mark at the end "
-        f"of the first training step; the pipeline columns are the host input pipeline alone "
+        "of the first training step; the pipeline columns are the host input pipeline alone "
         f"(no model): {pipeline}.",
         "",
     ]
