@@ -5,7 +5,9 @@ MatchingFeatures, MaxMeanPooling; its ESIM baseline: BiLSTMEncoder.
 ATTCONV (Yin & Schütze 2018): AttentiveContext, AttentiveConv, GatedConvUnit, MultiGranular,
 AdvancedAttentiveConv; baselines: AttentivePooling, ABCNNPooling, MultiWidthConvPooling (Kim's
 MultichannelCNN), InternalAttentionPooling (Adel & Schütze's CNN+internal attention); the
-authors' code: BatchColumnNormalization, BatchStatisticsNormalization.
+authors' code: BatchColumnNormalization, BatchStatisticsNormalization; Decomp-Att (Parikh et
+al. 2016), a baseline of its tables: IntraSentenceAttention with SoftAlignment's values and
+MaxMeanPooling's sum.
 Coupled-LSTMs (Liu et al. 2016): CoupledLSTM, DynamicPooling; baseline: ConditionalAttention.
 COIN (Hu et al. 2021): SelfAlignmentContext, ContextCrossAttention, GateFusion,
 MultiHeadPooling.
@@ -31,6 +33,7 @@ from gcnn_match.layers.gated_conv import GCNN
 from gcnn_match.layers.gated_conv_unit import GatedConvUnit
 from gcnn_match.layers.glu import GLU
 from gcnn_match.layers.internal_attention_pooling import InternalAttentionPooling
+from gcnn_match.layers.intra_sentence_attention import IntraSentenceAttention
 from gcnn_match.layers.matching_features import MatchingFeatures
 from gcnn_match.layers.max_mean_pooling import MaxMeanPooling
 from gcnn_match.layers.multi_granular import MultiGranular
@@ -61,6 +64,7 @@ __all__ = [
     "GateFusion",
     "GatedConvUnit",
     "InternalAttentionPooling",
+    "IntraSentenceAttention",
     "MatchingFeatures",
     "MaxMeanPooling",
     "MultiGranular",

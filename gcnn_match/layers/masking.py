@@ -87,11 +87,15 @@ def masked_max(x, mask, axis=1):
     return out * has_any
 
 
+def masked_sum(x, mask, axis=1):
+    """Sum over the real positions of `x` (B, L, D) -> (B, D)."""
+    return ops.sum(apply_mask(x, mask), axis=axis)
+
+
 def masked_mean(x, mask, axis=1):
     """Sum over the real positions divided by the true length (B, L, D) -> (B, D)."""
     if mask is None:
         return ops.mean(x, axis=axis)
     m = ops.cast(ops.expand_dims(mask, -1), x.dtype)
-    total = ops.sum(x * m, axis=axis)
     length = ops.maximum(ops.sum(m, axis=axis), 1.0)
-    return total / length
+    return masked_sum(x, mask, axis) / length

@@ -25,27 +25,32 @@ class SoftAlignment(ExplicitMaskLayer):
     beta_j  = sum_i softmax_i(e_.j) a_i                   (Eq. 6)
     ```
 
-    The same soft alignment is ESIM's local inference (Chen et al. 2017, Eq. 11-13). The
-    layer has no weights.
+    The same soft alignment is ESIM's local inference (Chen et al. 2017, Eq. 11-13). Given
+    values too, the scores come from a and b and the weights average the values: the
+    decomposable attention's attend step (Parikh et al. 2016, Eq. 1-2), whose scores are
+    e_ij = F(a_i) . F(b_j) and whose averages are of the unmapped a and b. The layer has no
+    weights.
 
     Args:
         return_attention: bool, also return the two attention weight matrices.
         **kwargs: base `keras.layers.Layer` arguments.
 
     Call arguments:
-        inputs: list `[a, b]`, float tensors (B, L_a, d) and (B, L_b, d).
+        inputs: list `[a, b]`, float tensors (B, L_a, d) and (B, L_b, d), or
+            `[a, b, values_a, values_b]` with values (B, L_a, d_a) and (B, L_b, d_b): a and
+            b score, the values are averaged (without values, a and b are).
         mask: optional list `[mask_a, mask_b]`, float tensors (B, L_a) and (B, L_b), 1 on
             real tokens and 0 on padding.
 
     Returns:
-        `(alpha, beta)`: alpha (B, L_a, d) aligns b to every position of a, beta (B, L_b, d)
-        aligns a to every position of b. With `return_attention=True`,
-        `(alpha, beta, alpha_weights, beta_weights)` where alpha_weights (B, L_a, L_b) is
-        softmax_j(e_i.) (row i sums to 1 over the real j) and beta_weights (B, L_b, L_a) is
-        softmax_i(e_.j) (row j sums to 1 over the real i).
+        `(alpha, beta)`: alpha (B, L_a, d_b) aligns b (or values_b) to every position of a,
+        beta (B, L_b, d_a) aligns a (or values_a) to every position of b. With
+        `return_attention=True`, `(alpha, beta, alpha_weights, beta_weights)` where
+        alpha_weights (B, L_a, L_b) is softmax_j(e_i.) (row i sums to 1 over the real j) and
+        beta_weights (B, L_b, L_a) is softmax_i(e_.j) (row j sums to 1 over the real i).
 
     Masking:
-        Explicit masks. Both inputs are zeroed at padding, padded keys get a -1e9 logit
+        Explicit masks. All inputs are zeroed at padding, padded keys get a -1e9 logit
         (in float32) and exactly zero weight, so keys beyond the true length never receive
         attention. Outputs and weight rows at padded query positions are 0. A query whose
         keys are all padding gets zero weights and a zero vector, never NaN.
@@ -62,6 +67,8 @@ class SoftAlignment(ExplicitMaskLayer):
         Chen et al., "Gated Convolutional Neural Network for Sentence Matching",
         Interspeech 2018, Sec. 2.2.3, Eq. 5-6.
         Chen et al., "Enhanced LSTM for Natural Language Inference", ACL 2017, Eq. 11-13.
+        Parikh et al., "A Decomposable Attention Model for Natural Language Inference",
+        EMNLP 2016, Eq. 1-2.
     """
 
     def __init__(self, return_attention=False, **kwargs):
@@ -69,10 +76,13 @@ class SoftAlignment(ExplicitMaskLayer):
         self.return_attention = bool(return_attention)
 
     def call(self, inputs, mask=None):
-        a, b = inputs
+        a, b = inputs[:2]
         mask_a, mask_b = unpack_pair_mask(mask)
         a = apply_mask(a, mask_a)
         b = apply_mask(b, mask_b)
+        values_a, values_b = (a, b) if len(inputs) == 2 else inputs[2:]
+        values_a = apply_mask(values_a, mask_a)
+        values_b = apply_mask(values_b, mask_b)
         scores = ops.matmul(a, ops.transpose(b, (0, 2, 1)))  # (B, L_a, L_b)
         key_mask_b = None if mask_b is None else ops.expand_dims(mask_b, 1)
         key_mask_a = None if mask_a is None else ops.expand_dims(mask_a, 2)
@@ -81,16 +91,17 @@ class SoftAlignment(ExplicitMaskLayer):
         beta_weights = ops.transpose(beta_weights, (0, 2, 1))  # (B, L_b, L_a)
         alpha_weights = apply_mask(alpha_weights, mask_a)
         beta_weights = apply_mask(beta_weights, mask_b)
-        alpha = ops.matmul(alpha_weights, b)
-        beta = ops.matmul(beta_weights, a)
+        alpha = ops.matmul(alpha_weights, values_b)
+        beta = ops.matmul(beta_weights, values_a)
         if self.return_attention:
             return alpha, beta, alpha_weights, beta_weights
         return alpha, beta
 
     def compute_output_shape(self, inputs_shape):
-        shape_a, shape_b = (tuple(s) for s in inputs_shape)
-        alpha_shape = shape_a[:-1] + (shape_b[-1],)
-        beta_shape = shape_b[:-1] + (shape_a[-1],)
+        shape_a, shape_b = (tuple(s) for s in inputs_shape[:2])
+        values_a, values_b = (tuple(s) for s in inputs_shape[-2:])
+        alpha_shape = shape_a[:-1] + (values_b[-1],)
+        beta_shape = shape_b[:-1] + (values_a[-1],)
         if not self.return_attention:
             return alpha_shape, beta_shape
         return (

@@ -1,5 +1,5 @@
 """The baselines of the papers' tables under their names: `ESIM`, `BiCNN`, `APCNN`, `ABCNN`,
-`MultichannelCNN`, `CNNInternalAttention`, `BiLSTM` and `AttentiveLSTM`.
+`MultichannelCNN`, `CNNInternalAttention`, `BiLSTM`, `AttentiveLSTM` and `DecompAtt`.
 
 As the builders of `gcnn_match.models.paper_models`: each takes the vocabulary size or a
 pretrained embedding matrix and the number of classes, passes its other keyword arguments to
@@ -210,4 +210,27 @@ AttentiveLSTM = _builder(
     (None, 3)
     """,
     keywords=dict(attention="word_by_word", project_inputs=True),
+)
+
+DecompAtt = _builder(
+    "DecompAtt",
+    "decomposable_attention",
+    """The decomposable attention model with intra-sentence attention
+    ("decomposable_attention").
+
+    Reference: Parikh, Täckström, Das and Uszkoreit, "A Decomposable Attention Model for
+    Natural Language Inference", EMNLP 2016; row "Decomp-Att" of ATTCONV's Tables 5 and 7.
+
+    Args:
+        {word_args}
+        **kwargs: the other arguments of
+            `gcnn_match.models.decomposable_attention.build_decomposable_attention`: `units`,
+            `layers`, `intra_attention`, `max_distance`, `signed_distance`, `dropout`.
+
+    Example:
+
+    >>> model = DecompAtt(vocabulary_size=50, num_classes=3, embedding_dim=8, units=4)
+    >>> model.output.shape
+    (None, 3)
+    """,
 )

@@ -77,7 +77,7 @@ def test_the_papers_own_numbers_point_the_claimed_way_or_the_claim_says_so():
         ("clstm/snli/tc_lstms_single_direction", "clstm/snli/lc_lstms_single_direction"),
         ("attconv/snli/attconv_light", "attconv/snli/bi_lstm_bowman_et_al_2015"),
         ("attconv/snli/attconv_light", "attconv/snli/apcnn_dos_santos_et_al_2016"),
-        ("attconv/snli/attconv_advanced", "Decomp-Att (Parikh)"),
+        ("attconv/snli/attconv_advanced", "attconv/snli/decomp_att_parikh"),
     }
     assert {c.paper for c in against} == {"ATTCONV", "C-LSTMs"}
 
@@ -258,7 +258,7 @@ def test_the_papers_statements_are_registered():
         ("attconv/scitail/w_o_convolution", "attconv/scitail/enhanced_lstm", "test_accuracy"),
         ("attconv/snli/attconv_advanced", "majority class", "test_accuracy"),
         ("attconv/snli/attconv_light", "attconv/snli/apcnn_dos_santos_et_al_2016", "params"),
-        ("attconv/snli/attconv_advanced", "Decomp-Att (Parikh)", "params"),
+        ("attconv/snli/attconv_advanced", "attconv/snli/decomp_att_parikh", "params"),
         (
             "clstm/snli/tc_lstms_single_direction",
             "clstm/snli/lc_lstms_single_direction",

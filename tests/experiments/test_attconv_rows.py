@@ -10,6 +10,7 @@ BASELINE_MODELS = (
     "conditional_lstm",
     "esim",
     "abcnn",
+    "decomposable_attention",
     "multichannel_cnn",
     "cnn_internal_attention",
 )
@@ -22,7 +23,7 @@ def test_scitail_and_snli_rows_are_registered_with_paper_settings():
         return [c for c in rows if "(authors'" not in c.row]
 
     scitail, snli = paper_rows("scitail"), paper_rows("snli")
-    assert len(scitail) == 10 and len(snli) == 10
+    assert len(scitail) == 11 and len(snli) == 11
     light = registry.get("attconv/snli/attconv_light")
     assert light.targets == {"test_accuracy": 0.863, "params": 360_000}
     assert registry.get("attconv/scitail/attconv_advanced").targets == {"test_accuracy": 0.792}
@@ -46,12 +47,14 @@ def test_other_papers_baselines_have_their_cells_and_their_tables_settings():
             "enhanced_lstm": ("esim", 0.706),
             "attentive_lstm": ("conditional_lstm", 0.715),
             "abcnn": ("abcnn", 0.758),
+            "decomp_att": ("decomposable_attention", 0.723),
         },
         "snli": {
             "bi_lstm_bowman_et_al_2015": ("lstm_encoders", 0.776, 220_000),
             "attentive_lstm_rocktaschel": ("conditional_lstm", 0.835, 250_000),
             "enhanced_lstm_chen_et_al_2017b": ("esim", 0.886, 7_700_000),
             "abcnn_yin_et_al_2016": ("abcnn", 0.837, 834_000),
+            "decomp_att_parikh": ("decomposable_attention", 0.868, 580_000),
         },
         "yelp": {
             "multichannelcnn_kim": ("multichannel_cnn", 0.6462),

@@ -104,6 +104,9 @@ TABLE_7_BASELINES = {
     "enhanced_lstm_chen_et_al_2017b": (4_320_000, 7_700_000, True),
     # The Bi-CNN's width-3 convolution; the attention-based pooling has no weights.
     "abcnn_yin_et_al_2016": (270_000, 834_000, True),
+    # Parikh et al. with intra-sentence attention: projection 300 x 200, F_intra 2 x 200²,
+    # F 400 x 200 + 200², G 800 x 200 + 200², H 400 x 200 + 200².
+    "decomp_att_parikh": (580_000, 580_000, False),
 }
 
 

@@ -1,4 +1,4 @@
-"""MaxMeanPooling: masked max and mean over positions, in either order."""
+"""MaxMeanPooling: masked max, mean and sum over positions, in any order."""
 
 import numpy as np
 import pytest
@@ -18,12 +18,12 @@ def np_pool(x, mask, order):
             if len(real) == 0:
                 rows.append(np.zeros(x.shape[-1]))
             else:
-                rows.append(real.max(axis=0) if name == "max" else real.mean(axis=0))
+                rows.append(getattr(real, name)(axis=0))
         out.append(np.stack(rows))
     return np.concatenate(out, axis=-1)
 
 
-@pytest.mark.parametrize("order", [("max", "mean"), ("mean", "max"), ("max",)])
+@pytest.mark.parametrize("order", [("max", "mean"), ("mean", "max"), ("max",), ("sum",)])
 def test_harness_and_numpy(order):
     x, mask = random_inputs(np.random.default_rng(0), B, L, D)
     x = x - 5.0  # all negative: a max that counted zeroed padding would return 0

@@ -10,15 +10,18 @@ from gcnn_match.layers import MatchingFeatures, SoftAlignment
 B, LA, LB, D = 3, 6, 4, 5
 
 
-def np_soft_alignment(a, b, mask_a, mask_b):
-    """Eq. 5-6: e_ij = a_i . b_j; alpha from softmax over j, beta from softmax over i."""
+def np_soft_alignment(a, b, mask_a, mask_b, values_a=None, values_b=None):
+    """Eq. 5-6: e_ij = a_i . b_j; alpha from softmax over j, beta from softmax over i; the
+    averages are of the values where given (Parikh et al. 2016, Eq. 2), else of b and a."""
+    values_a = (a if values_a is None else values_a) * mask_a[..., None]
+    values_b = (b if values_b is None else values_b) * mask_b[..., None]
     a = a * mask_a[..., None]
     b = b * mask_b[..., None]
     e = np.einsum("bid,bjd->bij", a.astype("float64"), b.astype("float64"))
     w_alpha = np_masked_softmax(e, mask_b[:, None, :], axis=2) * mask_a[:, :, None]
     w_beta = np_masked_softmax(e, mask_a[:, :, None], axis=1) * mask_b[:, None, :]
-    alpha = np.einsum("bij,bjd->bid", w_alpha, b)
-    beta = np.einsum("bij,bid->bjd", w_beta, a)
+    alpha = np.einsum("bij,bjd->bid", w_alpha, values_b)
+    beta = np.einsum("bij,bid->bjd", w_beta, values_a)
     return alpha, beta, w_alpha, np.transpose(w_beta, (0, 2, 1))
 
 
@@ -43,6 +46,27 @@ def test_harness_and_numpy(return_attention):
     for got, ref in zip(result["outputs"], want):
         np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
     assert result["layer"].count_params() == 0
+
+
+@pytest.mark.parametrize("return_attention", [False, True])
+def test_values_are_averaged_by_the_scores_of_a_and_b(return_attention):
+    """The attend step of the decomposable attention: scores from F(a) and F(b), averages of
+    a and b (here of other widths than the scores')."""
+    a, b, mask_a, mask_b = _pair(seed=5)
+    rng = np.random.default_rng(6)
+    values_a = rng.normal(size=(B, LA, 3)).astype("float32")
+    values_b = rng.normal(size=(B, LB, 2)).astype("float32")
+    axes = [("a",), ("b",)] + ([("a", "b"), ("b", "a")] if return_attention else [])
+    result = run_layer_test(
+        lambda: SoftAlignment(return_attention=return_attention),
+        args=[[Seq(a, "a"), Seq(b, "b"), Seq(values_a, "a"), Seq(values_b, "b")]],
+        kwargs={"mask": [Mask(mask_a, "a"), Mask(mask_b, "b")]},
+        output_axes=axes,
+    )
+    want = np_soft_alignment(a, b, mask_a, mask_b, values_a, values_b)
+    assert result["outputs"][0].shape == (B, LA, 2) and result["outputs"][1].shape == (B, LB, 3)
+    for got, ref in zip(result["outputs"], want):
+        np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
 
 
 def test_weights_are_distributions_over_real_keys():

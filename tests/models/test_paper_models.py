@@ -21,6 +21,7 @@ from gcnn_match.models import (
     BiCNN,
     BiLSTM,
     CNNInternalAttention,
+    DecompAtt,
     LCLSTMs,
     MultichannelCNN,
     TCLSTMs,
@@ -43,6 +44,7 @@ TINY = {
     CNNInternalAttention: dict(hidden=4),
     BiLSTM: dict(units=3, projection_units=3, mlp_units=3),
     AttentiveLSTM: dict(units=3),
+    DecompAtt: dict(units=3),
 }
 
 # (builder, its arguments beyond the vocabulary and classes, the registered row it makes).
@@ -63,6 +65,7 @@ ROWS = [
     (CNNInternalAttention, {}, "attconv/yelp/cnn_internal_attention"),
     (BiLSTM, {}, "attconv/snli/bi_lstm_bowman_et_al_2015"),
     (AttentiveLSTM, {}, "attconv/snli/attentive_lstm_rocktaschel"),
+    (DecompAtt, {}, "attconv/snli/decomp_att_parikh"),
 ]
 
 
