@@ -18,19 +18,21 @@ class IntraSentenceAttention(ExplicitMaskLayer):
     ```
     f_ij  = k_i . k_j
     a'_i  = sum_j softmax_j(f_ij + d(i - j)) v_j
-    d(n)  = bias[clip(n, -max_distance, max_distance)]             signed_distance=True
-    d(n)  = bias[min(|n|, max_distance)]                           signed_distance=False
+    d(n)  = bias[clip(n, -(c + 1), c + 1)]       c = max_distance, signed_distance=True
+    d(n)  = bias[min(|n|, c + 1)]                                  signed_distance=False
     ```
 
     The keys k are F_intra(a), the sentence through a feed-forward network that the model
     owns, and the values v are the sentence a itself; the model then reads [a_i; a'_i]. "All
-    distances greater than 10 words share a bucket": one scalar bias per bucket, 2 *
-    max_distance + 1 of them when the sign of i - j counts (the bias can then tell a word
-    before from a word after), max_distance + 1 when it does not. The paper writes d_{i-j};
-    whether the sign counts is not said (docs/attconv.md#decomp-att). Biases start at 0.
+    distances greater than 10 words share a bucket": each distance up to max_distance has its
+    own scalar bias and every greater one shares one more, so 2 * max_distance + 3 biases when
+    the sign of i - j counts (the bias can then tell a word before from a word after),
+    max_distance + 2 when it does not. The paper writes d_{i-j}; whether the sign counts is
+    not said (docs/attconv.md#decomp-att). Biases start at 0.
 
     Args:
-        max_distance: distances beyond it share the last bucket (10, the paper's).
+        max_distance: the greatest distance with a bucket of its own; all greater ones share
+            one (10, the paper's).
         signed_distance: one bucket per signed distance (True) or per absolute one.
         **kwargs: base `keras.layers.Layer` arguments.
 
@@ -64,9 +66,9 @@ class IntraSentenceAttention(ExplicitMaskLayer):
         self.signed_distance = bool(signed_distance)
 
     def build(self, input_shape):
-        buckets = self.max_distance + 1
+        buckets = self.max_distance + 2
         if self.signed_distance:
-            buckets += self.max_distance
+            buckets += self.max_distance + 1
         self.distance_bias = self.add_weight(
             name="distance_bias", shape=(buckets,), initializer="zeros"
         )
@@ -75,9 +77,10 @@ class IntraSentenceAttention(ExplicitMaskLayer):
         """(L, L) bucket index of each offset i - j."""
         positions = ops.arange(length)
         offsets = positions[:, None] - positions[None, :]
+        shared = self.max_distance + 1  # the one bucket of every greater distance
         if self.signed_distance:
-            return ops.clip(offsets, -self.max_distance, self.max_distance) + self.max_distance
-        return ops.minimum(ops.abs(offsets), self.max_distance)
+            return ops.clip(offsets, -shared, shared) + shared
+        return ops.minimum(ops.abs(offsets), shared)
 
     def call(self, inputs, mask=None):
         keys, values = inputs

@@ -58,7 +58,7 @@ def build_decomposable_attention(
         units: width of the projection and of every layer of F, G, H, F_intra (200).
         layers: layers per feed-forward network (2).
         intra_attention: the §3.4 variant, Table 7's row (True).
-        max_distance: distances of the intra-attention's biases past it share a bucket (10).
+        max_distance: the greatest distance with an intra-attention bias of its own (10).
         signed_distance: one intra-attention bias per signed distance (True) or per
             absolute distance.
         dropout: rate at the input of every feed-forward layer (0.2, Parikh et al.'s).

@@ -16,11 +16,11 @@ def np_intra_sentence_attention(layer, keys, values, mask):
     values = values.astype("float64") * mask[..., None]
     bias = to_numpy(layer.distance_bias)
     offsets = np.arange(L)[:, None] - np.arange(L)[None, :]
-    cap = layer.max_distance
+    shared = layer.max_distance + 1
     buckets = (
-        np.clip(offsets, -cap, cap) + cap
+        np.clip(offsets, -shared, shared) + shared
         if layer.signed_distance
-        else np.minimum(np.abs(offsets), cap)
+        else np.minimum(np.abs(offsets), shared)
     )
     scores = np.einsum("bik,bjk->bij", keys, keys) + bias[buckets][None]
     weights = np_masked_softmax(scores, mask[:, None, :], axis=2)
@@ -43,7 +43,7 @@ def test_harness_and_numpy(signed_distance):
         kwargs={"mask": Mask(mask)},
     )
     layer = result["layer"]
-    assert layer.count_params() == (5 if signed_distance else 3)
+    assert layer.count_params() == (7 if signed_distance else 4)
     # Trained biases, so that the reference checks the buckets and not only the dot products.
     layer.distance_bias.assign(np.linspace(-1.0, 1.0, layer.count_params()).astype("float32"))
     got = np.asarray(layer([keys, values], mask=mask))
@@ -52,20 +52,22 @@ def test_harness_and_numpy(signed_distance):
 
 
 def test_distances_past_the_cap_share_a_bucket_and_the_sign_counts():
-    """With zero keys only the biases score: position 0 weighs position j by bias[d(0 - j)]."""
+    """With zero keys only the biases score: position 0 weighs position j by bias[d(0 - j)].
+    Distances up to the cap (2) have their own bucket; every greater one shares one."""
     layer = IntraSentenceAttention(max_distance=2)
-    keys = np.zeros((1, 5, 2), "float32")
-    values = np.eye(5, dtype="float32")[None]  # a'_i is row i of the weights
+    keys = np.zeros((1, 6, 2), "float32")
+    values = np.eye(6, dtype="float32")[None]  # a'_i is row i of the weights
     layer([keys, values])
-    layer.distance_bias.assign(np.array([1.0, 2.0, 3.0, 4.0, 5.0], "float32"))  # d(-2)..d(2)
+    # d(< -2), d(-2), d(-1), d(0), d(1), d(2), d(> 2)
+    layer.distance_bias.assign(np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], "float32"))
     weights = np.asarray(layer([keys, values]))[0]
-    # Row 0 sees offsets 0, -1, -2, -3, -4: biases 3, 2, 1, 1, 1.
+    # Row 0 sees offsets 0, -1, -2, -3, -4, -5: biases 4, 3, 2, 1, 1, 1.
     np.testing.assert_allclose(
-        weights[0], np_masked_softmax(np.array([3.0, 2, 1, 1, 1])), rtol=1e-6
+        weights[0], np_masked_softmax(np.array([4.0, 3, 2, 1, 1, 1])), rtol=1e-6
     )
-    # Row 4 sees offsets 4, 3, 2, 1, 0: biases 5, 5, 5, 4, 3.
+    # Row 5 sees offsets 5, 4, 3, 2, 1, 0: biases 7, 7, 7, 6, 5, 4.
     np.testing.assert_allclose(
-        weights[4], np_masked_softmax(np.array([5.0, 5, 5, 4, 3])), rtol=1e-6
+        weights[5], np_masked_softmax(np.array([7.0, 7, 7, 6, 5, 4])), rtol=1e-6
     )
 
 

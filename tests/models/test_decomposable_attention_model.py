@@ -31,13 +31,13 @@ def _batch(seed=0, size=3):
 def test_counts_are_parikh_et_als_and_table_7s():
     """At e = 300 and 200 units: projection 300 x 200 (no bias); F_intra 2 x (200 x 200 + 200);
     F (400 -> 200 -> 200), G (800 -> 200 -> 200), H (400 -> 200 -> 200), each layer with its
-    bias; 21 distance biases; the 200 -> 3 classifier. Parikh et al. report 582K (382K without
+    bias; 23 distance biases; the 200 -> 3 classifier. Parikh et al. report 582K (382K without
     intra-attention); Table 7's convention (no biases, no classifier) gives its 580K exactly."""
     assert "decomposable_attention" in model_names()
     model = build_model("decomposable_attention", _inputs())
     layer_pair = lambda n_in: n_in * 200 + 200 + 200 * 200 + 200  # noqa: E731
     expected = 60_000 + layer_pair(200) + layer_pair(400) + layer_pair(800) + layer_pair(400)
-    assert count_params(model, exclude_embeddings=True) == expected + 21 + 603 == 582_224
+    assert count_params(model, exclude_embeddings=True) == expected + 23 + 603 == 582_226
     assert CONVENTIONS["attconv-snli"].count(model) == 580_000
     vanilla = build_model("decomposable_attention", _inputs(), intra_attention=False)
     assert count_params(vanilla, exclude_embeddings=True) == 381_803  # Parikh et al.'s 382K
