@@ -65,10 +65,13 @@ class IntraSentenceAttention(ExplicitMaskLayer):
         self.max_distance = int(max_distance)
         self.signed_distance = bool(signed_distance)
 
+    @property
+    def shared_bucket(self):
+        """The distance whose bucket every greater distance shares."""
+        return self.max_distance + 1
+
     def build(self, input_shape):
-        buckets = self.max_distance + 2
-        if self.signed_distance:
-            buckets += self.max_distance + 1
+        buckets = (2 if self.signed_distance else 1) * self.shared_bucket + 1
         self.distance_bias = self.add_weight(
             name="distance_bias", shape=(buckets,), initializer="zeros"
         )
@@ -77,7 +80,7 @@ class IntraSentenceAttention(ExplicitMaskLayer):
         """(L, L) bucket index of each offset i - j."""
         positions = ops.arange(length)
         offsets = positions[:, None] - positions[None, :]
-        shared = self.max_distance + 1  # the one bucket of every greater distance
+        shared = self.shared_bucket
         if self.signed_distance:
             return ops.clip(offsets, -shared, shared) + shared
         return ops.minimum(ops.abs(offsets), shared)
